@@ -1,0 +1,92 @@
+import { ValidationError, type ValidationIssue } from './errors/validation-error.js';
+
+/** Bounds and flags shared by the checks. */
+export interface NumberRule {
+  min?: number;
+  max?: number;
+  required?: boolean;
+}
+
+/**
+ * Collects every broken rule of a call's arguments, then throws one `ValidationError`
+ * listing them all (so the caller fixes everything in one go, before money is spent).
+ *
+ * @example
+ * ```ts
+ * const check = new Checker();
+ * check.integer('star', star, { min: 1, max: 5, required: true });
+ * check.throwIfInvalid('nodes.review()');
+ * ```
+ */
+export class Checker {
+  readonly issues: ValidationIssue[] = [];
+
+  /** Records a broken rule. */
+  fail(path: string, rule: string, received: unknown): void {
+    this.issues.push({ path, rule, received });
+  }
+
+  /** A value that must be present. Returns false when it is missing. */
+  required(path: string, value: unknown): boolean {
+    if (value === undefined || value === null) {
+      this.fail(path, 'required', value);
+      return false;
+    }
+    return true;
+  }
+
+  /** A string, non-empty by default, with an optional maximum length. */
+  string(path: string, value: unknown, rule: { required?: boolean; maxLength?: number; allowEmpty?: boolean } = {}): void {
+    if (value === undefined || value === null) {
+      if (rule.required) this.fail(path, 'a non-empty string', value);
+      return;
+    }
+    if (typeof value !== 'string') return this.fail(path, 'a string', value);
+    if (!rule.allowEmpty && value.trim() === '') return this.fail(path, 'a non-empty string', value);
+    if (rule.maxLength !== undefined && value.length > rule.maxLength) {
+      this.fail(path, `at most ${rule.maxLength} characters`, `${value.length} characters`);
+    }
+  }
+
+  /** A whole number within optional bounds. */
+  integer(path: string, value: unknown, rule: NumberRule = {}): void {
+    if (value === undefined || value === null) {
+      if (rule.required) this.fail(path, `${describeRange('an integer', rule)}`, value);
+      return;
+    }
+    if (typeof value !== 'number' || !Number.isInteger(value)) return this.fail(path, describeRange('an integer', rule), value);
+    if ((rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
+      this.fail(path, describeRange('an integer', rule), value);
+    }
+  }
+
+  /** A boolean. */
+  boolean(path: string, value: unknown, rule: { required?: boolean } = {}): void {
+    if (value === undefined || value === null) {
+      if (rule.required) this.fail(path, 'true or false', value);
+      return;
+    }
+    if (typeof value !== 'boolean') this.fail(path, 'true or false', value);
+  }
+
+  /** One of a fixed list of values. */
+  oneOf(path: string, value: unknown, allowed: readonly unknown[], rule: { required?: boolean } = {}): void {
+    if (value === undefined || value === null) {
+      if (rule.required) this.fail(path, `one of: ${allowed.join(', ')}`, value);
+      return;
+    }
+    if (!allowed.includes(value)) this.fail(path, `one of: ${allowed.join(', ')}`, value);
+  }
+
+  /** Throws a `ValidationError` when any rule was broken. */
+  throwIfInvalid(context?: string): void {
+    if (this.issues.length > 0) throw new ValidationError(this.issues, context);
+  }
+}
+
+function describeRange(kind: string, rule: NumberRule): string {
+  if (rule.min !== undefined && rule.max !== undefined) return `${kind} from ${rule.min} to ${rule.max}`;
+  if (rule.min !== undefined) return `${kind} of at least ${rule.min}`;
+  if (rule.max !== undefined) return `${kind} of at most ${rule.max}`;
+  return kind;
+}

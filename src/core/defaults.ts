@@ -1,0 +1,25 @@
+/**
+ * The HTTP policies every client shares. Frozen; the README's options table refers to it.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULTS } from 'graphcloud';
+ * console.log(DEFAULTS.http.retry.limit); // 2
+ * ```
+ */
+export const HTTP_DEFAULTS = Object.freeze({
+  /** Per-attempt timeout in ms (connect, headers and body). */
+  timeout: 60_000,
+  /** Overall deadline of one call in ms, across attempts and backoff sleeps. */
+  totalTimeout: 180_000,
+  retry: Object.freeze({
+    /** Retries after the first attempt (idempotent requests only; POST never). */
+    limit: 2,
+    /** Clock budget in ms for all retries of one call: no retry starts past it. */
+    budgetMs: 30_000,
+    /** First backoff delay in ms; doubles per retry, with jitter. */
+    baseDelayMs: 500,
+    /** Cap of one backoff delay in ms. */
+    maxDelayMs: 8_000,
+  }),
+});

@@ -1,0 +1,85 @@
+import { ValidationError } from './errors/validation-error.js';
+
+/**
+ * Binary input accepted wherever the SDK takes a file: a `Blob`/`File`, bytes, a stream, or
+ * (Node, Bun, Deno) a file path, opened lazily and streamed from disk.
+ *
+ * @example
+ * ```ts
+ * await cloud.uploadImage('./photo.png');
+ * await cloud.uploadImage(new Blob([bytes], { type: 'image/png' }), { filename: 'photo.png' });
+ * ```
+ */
+export type FileInput = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array> | string;
+
+interface NodeFs {
+  openAsBlob(path: string, options?: { type?: string }): Promise<Blob>;
+}
+
+const MIME_BY_EXTENSION: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  mp4: 'video/mp4',
+};
+
+/** The runtime's `node:fs`, reached without an import statement so browser bundles stay free of `node:` modules. */
+function nodeFs(): NodeFs | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return proc?.getBuiltinModule?.('node:fs') as NodeFs | undefined;
+}
+
+/** Guesses a MIME type from a file name. */
+export function mimeTypeOf(name: string): string | undefined {
+  const extension = name.split('.').pop()?.toLowerCase() ?? '';
+  return MIME_BY_EXTENSION[extension];
+}
+
+/** Last segment of a path, for a default upload file name. */
+export function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() || 'file';
+}
+
+/**
+ * Turns any `FileInput` into a `Blob` without reading a file or a stream into memory first
+ * (a path becomes `fs.openAsBlob`, read from disk as it is sent).
+ *
+ * @throws {ValidationError} for a path outside Node-like runtimes, or an unsupported value.
+ */
+export async function toBlob(input: FileInput, field = 'input'): Promise<Blob> {
+  if (typeof input === 'string') {
+    const fs = nodeFs();
+    if (!fs?.openAsBlob) throw new ValidationError([{ path: field, rule: 'a Blob, bytes or a stream (file paths need Node 22+, Bun or Deno)', received: input }]);
+    const type = mimeTypeOf(input);
+    try {
+      return await fs.openAsBlob(input, type ? { type } : {});
+    } catch (cause) {
+      throw new ValidationError([{ path: field, rule: `a readable file (${(cause as Error).message})`, received: input }]);
+    }
+  }
+  if (input instanceof Blob) return input;
+  if (input instanceof ArrayBuffer) return new Blob([input]);
+  if (ArrayBuffer.isView(input)) return new Blob([new Uint8Array(input.buffer, input.byteOffset, input.byteLength) as Uint8Array<ArrayBuffer>]);
+  if (input instanceof ReadableStream) return new Response(input).blob();
+  throw new ValidationError([{ path: field, rule: 'a Blob, File, ArrayBuffer, Uint8Array, ReadableStream or file path', received: typeof input }]);
+}
+
+/** Reads any `FileInput` into bytes (for inputs that must travel inline, such as Base64 images). */
+export async function toBytes(input: FileInput, field = 'input'): Promise<Uint8Array> {
+  if (input instanceof Uint8Array) return input;
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  return new Uint8Array(await (await toBlob(input, field)).arrayBuffer());
+}
+
+/** Base64 of bytes, using the runtime's native encoder when it has one. */
+export function bytesToBase64(bytes: Uint8Array): string {
+  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
+  if (typeof native === 'function') return native.call(bytes);
+  let binary = '';
+  const CHUNK = 0x8000;
+  for (let i = 0; i < bytes.length; i += CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  return btoa(binary);
+}

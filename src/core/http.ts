@@ -1,0 +1,239 @@
+import ky, { type KyInstance } from 'ky';
+import type * as z from 'zod/mini';
+import { resolveAuth, type AuthHeader, type AuthScheme, type Credential } from './auth.js';
+import { HTTP_DEFAULTS } from './defaults.js';
+import { ConnectionError, createApiError, GraphcloudError, TimeoutError, type ApiError } from './errors/index.js';
+import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';
+import { redactHeaders, redactUrl, scrubSecrets } from './redact.js';
+import { backoffDelay, isTransientStatus, parseRetryAfter } from './retry.js';
+import { parseResponse } from './schema.js';
+import { sleep } from './sleep.js';
+import { buildUrl, type QueryValue } from './url.js';
+
+/** How a client of the core is configured: the public options plus its auth and retry rules. */
+export interface HttpClientConfig extends ClientOptions {
+  auth?: { scheme: AuthScheme; credential: Credential } | undefined;
+  /** Statuses an idempotent request retries; the cloud excludes 429 (subscription inactive). */
+  isRetryableStatus?: (status: number) => boolean;
+}
+
+/** One call to the API. */
+export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  /** Path relative to the base URL (encode segments with the `path` tag), or an absolute URL. */
+  path: string;
+  query?: Record<string, QueryValue> | undefined;
+  /** JSON body. */
+  json?: unknown;
+  /** Any other body (a `FormData` gets its multipart content type from fetch). */
+  body?: BodyInit | undefined;
+  /** Schema of the success body; without one the body is ignored and `undefined` returned. */
+  schema?: S;
+  /** Override idempotency; POST is never retried unless this says so explicitly. */
+  idempotent?: boolean | undefined;
+  options?: RequestOptions | undefined;
+}
+
+const MAX_REDIRECTS = 5;
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'cf-ray'];
+
+/**
+ * The shared fetch core: the only code that calls ky. Attaches credentials to the client's own
+ * origin only, follows redirects itself (dropping credentials across origins), retries idempotent
+ * calls within attempts and a clock budget, validates bodies, and redacts everything it reports.
+ */
+export class HttpClient {
+  readonly baseUrl: string;
+  readonly #origin: string;
+  readonly #ky: KyInstance;
+  readonly #config: HttpClientConfig;
+
+  constructor(config: HttpClientConfig) {
+    let origin: string;
+    try {
+      origin = new URL(config.baseUrl).origin;
+    } catch {
+      throw new GraphcloudError(`baseUrl must be an absolute URL such as https://api.example.com, received ${JSON.stringify(redactUrl(String(config.baseUrl)))}`);
+    }
+    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
+    this.#origin = origin;
+    this.#config = config;
+    this.#ky = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, ...(config.fetch ? { fetch: config.fetch } : {}) });
+  }
+
+  /** Sends the call and returns its validated body. */
+  async request<S extends z.ZodMiniType>(spec: RequestSpec<S> & { schema: S }): Promise<z.infer<S>>;
+  async request(spec: RequestSpec): Promise<undefined>;
+  async request(spec: RequestSpec<z.ZodMiniType | undefined>): Promise<unknown> {
+    return this.#run(spec, async (response, url, secret) => {
+      const body = await readBody(response);
+      if (!spec.schema) return undefined;
+      return parseResponse(spec.schema, scrubSecrets(body, secret), spec.method, redactUrl(url));
+    });
+  }
+
+  /** Sends the call and returns the successful `Response` unread (for downloads and streams). */
+  async requestRaw(spec: RequestSpec): Promise<Response> {
+    return this.#run(spec, async (response) => response, false);
+  }
+
+  async #run<T>(spec: RequestSpec<z.ZodMiniType | undefined>, onSuccess: (r: Response, url: string, secret: string[]) => Promise<T>, timeBody = true): Promise<T> {
+    const options = spec.options ?? {};
+    const policy = retryPolicy(this.#config.retry, options.retry);
+    const idempotent = spec.idempotent ?? spec.method !== 'POST';
+    const perAttempt = options.timeout ?? this.#config.timeout ?? HTTP_DEFAULTS.timeout;
+    const total = options.totalTimeout ?? this.#config.totalTimeout ?? HTTP_DEFAULTS.totalTimeout;
+    const started = Date.now();
+    const deadline = new AbortController();
+    const deadlineTimer = setTimeout(() => deadline.abort(new TimeoutError(`${spec.method} ${redactUrl(this.#urlOf(spec))}`, total)), total);
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const outcome = await this.#attempt(spec, attempt, perAttempt, signal, onSuccess, timeBody);
+        if (outcome.ok) return outcome.value;
+        const error = outcome.error;
+        if (signal.aborted) throw signal.reason;
+        const retryable = idempotent && policy !== false && attempt <= policy.limit && this.#isRetryable(error);
+        const delay = retryable && policy ? retryDelay(error, attempt, policy) : undefined;
+        const withinBudget = policy !== false && delay !== undefined && Date.now() - started + delay <= policy.budgetMs;
+        this.#emitResponse(spec, outcome, attempt, withinBudget ? delay : undefined);
+        if (!retryable || !withinBudget) throw error;
+        await sleep(delay ?? 0, signal);
+      }
+    } finally {
+      clearTimeout(deadlineTimer);
+    }
+  }
+
+  async #attempt<T>(spec: RequestSpec<z.ZodMiniType | undefined>, attempt: number, perAttempt: number, outer: AbortSignal, onSuccess: (r: Response, url: string, secret: string[]) => Promise<T>, timeBody: boolean): Promise<Attempt<T>> {
+    const controller = new AbortController();
+    let url = this.#urlOf(spec);
+    const timer = setTimeout(() => controller.abort(new TimeoutError(`${spec.method} ${redactUrl(url)}`, perAttempt)), perAttempt);
+    const signal = AbortSignal.any([outer, controller.signal]);
+    const startedAt = Date.now();
+    const secrets: string[] = [];
+    let response: Response | undefined;
+    try {
+      for (let hop = 0; ; hop++) {
+        const auth = new URL(url).origin === this.#origin ? await this.#auth() : undefined;
+        if (auth) secrets.push(auth.secret);
+        const headers = this.#headers(spec, auth);
+        this.#emit(() => this.#config.onRequest?.({ method: spec.method, url: redactUrl(url), headers: redactHeaders(headers), attempt }));
+        const method = hop > 0 && spec.method === 'POST' ? 'GET' : spec.method;
+        const body = method === 'GET' ? undefined : spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
+        response = await this.#ky(url, { method, headers, body: body ?? null, signal, redirect: 'manual' });
+        const location = response.headers.get('location');
+        if (response.status >= 300 && response.status < 400 && location && hop < MAX_REDIRECTS) {
+          await response.body?.cancel();
+          url = new URL(location, url).toString();
+          continue;
+        }
+        break;
+      }
+      if (response.type === 'opaqueredirect') {
+        throw new GraphcloudError(`${spec.method} ${redactUrl(url)} redirected, and this runtime hides redirect targets; the SDK will not follow it with credentials`);
+      }
+      const requestId = readRequestId(response.headers);
+      if (!response.ok) {
+        const body = scrubSecrets(await readBody(response), secrets);
+        const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+        const error = createApiError({ status: response.status, method: spec.method, url: redactUrl(url), body, requestId, retryAfterMs });
+        return { ok: false, error, status: response.status, requestId, startedAt };
+      }
+      if (!timeBody) clearTimeout(timer);
+      const value = await onSuccess(response, url, secrets);
+      this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, requestId }));
+      return { ok: true, value };
+    } catch (cause) {
+      if (outer.aborted) throw outer.reason;
+      if (cause instanceof GraphcloudError && !(cause instanceof TimeoutError)) {
+        if (response) this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, error: `${cause.name}: ${cause.message}` }));
+        throw cause;
+      }
+      const error = controller.signal.aborted ? (controller.signal.reason as TimeoutError) : new ConnectionError(spec.method, redactUrl(url), sanitizeCause(cause, secrets));
+      return { ok: false, error, status: response?.status ?? 0, startedAt };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #urlOf(spec: RequestSpec<z.ZodMiniType | undefined>): string {
+    if (/^https?:\/\//i.test(spec.path)) return buildUrl(spec.path, '', spec.query).toString().replace(/\/$/, '');
+    return buildUrl(this.baseUrl, spec.path, spec.query).toString();
+  }
+
+  async #auth(): Promise<AuthHeader | undefined> {
+    const auth = this.#config.auth;
+    return auth ? resolveAuth(auth.scheme, auth.credential) : undefined;
+  }
+
+  #headers(spec: RequestSpec<z.ZodMiniType | undefined>, auth: AuthHeader | undefined): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json', ...this.#config.headers, ...spec.options?.headers };
+    if (spec.json !== undefined) headers['content-type'] = 'application/json';
+    if (auth) headers[auth.name] = auth.value;
+    return headers;
+  }
+
+  #isRetryable(error: GraphcloudError): boolean {
+    if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
+    const status = (error as ApiError).status;
+    if (typeof status !== 'number') return false;
+    return this.#config.isRetryableStatus ? this.#config.isRetryableStatus(status) : isTransientStatus(status);
+  }
+
+  #emitResponse(spec: RequestSpec<z.ZodMiniType | undefined>, outcome: Attempt<unknown> & { ok: false }, attempt: number, retryInMs: number | undefined): void {
+    const error = outcome.error;
+    const url = 'url' in error && typeof error.url === 'string' ? error.url : redactUrl(this.#urlOf(spec));
+    this.#emit(() => this.#config.onResponse?.({ method: spec.method, url, status: outcome.status, attempt, durationMs: Date.now() - outcome.startedAt, requestId: outcome.requestId, error: `${error.name}: ${error.message}`, retryInMs }));
+  }
+
+  #emit(call: () => void): void {
+    try {
+      call();
+    } catch {
+      // Hooks observe; a failing logger must never fail (or repeat) a paid request.
+    }
+  }
+
+  /** Hides the base URL's secrets and the client's internals from `util.inspect`. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `HttpClient { baseUrl: '${redactUrl(this.baseUrl)}' }`;
+  }
+}
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: GraphcloudError; status: number; requestId?: string | undefined; startedAt: number };
+
+function retryPolicy(client: Partial<RetryPolicy> | false | undefined, call: Partial<RetryPolicy> | false | undefined): RetryPolicy | false {
+  if (client === false || call === false) return false;
+  return { ...HTTP_DEFAULTS.retry, ...client, ...call };
+}
+
+function retryDelay(error: GraphcloudError, attempt: number, policy: RetryPolicy): number {
+  const retryAfter = (error as ApiError).retryAfterMs;
+  return typeof retryAfter === 'number' ? retryAfter : backoffDelay(attempt, policy);
+}
+
+function readRequestId(headers: Headers): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers.get(name);
+    if (value) return value;
+  }
+  return undefined;
+}
+
+/** Reads a body as JSON when it parses, as text otherwise, `undefined` when empty. */
+export async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function sanitizeCause(cause: unknown, secrets: string[]): Error {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  const inner = cause instanceof Error && cause.cause instanceof Error ? `: ${cause.cause.message}` : '';
+  return new Error(scrubSecrets(message + inner, secrets));
+}

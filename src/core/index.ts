@@ -1,0 +1,13 @@
+export * from './errors/index.js';
+export { HTTP_DEFAULTS } from './defaults.js';
+export { HttpClient, readBody, type HttpClientConfig, type RequestSpec } from './http.js';
+export type { ClientOptions, RequestEvent, RequestOptions, ResponseEvent, RetryPolicy } from './options.js';
+export type { AuthScheme, Credential } from './auth.js';
+export { Checker } from './check.js';
+export { paginate, type PageInfo } from './pagination.js';
+export { path, buildUrl, type QueryValue } from './url.js';
+export { redactHeaders, redactUrl, scrubSecrets } from './redact.js';
+export { sleep, throwIfAborted } from './sleep.js';
+export { backoffDelay, parseRetryAfter } from './retry.js';
+export { parseResponse, formatPath } from './schema.js';
+export { toBlob, toBytes, bytesToBase64, mimeTypeOf, baseName, type FileInput } from './files.js';

@@ -1,0 +1,18 @@
+/** One page of a paginated list. */
+export interface PageInfo {
+  page: number;
+  totalPages: number;
+}
+
+/**
+ * Iterates every item of every page, fetching pages lazily (the next page is requested only when
+ * the loop reaches it). Stops at `totalPages`, or at an empty page, whichever comes first.
+ */
+export async function* paginate<P extends PageInfo, T>(fetchPage: (page: number) => Promise<P>, items: (page: P) => readonly T[], firstPage = 1): AsyncGenerator<T, void, undefined> {
+  for (let page = firstPage; ; page++) {
+    const result = await fetchPage(page);
+    const list = items(result);
+    yield* list;
+    if (list.length === 0 || result.page >= result.totalPages) return;
+  }
+}

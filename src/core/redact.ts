@@ -1,0 +1,42 @@
+const REDACTED = '[REDACTED]';
+const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+const SECRET_PARAMS = /^(token|access_token|api_key|apikey|key|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential)$/i;
+
+/** Returns a copy of the URL with credentials in the query and userinfo replaced by `[REDACTED]`. */
+export function redactUrl(url: string | URL): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return String(url).replace(/([?&](?:token|api_key|apikey|key|access_token)=)[^&#]*/gi, `$1${REDACTED}`);
+  }
+  if (parsed.username || parsed.password) {
+    parsed.username = 'REDACTED';
+    parsed.password = '';
+  }
+  const names = [...parsed.searchParams.keys()].filter((name) => SECRET_PARAMS.test(name));
+  for (const name of new Set(names)) parsed.searchParams.set(name, REDACTED);
+  // URLSearchParams percent-encodes the brackets; keep the marker readable.
+  return parsed.toString().replaceAll('%5BREDACTED%5D', REDACTED);
+}
+
+/** Returns a plain object of the headers with credential headers replaced by `[REDACTED]`. */
+export function redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
+  for (const [name, value] of entries) out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value;
+  return out;
+}
+
+/** Replaces every occurrence of the given secrets in a string, or in the strings of a JSON-like value. */
+export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
+  const active = secrets.filter((s) => s.length >= 4);
+  if (active.length === 0) return value;
+  const scrub = (input: unknown, depth: number): unknown => {
+    if (typeof input === 'string') return active.reduce((text, secret) => text.split(secret).join(REDACTED), input);
+    if (depth > 20 || input === null || typeof input !== 'object') return input;
+    if (Array.isArray(input)) return input.map((item) => scrub(item, depth + 1));
+    return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, scrub(v, depth + 1)]));
+  };
+  return scrub(value, 0) as T;
+}

@@ -1,0 +1,17 @@
+import type * as z from 'zod/mini';
+import { ResponseValidationError } from './errors/response-validation-error.js';
+
+/** Formats a zod issue path as `versions[2].status`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(root)';
+  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
+}
+
+/** Validates a response body at the boundary; a mismatch names the field and keeps the raw body. */
+export function parseResponse<S extends z.ZodMiniType>(schema: S, body: unknown, method: string, url: string): z.infer<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const problems = result.error.issues.slice(0, 5).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  const field = formatPath(result.error.issues[0]?.path ?? []);
+  throw new ResponseValidationError({ field, problems, body, method, url });
+}

@@ -1,0 +1,50 @@
+import { HttpClient, redactUrl, type ClientOptions, type Credential } from '../core/index.js';
+import { GraphNodesResource } from './graph-nodes.js';
+import { NodesResource } from './nodes.js';
+import { PublishersResource } from './publishers.js';
+import { VersionsResource } from './versions.js';
+
+/** Options of `new RegistryClient()`. */
+export interface RegistryClientOptions extends ClientOptions {
+  /**
+   * Bearer token (JWT) sent as `Authorization: Bearer <token>` to the registry's origin only;
+   * a function is called before every request. Reads work without one.
+   * @example token: process.env.GRAPHCLOUD_REGISTRY_TOKEN
+   */
+  token?: Credential;
+}
+
+/**
+ * Client of the node registry API (Area B): publishers, nodes, versions, graph nodes, reviews,
+ * tokens, grouped as resources.
+ *
+ * @example
+ * ```ts
+ * import { RegistryClient } from 'graphcloud';
+ * const registry = new RegistryClient({ baseUrl: 'https://registry.example.com', token });
+ * const node = await registry.nodes.get('acme-upscale');
+ * for await (const v of registry.versions.listAll({ nodeId: node.id })) console.log(v.version);
+ * ```
+ */
+export class RegistryClient {
+  readonly baseUrl: string;
+  readonly nodes: NodesResource;
+  readonly versions: VersionsResource;
+  readonly graphNodes: GraphNodesResource;
+  readonly publishers: PublishersResource;
+
+  constructor(options: RegistryClientOptions) {
+    const { token, ...rest } = options;
+    const http = new HttpClient({ ...rest, auth: token === undefined ? undefined : { scheme: 'bearer', credential: token } });
+    this.baseUrl = http.baseUrl;
+    this.nodes = new NodesResource(http);
+    this.versions = new VersionsResource(http);
+    this.graphNodes = new GraphNodesResource(http);
+    this.publishers = new PublishersResource(http);
+  }
+
+  /** Shows the base URL only: no credential, no internals. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `RegistryClient { baseUrl: '${redactUrl(this.baseUrl)}' }`;
+  }
+}

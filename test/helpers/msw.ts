@@ -1,0 +1,28 @@
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+
+/** A request msw saw, copied so tests can assert on the exact wire shape. */
+export interface SeenRequest {
+  method: string;
+  url: URL;
+  headers: Headers;
+  body: string;
+}
+
+/**
+ * Starts an msw server for the file (unhandled requests fail the test) and records every request.
+ */
+export function useMsw() {
+  const server = setupServer();
+  const seen: SeenRequest[] = [];
+  server.events.on('request:start', async ({ request }) => {
+    seen.push({ method: request.method, url: new URL(request.url), headers: new Headers(request.headers), body: await request.clone().text() });
+  });
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => {
+    server.resetHandlers();
+    seen.length = 0;
+  });
+  afterAll(() => server.close());
+  return { server, seen };
+}

@@ -68,7 +68,7 @@ export class HttpClient {
     return this.#run(spec, async (response, url, secret) => {
       const body = await readBody(response);
       if (!spec.schema) return undefined;
-      return parseResponse(spec.schema, scrubSecrets(body, secret), spec.method, redactUrl(url));
+      return parseResponse(spec.schema, body, spec.method, url, secret);
     });
   }
 
@@ -84,35 +84,40 @@ export class HttpClient {
     const perAttempt = options.timeout ?? this.#config.timeout ?? HTTP_DEFAULTS.timeout;
     const total = options.totalTimeout ?? this.#config.totalTimeout ?? HTTP_DEFAULTS.totalTimeout;
     const started = Date.now();
-    const deadline = new AbortController();
-    const deadlineTimer = setTimeout(() => deadline.abort(new TimeoutError(`${spec.method} ${redactUrl(this.#urlOf(spec))}`, total)), total);
-    const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
-    try {
-      for (let attempt = 1; ; attempt++) {
-        const outcome = await this.#attempt(spec, attempt, perAttempt, signal, onSuccess, timeBody);
-        if (outcome.ok) return outcome.value;
-        const error = outcome.error;
-        if (signal.aborted) throw signal.reason;
-        const retryable = idempotent && policy !== false && attempt <= policy.limit && this.#isRetryable(error);
-        const delay = retryable && policy ? retryDelay(error, attempt, policy) : undefined;
-        const withinBudget = policy !== false && delay !== undefined && Date.now() - started + delay <= policy.budgetMs;
-        this.#emitResponse(spec, outcome, attempt, withinBudget ? delay : undefined);
-        if (!retryable || !withinBudget) throw error;
-        await sleep(delay ?? 0, signal);
-      }
-    } finally {
-      clearTimeout(deadlineTimer);
+    const deadlineAt = started + total;
+    const operation = () => `${spec.method} ${redactUrl(this.#urlOf(spec))}`;
+    for (let attempt = 1; ; attempt++) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const remaining = deadlineAt - Date.now();
+      if (remaining <= 0) throw new TimeoutError(operation(), total);
+      const timeout = remaining < perAttempt ? { ms: remaining, reported: total } : { ms: perAttempt, reported: perAttempt };
+      const outcome = await this.#attempt(spec, attempt, timeout, options.signal, onSuccess, timeBody);
+      if (outcome.ok) return outcome.value;
+      const error = outcome.error;
+      const deadlineHit = error instanceof TimeoutError && timeout.ms !== perAttempt;
+      const retryable = idempotent && policy !== false && attempt <= policy.limit && !deadlineHit && this.#isRetryable(error);
+      const delay = retryable && policy ? retryDelay(error, attempt, policy) : undefined;
+      const withinBudget = policy !== false && delay !== undefined && Date.now() - started + delay <= policy.budgetMs;
+      this.#emitResponse(spec, outcome, attempt, withinBudget ? delay : undefined);
+      if (!retryable || !withinBudget || delay === undefined) throw error;
+      if (Date.now() + delay >= deadlineAt) throw new TimeoutError(operation(), total, error);
+      await sleep(delay, options.signal);
     }
   }
 
-  async #attempt<T>(spec: RequestSpec<z.ZodMiniType | undefined>, attempt: number, perAttempt: number, outer: AbortSignal, onSuccess: (r: Response, url: string, secret: string[]) => Promise<T>, timeBody: boolean): Promise<Attempt<T>> {
+  async #attempt<T>(spec: RequestSpec<z.ZodMiniType | undefined>, attempt: number, timeout: { ms: number; reported: number }, caller: AbortSignal | undefined, onSuccess: (r: Response, url: string, secret: string[]) => Promise<T>, timeBody: boolean): Promise<Attempt<T>> {
+    // One controller per attempt, linked to the caller's signal by a listener: cheaper than
+    // AbortSignal.any on the hot path, and the listener is removed when the attempt ends.
     const controller = new AbortController();
     let url = this.#urlOf(spec);
-    const timer = setTimeout(() => controller.abort(new TimeoutError(`${spec.method} ${redactUrl(url)}`, perAttempt)), perAttempt);
-    const signal = AbortSignal.any([outer, controller.signal]);
+    const timer = setTimeout(() => controller.abort(new TimeoutError(`${spec.method} ${redactUrl(url)}`, timeout.reported)), timeout.ms);
+    const onAbort = () => controller.abort(caller?.reason);
+    caller?.addEventListener('abort', onAbort, { once: true });
+    const signal = controller.signal;
     const startedAt = Date.now();
     const secrets: string[] = [];
     let response: Response | undefined;
+    let streaming = false;
     try {
       for (let hop = 0; ; hop++) {
         const auth = new URL(url).origin === this.#origin ? await this.#auth() : undefined;
@@ -140,20 +145,23 @@ export class HttpClient {
         const error = createApiError({ status: response.status, method: spec.method, url: redactUrl(url), body, requestId, retryAfterMs });
         return { ok: false, error, status: response.status, requestId, startedAt };
       }
-      if (!timeBody) clearTimeout(timer);
+      // A raw response streams after this returns: the caller's signal keeps cancelling it.
+      streaming = !timeBody;
+      if (streaming) clearTimeout(timer);
       const value = await onSuccess(response, url, secrets);
       this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, requestId }));
       return { ok: true, value };
     } catch (cause) {
-      if (outer.aborted) throw outer.reason;
+      if (caller?.aborted) throw caller.reason;
       if (cause instanceof GraphcloudError && !(cause instanceof TimeoutError)) {
         if (response) this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, error: `${cause.name}: ${cause.message}` }));
         throw cause;
       }
-      const error = controller.signal.aborted ? (controller.signal.reason as TimeoutError) : new ConnectionError(spec.method, redactUrl(url), sanitizeCause(cause, secrets));
+      const error = signal.aborted ? (signal.reason as TimeoutError) : new ConnectionError(spec.method, redactUrl(url), sanitizeCause(cause, secrets));
       return { ok: false, error, status: response?.status ?? 0, startedAt };
     } finally {
       clearTimeout(timer);
+      if (!streaming) caller?.removeEventListener('abort', onAbort);
     }
   }
 

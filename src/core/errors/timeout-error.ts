@@ -15,8 +15,8 @@ export class TimeoutError extends GraphcloudError {
   /** What timed out, e.g. `GET https://…/nodes/x` or `task 123`. */
   readonly operation: string;
 
-  constructor(operation: string, timeoutMs: number) {
-    super(`${operation} timed out after ${timeoutMs} ms`);
+  constructor(operation: string, timeoutMs: number, cause?: unknown) {
+    super(`${operation} timed out after ${timeoutMs} ms${cause instanceof Error ? ` (last error: ${cause.message})` : ''}`, cause === undefined ? undefined : { cause });
     this.operation = operation;
     this.timeoutMs = timeoutMs;
   }

@@ -1,0 +1,336 @@
+import { createHash } from 'node:crypto';
+import type { NodeDefinition } from './cloud-nodes.js';
+import type { Audience, SocketHub } from './cloud-sockets.js';
+import type { FileStore } from './file-store.js';
+import { sleep } from './http-utils.js';
+import { executeNode, NodeFailure, type NodeResult, type PartnerCall } from './node-behaviour.js';
+import { encodePng } from './png.js';
+import { isLink, type PromptNode } from './prompt-validation.js';
+import type { FaultSettings, JobSnapshot } from './types.js';
+
+/**
+ * A submitted workflow and everything the simulator knows about it.
+ *
+ * @example
+ * runner.get(promptId)?.status; // 'completed'
+ */
+export interface Job extends JobSnapshot {
+  userId: string;
+  prompt: Record<string, PromptNode>;
+  outputNodes: string[];
+  extraData: Record<string, unknown>;
+  faults: FaultSettings;
+  createdAt: number;
+  updatedAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  messages: [string, Record<string, unknown>][];
+  interrupted: boolean;
+}
+
+/**
+ * Dependencies of the {@link CloudRunner}.
+ *
+ * @example
+ * new CloudRunner({ hub, store, defs, signal, stepDelayMs: 5, progressSteps: 3, partner, holdSockets, log });
+ */
+export interface RunnerDeps {
+  hub: SocketHub;
+  store: FileStore;
+  defs: () => Record<string, NodeDefinition>;
+  signal: AbortSignal;
+  stepDelayMs: number;
+  progressSteps: number;
+  partner: PartnerCall;
+  /** Refuses socket upgrades until the returned release function is called. */
+  holdSockets: () => () => void;
+  log: (line: string) => void;
+}
+
+const PREVIEW = encodePng(8, 8, [32, 96, 160]);
+
+/**
+ * Runs submitted workflows one at a time and streams their events in the order of the real runtime.
+ *
+ * @example
+ * const job = runner.create({ ... });
+ * await runner.enqueue(job);
+ */
+export class CloudRunner {
+  readonly #deps: RunnerDeps;
+  readonly #jobs = new Map<string, Job>();
+  readonly #queue: Job[] = [];
+  readonly #cache = new Map<string, NodeResult>();
+  readonly #counters = new Map<string, number>();
+  readonly #idle: (() => void)[] = [];
+  #running: Job | undefined;
+  #number = 0;
+
+  constructor(deps: RunnerDeps) {
+    this.#deps = deps;
+  }
+
+  /** The socket hub the runner streams to. */
+  get hub(): SocketHub {
+    return this.#deps.hub;
+  }
+
+  /** Releases `waitForIdle()` callers when the simulator closes. */
+  dispose(): void {
+    this.#queue.length = 0;
+    for (const resolve of this.#idle.splice(0)) resolve();
+  }
+
+  /** Registers a validated job (status `pending`). */
+  create(fields: Pick<Job, 'id' | 'userId' | 'clientId' | 'prompt' | 'outputNodes' | 'extraData' | 'faults'>): Job {
+    const now = Date.now();
+    const job: Job = { ...fields, number: this.#number++, status: 'pending', outputs: {}, createdAt: now, updatedAt: now, messages: [], interrupted: false };
+    this.#jobs.set(job.id, job);
+    return job;
+  }
+
+  get(id: string): Job | undefined {
+    return this.#jobs.get(id);
+  }
+
+  all(): Job[] {
+    return [...this.#jobs.values()];
+  }
+
+  /** Jobs waiting or running. */
+  queueRemaining(): number {
+    return this.#queue.length + (this.#running ? 1 : 0);
+  }
+
+  /** Queues a job; with `finishBeforeResponse` the whole run happens before this resolves. */
+  async enqueue(job: Job): Promise<void> {
+    if (job.faults.finishBeforeResponse) {
+      await this.#run(job, 0);
+      return;
+    }
+    this.#queue.push(job);
+    await this.#status({ userId: job.userId });
+    void this.#pump();
+  }
+
+  /** Flags the running job (of a user, optionally a given id) for interruption. */
+  interrupt(userId: string, promptId?: string): boolean {
+    const job = this.#running;
+    if (!job || job.userId !== userId || (promptId && job.id !== promptId)) return false;
+    job.interrupted = true;
+    return true;
+  }
+
+  /** Removes pending jobs from the queue; they become `cancelled`. */
+  cancelPending(userId: string, ids: string[] | 'all'): number {
+    let removed = 0;
+    for (const job of [...this.#queue]) {
+      if (job.userId !== userId || (ids !== 'all' && !ids.includes(job.id))) continue;
+      this.#queue.splice(this.#queue.indexOf(job), 1);
+      this.#finish(job, 'cancelled');
+      removed += 1;
+    }
+    return removed;
+  }
+
+  /** Resolves when nothing is queued or running. */
+  waitForIdle(): Promise<void> {
+    if (this.queueRemaining() === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  async #pump(): Promise<void> {
+    if (this.#running) return;
+    const job = this.#queue.shift();
+    if (!job) {
+      for (const resolve of this.#idle.splice(0)) resolve();
+      return;
+    }
+    this.#running = job;
+    try {
+      await this.#run(job, this.#deps.stepDelayMs);
+    } catch (error) {
+      if (!this.#deps.signal.aborted) this.#deps.log(`[cloud] run ${job.id} crashed: ${String(error)}`);
+    } finally {
+      this.#running = undefined;
+    }
+    if (!this.#deps.signal.aborted) void this.#pump();
+  }
+
+  #finish(job: Job, status: Job['status'], errorMessage?: string): void {
+    job.status = status;
+    job.updatedAt = Date.now();
+    job.endedAt = job.updatedAt;
+    if (errorMessage !== undefined) job.errorMessage = errorMessage;
+  }
+
+  async #status(audience: Audience): Promise<void> {
+    await this.#deps.hub.sendJson(audience, 'status', { status: { exec_info: { queue_remaining: this.queueRemaining() } } });
+  }
+
+  async #run(job: Job, delay: number): Promise<void> {
+    const { hub, signal } = this.#deps;
+    const defs = this.#deps.defs();
+    const audience: Audience = { userId: job.userId, clientId: job.clientId };
+    const emit = async (type: string, data: Record<string, unknown>, history = false): Promise<void> => {
+      if (history) job.messages.push([type, data]);
+      await hub.sendJson(audience, type, data);
+    };
+    const pause = (): Promise<void> => (delay > 0 ? sleep(delay, signal) : Promise.resolve());
+    const prompt_id = job.id;
+    let release: (() => void) | undefined;
+    job.status = 'in_progress';
+    job.startedAt = job.updatedAt = Date.now();
+
+    const order = executionOrder(job.prompt, job.outputNodes);
+    const signatures = signaturesOf(job.prompt, order, this.#deps.store);
+    const cached = order.filter((id) => this.#cache.has(signatures.get(id) ?? ''));
+    await emit('execution_start', { prompt_id, timestamp: Date.now() }, true);
+    if (job.faults.garbageFrames) await hub.sendGarbage(audience);
+    await emit('execution_cached', { nodes: cached, prompt_id, timestamp: Date.now() }, true);
+
+    const results = new Map<string, NodeResult>();
+    const executed: string[] = [];
+    const states: Record<string, Record<string, unknown>> = {};
+    let outcome: 'completed' | 'failed' | 'cancelled' = 'completed';
+    for (const id of order) {
+      const node = job.prompt[id];
+      const signature = signatures.get(id) ?? id;
+      if (!node) continue;
+      if (job.interrupted) {
+        outcome = 'cancelled';
+        await emit('execution_interrupted', { prompt_id, node_id: id, node_type: node.class_type, executed, timestamp: Date.now() }, true);
+        break;
+      }
+      const hit = cached.includes(id) ? this.#cache.get(signature) : undefined;
+      if (hit) {
+        results.set(id, hit);
+        if (hit.ui) {
+          job.outputs[id] = hit.ui;
+          await emit('executed', { node: id, display_node: id, output: hit.ui, prompt_id });
+        }
+        continue;
+      }
+      const inputs = resolveInputs(node, results);
+      const blocked = Object.values(inputs).find((value) => isBlocked(value));
+      if (blocked) {
+        // An ExecutionBlocker skips the consuming node; its message is a non-terminal error (no timestamp).
+        results.set(id, { value: { kind: 'blocked', message: '' }, ui: undefined });
+        if (blocked.message) {
+          await emit('execution_error', {
+            prompt_id, node_id: id, node_type: node.class_type, executed: [...executed],
+            exception_message: `Execution Blocked: ${blocked.message}`, exception_type: 'ExecutionBlocked',
+            traceback: [], current_inputs: [], current_outputs: [],
+          });
+        }
+        continue;
+      }
+      const steps = this.#deps.progressSteps;
+      states[id] = { value: 0, max: steps, state: 'running', node_id: id, prompt_id, display_node_id: id, parent_node_id: null, real_node_id: id };
+      await pause();
+      await emit('progress_state', { prompt_id, nodes: structuredClone(states) });
+      await emit('executing', { node: id, display_node: id, prompt_id });
+      const makesImage = defs[node.class_type]?.output.includes('IMAGE') ?? false;
+      for (let value = 1; value <= steps; value += 1) {
+        await pause();
+        await emit('progress', { value, max: steps, prompt_id, node: id });
+        if (makesImage) {
+          await hub.sendPreview(audience, PREVIEW, { node_id: id, prompt_id, display_node_id: id, parent_node_id: null, real_node_id: id, image_type: 'image/png' });
+        }
+      }
+      let result: NodeResult;
+      try {
+        result = await executeNode(node.class_type, inputs, {
+          nodeId: id, signature, store: this.#deps.store, extraData: job.extraData, partner: this.#deps.partner,
+          nextCounter: (folder) => this.#next(folder),
+          onText: (text) => hub.sendText(audience, id, text),
+        });
+      } catch (error) {
+        if (!(error instanceof NodeFailure)) throw error;
+        outcome = 'failed';
+        job.errorMessage = error.message;
+        states[id] = { ...states[id], state: 'error' };
+        await emit('execution_error', {
+          prompt_id, node_id: id, node_type: node.class_type, executed: [...executed],
+          exception_message: error.message, exception_type: error.exceptionType,
+          traceback: ['Traceback (most recent call last):\n', `  File "execution.py", line 496, in execute\n`, `${error.exceptionType}: ${error.message}\n`],
+          current_inputs: describeInputs(inputs), current_outputs: {}, timestamp: Date.now(),
+        }, true);
+        break;
+      }
+      states[id] = { ...states[id], value: steps, state: 'finished' };
+      results.set(id, result);
+      this.#cache.set(signature, result);
+      executed.push(id);
+      if (result.ui) {
+        job.outputs[id] = result.ui;
+        await emit('executed', { node: id, display_node: id, output: result.ui, prompt_id });
+      }
+      if (job.faults.dropSocketsMidRun && !release) {
+        // Wire facts: no replay, so everything sent while the socket is down is lost.
+        release = this.#deps.holdSockets();
+        hub.drop(audience);
+      }
+    }
+    if (outcome === 'completed') await emit('execution_success', { prompt_id, timestamp: Date.now() }, true);
+    this.#finish(job, outcome);
+    this.#running = this.#running === job ? undefined : this.#running;
+    await this.#status(audience);
+    await emit('executing', { node: null, display_node: null, prompt_id });
+    release?.();
+  }
+
+  #next(folder: string): number {
+    const value = (this.#counters.get(folder) ?? 0) + 1;
+    this.#counters.set(folder, value);
+    return value;
+  }
+}
+
+function isBlocked(value: unknown): value is { kind: 'blocked'; message: string } {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'blocked';
+}
+
+/** Nodes the outputs need, upstream first (the runtime executes nothing else). */
+function executionOrder(prompt: Record<string, PromptNode>, outputs: string[]): string[] {
+  const order: string[] = [];
+  const seen = new Set<string>();
+  const visit = (id: string): void => {
+    if (seen.has(id) || !prompt[id]) return;
+    seen.add(id);
+    for (const value of Object.values(prompt[id].inputs)) if (isLink(value)) visit(value[0]);
+    order.push(id);
+  };
+  for (const id of outputs) visit(id);
+  return order;
+}
+
+/** Cache keys: class type and literal inputs, with links replaced by the upstream key. */
+function signaturesOf(prompt: Record<string, PromptNode>, order: string[], store: FileStore): Map<string, string> {
+  const signatures = new Map<string, string>();
+  for (const id of order) {
+    const node = prompt[id];
+    if (!node) continue;
+    const parts = Object.entries(node.inputs)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, value]) => [name, isLink(value) ? `${signatures.get(value[0])}#${value[1]}` : value]);
+    if (node.class_type === 'LoadImage') parts.push(['file', store.get('input', '', String(node.inputs.image))?.hash ?? '']);
+    const text = JSON.stringify([node.class_type, parts]);
+    signatures.set(id, createHash('sha1').update(text).digest('hex'));
+  }
+  return signatures;
+}
+
+function resolveInputs(node: PromptNode, results: Map<string, NodeResult>): Record<string, unknown> {
+  const inputs: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(node.inputs)) {
+    inputs[name] = isLink(value) ? results.get(value[0])?.value : value;
+  }
+  return inputs;
+}
+
+function describeInputs(inputs: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(inputs)) out[name] = [typeof value === 'object' ? JSON.stringify(value) : value];
+  return out;
+}

@@ -1,0 +1,23 @@
+/**
+ * The graphcloud simulator: a local stand-in for the cloud, registry and proxy APIs.
+ *
+ * @example
+ * import { startSimulator } from 'graphcloud/testing';
+ * const sim = await startSimulator();
+ * await sim.close();
+ */
+export { startSimulator, SIMULATOR_DEFAULTS } from './simulator.js';
+export { FAULT_HEADER } from './faults.js';
+export { BINARY_EVENT, IMAGE_FORMAT } from './frames.js';
+export type {
+  FailureRule,
+  FailureRuleHandle,
+  FaultControl,
+  FaultSettings,
+  JobSnapshot,
+  RequestRecord,
+  Simulator,
+  SimulatorArea,
+  SimulatorOptions,
+  SimulatorState,
+} from './types.js';

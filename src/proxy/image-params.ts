@@ -1,0 +1,192 @@
+import type { ImageInput } from './inputs.js';
+
+// Enum values of sections 4.6 to 4.8 of the interface. Wire names are the vendor's (snake_case):
+// users copy them from vendor documentation.
+
+/** @example RELIGHT_STYLES.includes('clean') // true */
+export const RELIGHT_STYLES = ['standard', 'darker_but_realistic', 'clean', 'smooth', 'brighter', 'contrasted_n_hdr', 'just_composition'] as const;
+/** @example RELIGHT_ENGINES[0] // 'automatic' */
+export const RELIGHT_ENGINES = ['automatic', 'balanced', 'cool', 'real', 'illusio', 'fairy', 'colorful_anime', 'hard_transform', 'softy'] as const;
+/** @example TRANSFER_LIGHT_A.includes('high_on_faces') // true */
+export const TRANSFER_LIGHT_A = ['automatic', 'low', 'medium', 'normal', 'high', 'high_on_faces'] as const;
+/** @example TRANSFER_LIGHT_B.includes('soft_mid') // true */
+export const TRANSFER_LIGHT_B = ['automatic', 'composition', 'straight', 'smooth_in', 'smooth_out', 'smooth_both', 'reverse_both', 'soft_in', 'soft_out', 'soft_mid', 'strong_mid', 'style_shift', 'strong_shift'] as const;
+/** @example UPSCALE_ENGINES.includes('vendor_sharpy') // true */
+export const UPSCALE_ENGINES = ['automatic', 'vendor_illusio', 'vendor_sharpy', 'vendor_sparkle'] as const;
+/** @example UPSCALE_OPTIMIZED_FOR[0] // 'standard' */
+export const UPSCALE_OPTIMIZED_FOR = ['standard', 'soft_portraits', 'hard_portraits', 'art_n_illustration', 'videogame_assets', 'nature_n_landscapes', 'films_n_photography', '3d_renders', 'science_fiction_n_horror'] as const;
+/** @example SCALE_FACTORS // ['2x', '4x', '8x', '16x'] */
+export const SCALE_FACTORS = ['2x', '4x', '8x', '16x'] as const;
+/** @example STYLE_TRANSFER_ENGINES.includes('super_real') // true */
+export const STYLE_TRANSFER_ENGINES = ['balanced', 'definio', 'illusio', '3d_cartoon', 'colorful_anime', 'caricature', 'real', 'super_real', 'softy'] as const;
+/** @example STYLE_TRANSFER_FLAVORS.includes('gen_z') // true */
+export const STYLE_TRANSFER_FLAVORS = ['faithful', 'gen_z', 'psychedelia', 'detaily', 'clear', 'donotstyle', 'donotstyle_sharp'] as const;
+/** @example PORTRAIT_BEAUTIFIERS // ['beautify_face', 'beautify_face_max'] */
+export const PORTRAIT_BEAUTIFIERS = ['beautify_face', 'beautify_face_max'] as const;
+/** @example PORTRAIT_STYLES // ['standard', 'pop', 'super_pop'] */
+export const PORTRAIT_STYLES = ['standard', 'pop', 'super_pop'] as const;
+
+/** Fields every image task accepts. */
+interface ImageTaskCommon {
+  /**
+   * Receives a notification whenever the task changes status. Sent unchanged; its payload and any
+   * signature are undocumented, so the SDK verifies nothing.
+   */
+  webhook_url?: string;
+}
+
+/** `advanced_settings` of relight. Sliders are integers from 0 to 100. */
+export interface RelightAdvancedSettings {
+  /** @default 50 */
+  whites?: number;
+  /** @default 50 */
+  blacks?: number;
+  /** @default 50 */
+  brightness?: number;
+  /** @default 50 */
+  contrast?: number;
+  /** @default 50 */
+  saturation?: number;
+  /** @default 'automatic' */
+  engine?: (typeof RELIGHT_ENGINES)[number];
+  /** Same settings give the same image. @default false */
+  fixed_generation?: boolean;
+  /** @default 'automatic' */
+  transfer_light_a?: (typeof TRANSFER_LIGHT_A)[number];
+  /** Combines with `transfer_light_a`. @default 'automatic' */
+  transfer_light_b?: (typeof TRANSFER_LIGHT_B)[number];
+}
+
+/**
+ * Body of `proxy.image.relight()` (`POST /proxy/imagevendor/v1/ai/image-relight`).
+ *
+ * @example
+ * ```ts
+ * const params: RelightParams = { image: { path: './portrait.jpg' }, prompt: 'sunset (warm light:1.2)', light_transfer_strength: 80 };
+ * ```
+ */
+export interface RelightParams extends ImageTaskCommon {
+  /** Required. URL, Base64, bytes, a `Blob` or `{ path }`. */
+  image: ImageInput;
+  /** Guides the light transfer; a part may be weighted `(text:weight)` with a weight from 1 to 1.4. */
+  prompt?: string;
+  /** @default 'standard' */
+  style?: (typeof RELIGHT_STYLES)[number];
+  /** @default true */
+  change_background?: boolean;
+  /** @default true */
+  preserve_details?: boolean;
+  /** @default false */
+  interpolate_from_original?: boolean;
+  /** 0 (closest to the original) to 100. @default 100 */
+  light_transfer_strength?: number;
+  /** Light map; cannot be combined with `transfer_light_from_reference_image`. */
+  transfer_light_from_lightmap?: ImageInput;
+  /** Reference image; cannot be combined with `transfer_light_from_lightmap`. */
+  transfer_light_from_reference_image?: ImageInput;
+  advanced_settings?: RelightAdvancedSettings;
+}
+
+/**
+ * Body of `proxy.image.upscale()` (`POST /proxy/imagevendor/v1/ai/image-upscaler`). The result may
+ * not exceed 25.3 million pixels; the SDK checks this when it can read the input's size.
+ *
+ * @example
+ * ```ts
+ * const params: UpscaleParams = { image: { path: './small.png' }, scale_factor: '4x', optimized_for: 'films_n_photography' };
+ * ```
+ */
+export interface UpscaleParams extends ImageTaskCommon {
+  /** Required. URL, Base64, bytes, a `Blob` or `{ path }`. */
+  image: ImageInput;
+  /** Higher scales take longer. Default not documented (the vendor uses `2x`). */
+  scale_factor?: (typeof SCALE_FACTORS)[number];
+  engine?: (typeof UPSCALE_ENGINES)[number];
+  optimized_for?: (typeof UPSCALE_OPTIMIZED_FOR)[number];
+  /** Reusing the prompt of an AI-generated image improves results. */
+  prompt?: string;
+  /** -10 to 10. */
+  creativity?: number;
+  /** -10 to 10: strength of the prompt and intricacy per square pixel. */
+  fractality?: number;
+  /** -10 to 10: level of definition and detail. */
+  hdr?: number;
+  /** -10 to 10. */
+  resemblance?: number;
+}
+
+/**
+ * Body of `proxy.image.styleTransfer()` (`POST /proxy/imagevendor/v1/ai/image-style-transfer`).
+ *
+ * @example
+ * ```ts
+ * const params: StyleTransferParams = { image: url, reference_image: styleUrl, style_strength: 60, is_portrait: true, portrait_style: 'pop' };
+ * ```
+ */
+export interface StyleTransferParams extends ImageTaskCommon {
+  /** Required by the SDK: the image to restyle. */
+  image: ImageInput;
+  /** Required by the SDK: the style reference. */
+  reference_image: ImageInput;
+  engine?: (typeof STYLE_TRANSFER_ENGINES)[number];
+  flavor?: (typeof STYLE_TRANSFER_FLAVORS)[number];
+  /** Same settings give the same image. */
+  fixed_generation?: boolean;
+  /** Process as a portrait; `portrait_beautifier` and `portrait_style` need it `true`. */
+  is_portrait?: boolean;
+  portrait_beautifier?: (typeof PORTRAIT_BEAUTIFIERS)[number];
+  portrait_style?: (typeof PORTRAIT_STYLES)[number];
+  prompt?: string;
+  /** 0 to 100: keeps the original structure. */
+  structure_strength?: number;
+  /** 0 to 100, a percentage. */
+  style_strength?: number;
+}
+
+/**
+ * Body of `proxy.image.skinEnhancerCreative()` (`POST /proxy/imagevendor/v1/ai/skin-enhancer/creative`).
+ *
+ * @example
+ * ```ts
+ * const params: SkinEnhancerCreativeParams = { image: 'https://example.com/face.jpg', sharpen: 20, smart_grain: 5 };
+ * ```
+ */
+export interface SkinEnhancerCreativeParams extends ImageTaskCommon {
+  /** Required by the SDK. Base64 or a publicly accessible HTTPS URL (or bytes the SDK encodes). */
+  image: ImageInput;
+  /** 0 to 100. */
+  sharpen?: number;
+  /** 0 to 100. */
+  smart_grain?: number;
+}
+
+/**
+ * Body of `proxy.image.skinEnhancerFaithful()` (`POST /proxy/imagevendor/v1/ai/skin-enhancer/faithful`).
+ *
+ * @example
+ * ```ts
+ * const params: SkinEnhancerFaithfulParams = { image: { path: './face.jpg' }, skin_detail: 90 };
+ * ```
+ */
+export interface SkinEnhancerFaithfulParams extends ImageTaskCommon {
+  /** Required. Base64 or a publicly accessible HTTPS URL (or bytes the SDK encodes). */
+  image: ImageInput;
+  /** 0 to 100. @default 0 */
+  sharpen?: number;
+  /** 0 to 100. @default 80 */
+  skin_detail?: number;
+  /** 0 to 100. @default 2 */
+  smart_grain?: number;
+}
+
+/**
+ * Params of each image kind.
+ * @example type P = ImageParamsByKind['upscale']; // UpscaleParams
+ */
+export interface ImageParamsByKind {
+  relight: RelightParams;
+  upscale: UpscaleParams;
+  styleTransfer: StyleTransferParams;
+  skinEnhancerCreative: SkinEnhancerCreativeParams;
+  skinEnhancerFaithful: SkinEnhancerFaithfulParams;
+}

@@ -1,0 +1,135 @@
+import type { RelightParams, SkinEnhancerCreativeParams, SkinEnhancerFaithfulParams, StyleTransferParams, UpscaleParams } from './image-params.js';
+import { ImageTaskSchema, toImageTask } from './schemas.js';
+import { submit, waitOptionsOf, type ProxyContext, type SubmitSpec } from './submit.js';
+import type { ImageTask, ImageTaskKind, ImageTaskResult, Submitted, SubmitOptions } from './types.js';
+import {
+  checkUpscaledPixels,
+  validateRelight,
+  validateSkinEnhancerCreative,
+  validateSkinEnhancerFaithful,
+  validateStyleTransfer,
+  validateUpscale,
+} from './validate-image.js';
+
+type Spec = Omit<SubmitSpec<typeof ImageTaskSchema>, 'schema' | 'family'>;
+
+const BASE = '/proxy/imagevendor/v1/ai';
+const SPECS: Record<ImageTaskKind, Spec> = {
+  relight: { call: 'proxy.image.relight()', path: `${BASE}/image-relight`, validate: validateRelight, imageFields: ['image', 'transfer_light_from_lightmap', 'transfer_light_from_reference_image'] },
+  upscale: {
+    call: 'proxy.image.upscale()',
+    path: `${BASE}/image-upscaler`,
+    validate: validateUpscale,
+    imageFields: ['image'],
+    afterEncode: (p, images, check, ctx) => {
+      const image = images.get('image');
+      if (image) checkUpscaledPixels(check, image, p.scale_factor, ctx.maxUpscaledPixels);
+    },
+  },
+  styleTransfer: { call: 'proxy.image.styleTransfer()', path: `${BASE}/image-style-transfer`, validate: validateStyleTransfer, imageFields: ['image', 'reference_image'] },
+  skinEnhancerCreative: { call: 'proxy.image.skinEnhancerCreative()', path: `${BASE}/skin-enhancer/creative`, validate: validateSkinEnhancerCreative, imageFields: ['image'] },
+  skinEnhancerFaithful: { call: 'proxy.image.skinEnhancerFaithful()', path: `${BASE}/skin-enhancer/faithful`, validate: validateSkinEnhancerFaithful, imageFields: ['image'] },
+};
+
+/**
+ * What an image submission resolves to: the task, or with `{ wait }` its result.
+ * @example type R = ImageSubmitted<'upscale', { wait: true }>; // ImageTaskResult
+ */
+export type ImageSubmitted<K extends ImageTaskKind, O> = Promise<Submitted<ImageTask<K>, ImageTaskResult, O>>;
+
+/**
+ * Image tasks of the media proxy: `proxy.image`. Each method checks every documented limit, encodes
+ * binary inputs to Base64, POSTs once (never retried) and resolves to an `ImageTask`, or with
+ * `{ wait: true }` to the finished task's result.
+ *
+ * @example
+ * ```ts
+ * const task = await proxy.image.upscale({ image: { path: './small.png' }, scale_factor: '4x' });
+ * const { urls } = await proxy.waitForTask(task);
+ * ```
+ */
+export class ImageResource {
+  readonly #ctx: ProxyContext;
+
+  constructor(ctx: ProxyContext) {
+    this.#ctx = ctx;
+  }
+
+  /**
+   * Relights an image from a prompt, a light map or a reference image.
+   *
+   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @example
+   * ```ts
+   * const done = await proxy.image.relight({ image: url, prompt: 'neon night (blue rim light:1.3)', style: 'contrasted_n_hdr' }, { wait: true });
+   * ```
+   */
+  relight<const O extends SubmitOptions = {}>(params: RelightParams, options?: O): ImageSubmitted<'relight', O> {
+    return this.#run('relight', params, options) as ImageSubmitted<'relight', O>;
+  }
+
+  /**
+   * Upscales an image; the result may not exceed 25.3 million pixels (checked when the input's
+   * size can be read: bytes, files and Base64, not URLs).
+   *
+   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @example
+   * ```ts
+   * const task = await proxy.image.upscale({ image: { path: './small.png' }, scale_factor: '4x', creativity: 2 });
+   * ```
+   */
+  upscale<const O extends SubmitOptions = {}>(params: UpscaleParams, options?: O): ImageSubmitted<'upscale', O> {
+    return this.#run('upscale', params, options) as ImageSubmitted<'upscale', O>;
+  }
+
+  /**
+   * Transfers the style of `reference_image` onto `image`.
+   *
+   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @example
+   * ```ts
+   * const task = await proxy.image.styleTransfer({ image: photo, reference_image: painting, style_strength: 70 });
+   * ```
+   */
+  styleTransfer<const O extends SubmitOptions = {}>(params: StyleTransferParams, options?: O): ImageSubmitted<'styleTransfer', O> {
+    return this.#run('styleTransfer', params, options) as ImageSubmitted<'styleTransfer', O>;
+  }
+
+  /**
+   * Enhances skin with an artistic, stylised look.
+   *
+   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @example
+   * ```ts
+   * const task = await proxy.image.skinEnhancerCreative({ image: { path: './face.jpg' }, sharpen: 30 });
+   * ```
+   */
+  skinEnhancerCreative<const O extends SubmitOptions = {}>(params: SkinEnhancerCreativeParams, options?: O): ImageSubmitted<'skinEnhancerCreative', O> {
+    return this.#run('skinEnhancerCreative', params, options) as ImageSubmitted<'skinEnhancerCreative', O>;
+  }
+
+  /**
+   * Enhances skin while staying faithful to the original.
+   *
+   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @example
+   * ```ts
+   * const task = await proxy.image.skinEnhancerFaithful({ image: 'https://example.com/face.jpg', skin_detail: 90 });
+   * ```
+   */
+  skinEnhancerFaithful<const O extends SubmitOptions = {}>(params: SkinEnhancerFaithfulParams, options?: O): ImageSubmitted<'skinEnhancerFaithful', O> {
+    return this.#run('skinEnhancerFaithful', params, options) as ImageSubmitted<'skinEnhancerFaithful', O>;
+  }
+
+  async #run(kind: ImageTaskKind, params: unknown, options: SubmitOptions | undefined): Promise<ImageTask | unknown> {
+    const body = await submit(this.#ctx, { ...SPECS[kind], schema: ImageTaskSchema, family: 'image' }, params, options);
+    const task = toImageTask(kind, body);
+    const wait = waitOptionsOf(options);
+    return wait ? this.#ctx.wait(task, wait) : task;
+  }
+
+  /** Shows no internals. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return 'ImageResource { relight, upscale, styleTransfer, skinEnhancerCreative, skinEnhancerFaithful }';
+  }
+}

@@ -1,0 +1,38 @@
+import type { Checker } from '../core/index.js';
+
+/** A record of params as received at run time (JavaScript callers bypass the types). */
+export type Fields = Record<string, unknown>;
+
+const INT32 = { min: -2_147_483_648, max: 2_147_483_647 };
+
+/** Records a problem unless `params` is a plain object; returns whether it is. */
+export function checkObject(check: Checker, path: string, value: unknown): value is Fields {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return true;
+  check.fail(path, 'an object', value);
+  return false;
+}
+
+/** An integer within the int32 range of the wire, optionally narrower. */
+export function checkInt32(check: Checker, path: string, value: unknown, rule: { min?: number; max?: number; required?: boolean } = {}): void {
+  check.integer(path, value, { min: rule.min ?? INT32.min, max: rule.max ?? INT32.max, required: rule.required ?? false });
+}
+
+/** Several integer fields sharing one range. */
+export function checkIntegers(check: Checker, fields: Fields, names: readonly string[], min: number, max: number, prefix = ''): void {
+  for (const name of names) check.integer(prefix + name, fields[name], { min, max });
+}
+
+/** Several boolean fields. */
+export function checkBooleans(check: Checker, fields: Fields, names: readonly string[], prefix = ''): void {
+  for (const name of names) check.boolean(prefix + name, fields[name]);
+}
+
+/**
+ * A callback (`webhook_url`, `callback_url`) or other link: an absolute http(s) URL. It is sent
+ * unchanged; no payload or signature is documented, so the SDK neither adds nor verifies one.
+ */
+export function checkUrl(check: Checker, path: string, value: unknown): void {
+  if (value === undefined || value === null) return;
+  if (typeof value === 'string' && /^https?:\/\//i.test(value) && URL.canParse(value)) return;
+  check.fail(path, 'an absolute http(s) URL', value);
+}

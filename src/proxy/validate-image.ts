@@ -1,0 +1,115 @@
+import type { Checker } from '../core/index.js';
+import {
+  PORTRAIT_BEAUTIFIERS,
+  PORTRAIT_STYLES,
+  RELIGHT_ENGINES,
+  RELIGHT_STYLES,
+  SCALE_FACTORS,
+  STYLE_TRANSFER_ENGINES,
+  STYLE_TRANSFER_FLAVORS,
+  TRANSFER_LIGHT_A,
+  TRANSFER_LIGHT_B,
+  UPSCALE_ENGINES,
+  UPSCALE_OPTIMIZED_FOR,
+} from './image-params.js';
+import { checkImageInput, decodeBase64Head, type ResolvedImage } from './inputs.js';
+import { readImageSize } from './image-size.js';
+import { checkBooleans, checkIntegers, checkObject, checkUrl, type Fields } from './validate-common.js';
+
+// Every rule below is a limit of sections 4.6 to 4.8 and 8 of the interface document.
+
+const RELIGHT_SLIDERS = ['whites', 'blacks', 'brightness', 'contrast', 'saturation'] as const;
+
+/** Relight: sliders 0 to 100, enums, booleans, the two exclusive light sources, prompt weights 1 to 1.4. */
+export function validateRelight(p: Fields, check: Checker): void {
+  checkImageInput(check, 'image', p.image, true);
+  checkPrompt(check, p.prompt);
+  checkPromptWeights(check, p.prompt);
+  check.oneOf('style', p.style, RELIGHT_STYLES);
+  checkBooleans(check, p, ['change_background', 'preserve_details', 'interpolate_from_original']);
+  check.integer('light_transfer_strength', p.light_transfer_strength, { min: 0, max: 100 });
+  checkImageInput(check, 'transfer_light_from_lightmap', p.transfer_light_from_lightmap, false);
+  checkImageInput(check, 'transfer_light_from_reference_image', p.transfer_light_from_reference_image, false);
+  if (p.transfer_light_from_lightmap != null && p.transfer_light_from_reference_image != null) {
+    check.fail('transfer_light_from_reference_image', 'not together with transfer_light_from_lightmap (give one light source)', '(both given)');
+  }
+  checkUrl(check, 'webhook_url', p.webhook_url);
+  const advanced = p.advanced_settings;
+  if (advanced === undefined || !checkObject(check, 'advanced_settings', advanced)) return;
+  checkIntegers(check, advanced, RELIGHT_SLIDERS, 0, 100, 'advanced_settings.');
+  check.oneOf('advanced_settings.engine', advanced.engine, RELIGHT_ENGINES);
+  check.boolean('advanced_settings.fixed_generation', advanced.fixed_generation);
+  check.oneOf('advanced_settings.transfer_light_a', advanced.transfer_light_a, TRANSFER_LIGHT_A);
+  check.oneOf('advanced_settings.transfer_light_b', advanced.transfer_light_b, TRANSFER_LIGHT_B);
+}
+
+/** Upscaler: the four -10 to 10 sliders, enums. The pixel limit needs the bytes: `checkUpscaledPixels`. */
+export function validateUpscale(p: Fields, check: Checker): void {
+  checkImageInput(check, 'image', p.image, true);
+  checkIntegers(check, p, ['creativity', 'fractality', 'hdr', 'resemblance'], -10, 10);
+  check.oneOf('engine', p.engine, UPSCALE_ENGINES);
+  check.oneOf('optimized_for', p.optimized_for, UPSCALE_OPTIMIZED_FOR);
+  check.oneOf('scale_factor', p.scale_factor, SCALE_FACTORS);
+  checkPrompt(check, p.prompt);
+  checkUrl(check, 'webhook_url', p.webhook_url);
+}
+
+/** Style transfer: strengths 0 to 100, enums, and the portrait-only fields need `is_portrait: true`. */
+export function validateStyleTransfer(p: Fields, check: Checker): void {
+  checkImageInput(check, 'image', p.image, true);
+  checkImageInput(check, 'reference_image', p.reference_image, true);
+  check.oneOf('engine', p.engine, STYLE_TRANSFER_ENGINES);
+  check.oneOf('flavor', p.flavor, STYLE_TRANSFER_FLAVORS);
+  checkBooleans(check, p, ['fixed_generation', 'is_portrait']);
+  check.oneOf('portrait_beautifier', p.portrait_beautifier, PORTRAIT_BEAUTIFIERS);
+  check.oneOf('portrait_style', p.portrait_style, PORTRAIT_STYLES);
+  for (const field of ['portrait_beautifier', 'portrait_style'] as const) {
+    if (p[field] != null && p.is_portrait !== true) check.fail(field, 'used only with is_portrait: true', p[field]);
+  }
+  checkPrompt(check, p.prompt);
+  checkIntegers(check, p, ['structure_strength', 'style_strength'], 0, 100);
+  checkUrl(check, 'webhook_url', p.webhook_url);
+}
+
+/** Skin enhancer, creative: `sharpen` and `smart_grain` 0 to 100. */
+export function validateSkinEnhancerCreative(p: Fields, check: Checker): void {
+  checkImageInput(check, 'image', p.image, true);
+  checkIntegers(check, p, ['sharpen', 'smart_grain'], 0, 100);
+  checkUrl(check, 'webhook_url', p.webhook_url);
+}
+
+/** Skin enhancer, faithful: `sharpen`, `skin_detail` and `smart_grain` 0 to 100. */
+export function validateSkinEnhancerFaithful(p: Fields, check: Checker): void {
+  checkImageInput(check, 'image', p.image, true);
+  checkIntegers(check, p, ['sharpen', 'skin_detail', 'smart_grain'], 0, 100);
+  checkUrl(check, 'webhook_url', p.webhook_url);
+}
+
+/**
+ * Refuses an upscale whose result would exceed the limit, when the input's size can be read (bytes,
+ * a file, Base64 text; not a URL). Without `scale_factor` the smallest, `2x`, is assumed, so a
+ * request is refused only when it must fail.
+ */
+export function checkUpscaledPixels(check: Checker, image: ResolvedImage, scaleFactor: unknown, maxPixels: number): void {
+  const bytes = image.bytes ?? (image.base64 !== undefined ? decodeBase64Head(image.base64) : undefined);
+  const size = bytes && readImageSize(bytes);
+  if (!size) return;
+  const scale = typeof scaleFactor === 'string' && SCALE_FACTORS.includes(scaleFactor as never) ? Number.parseInt(scaleFactor, 10) : 2;
+  const pixels = size.width * scale * size.height * scale;
+  if (pixels > maxPixels) {
+    check.fail('image', `a result of at most ${maxPixels.toLocaleString('en-US')} pixels (${size.width}×${size.height} at ${scale}x gives ${pixels.toLocaleString('en-US')})`, `${size.width}×${size.height} ${size.type}`);
+  }
+}
+
+function checkPrompt(check: Checker, prompt: unknown): void {
+  check.string('prompt', prompt, { allowEmpty: true });
+}
+
+// "(text:weight)" with a weight of 1 to 1.4 (section 4.6).
+function checkPromptWeights(check: Checker, prompt: unknown): void {
+  if (typeof prompt !== 'string') return;
+  for (const match of prompt.matchAll(/\(([^()]*):\s*([^():]*)\)/g)) {
+    const weight = Number(match[2]);
+    if (!(match[2]?.trim() && weight >= 1 && weight <= 1.4)) check.fail('prompt', 'weights "(text:weight)" from 1 to 1.4', match[0]);
+  }
+}

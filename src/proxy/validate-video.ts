@@ -1,0 +1,102 @@
+import type { Checker } from '../core/index.js';
+import { checkImageInput } from './inputs.js';
+import { checkBooleans, checkInt32, checkObject, checkUrl, type Fields } from './validate-common.js';
+import {
+  AUDIO_TYPES,
+  EXTEND_MODELS,
+  EXTEND_RESOLUTIONS,
+  MOVEMENT_AMPLITUDES,
+  VIDEO_DURATIONS,
+  VIDEO_MODELS,
+  VIDEO_RESOLUTIONS,
+  VIDEO_STYLES,
+  type VideoModel,
+} from './video-params.js';
+
+// Every rule below is a limit of sections 4.9 and 8 of the interface document.
+
+const MAX_PROMPT = 2000;
+const MAX_PAYLOAD = 1_048_576;
+
+/** Reference to video: model, duration by model, one image, lengths, enums, int32s, watermark position, JSON metadata. */
+export function validateReferenceToVideo(p: Fields, check: Checker): void {
+  check.oneOf('model', p.model, VIDEO_MODELS);
+  const range = VIDEO_DURATIONS[p.model as VideoModel];
+  // Durations of models the interface gives no range for: still whole, positive seconds.
+  checkInt32(check, 'duration', p.duration, range ?? { min: 1 });
+  checkOneImage(check, p.images);
+  check.oneOf('resolution', p.resolution, VIDEO_RESOLUTIONS);
+  check.string('aspect_ratio', p.aspect_ratio);
+  checkBooleans(check, p, ['audio', 'bgm', 'enhance', 'is_rec', 'off_peak', 'watermark']);
+  check.oneOf('audio_type', p.audio_type, AUDIO_TYPES);
+  check.string('voice_id', p.voice_id);
+  check.oneOf('movement_amplitude', p.movement_amplitude, MOVEMENT_AMPLITUDES);
+  check.oneOf('style', p.style, VIDEO_STYLES);
+  checkMetaData(check, p.meta_data);
+  checkInt32(check, 'priority', p.priority);
+  checkInt32(check, 'seed', p.seed);
+  check.integer('wm_position', p.wm_position, { min: 1, max: 4 });
+  checkUrl(check, 'wm_url', p.wm_url);
+  checkCommon(check, p);
+}
+
+/** Extend: q2 models, 1 to 7 seconds, one end-frame image, the source video by id and URL together. */
+export function validateExtend(p: Fields, check: Checker): void {
+  check.oneOf('model', p.model, EXTEND_MODELS, { required: true });
+  check.integer('duration', p.duration, { min: 1, max: 7 });
+  checkOneImage(check, p.images);
+  check.oneOf('resolution', p.resolution, EXTEND_RESOLUTIONS);
+  // "video_creation_id: required together with video_url" (and the reverse): the source video.
+  const hasId = p.video_creation_id != null;
+  const hasUrl = p.video_url != null;
+  if (!hasId) check.fail('video_creation_id', hasUrl ? 'required together with video_url' : 'required (with video_url): the video to extend', p.video_creation_id);
+  else check.string('video_creation_id', p.video_creation_id);
+  if (!hasUrl) check.fail('video_url', hasId ? 'required together with video_creation_id' : 'required (with video_creation_id): the video to extend', p.video_url);
+  else checkUrl(check, 'video_url', p.video_url);
+  checkCommon(check, p);
+}
+
+/** Multi-frame: q2 models, a start image, 2 to 9 key frames each with a `key_image`. */
+export function validateMultiframe(p: Fields, check: Checker): void {
+  check.oneOf('model', p.model, EXTEND_MODELS, { required: true });
+  checkImageInput(check, 'start_image', p.start_image, true);
+  check.oneOf('resolution', p.resolution, EXTEND_RESOLUTIONS);
+  const settings = p.image_settings;
+  if (!Array.isArray(settings)) {
+    check.fail('image_settings', 'required: an array of 2 to 9 key frames', settings);
+  } else {
+    if (settings.length < 2 || settings.length > 9) check.fail('image_settings', 'from 2 to 9 key frames', `${settings.length} items`);
+    settings.forEach((item: unknown, i) => {
+      const at = `image_settings[${i}]`;
+      if (!checkObject(check, at, item)) return;
+      checkImageInput(check, `${at}.key_image`, item.key_image, true);
+      checkInt32(check, `${at}.duration`, item.duration, { min: 1 });
+      check.string(`${at}.prompt`, item.prompt, { allowEmpty: true });
+    });
+  }
+  checkCommon(check, p);
+}
+
+function checkCommon(check: Checker, p: Fields): void {
+  check.string('prompt', p.prompt, { allowEmpty: true, maxLength: MAX_PROMPT });
+  check.string('payload', p.payload, { allowEmpty: true, maxLength: MAX_PAYLOAD });
+  checkUrl(check, 'callback_url', p.callback_url);
+}
+
+// "images: 1 image accepted" (reference to video, extend).
+function checkOneImage(check: Checker, images: unknown): void {
+  if (images === undefined || images === null) return;
+  if (!Array.isArray(images)) return check.fail('images', 'an array of exactly 1 image', images);
+  if (images.length !== 1) check.fail('images', 'exactly 1 image', `${images.length} images`);
+  images.forEach((image: unknown, i) => checkImageInput(check, `images[${i}]`, image, true));
+}
+
+function checkMetaData(check: Checker, value: unknown): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== 'string') return check.fail('meta_data', 'a JSON string (use JSON.stringify)', typeof value);
+  try {
+    JSON.parse(value);
+  } catch {
+    check.fail('meta_data', 'a JSON string', value);
+  }
+}

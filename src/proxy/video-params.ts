@@ -1,0 +1,158 @@
+import type { ImageInput } from './inputs.js';
+
+// Values of section 4.9 of the interface, in the vendor's own (snake_case) field names.
+
+/** @example VIDEO_MODELS.includes('videoq2-turbo') // true */
+export const VIDEO_MODELS = ['videoq3-pro', 'videoq2-pro-fast', 'videoq2-pro', 'videoq2-turbo', 'videoq1', 'videoq1-classic', 'video2.0'] as const;
+/** Models `extend` and `multiframe` accept. @example EXTEND_MODELS // ['videoq2-pro', 'videoq2-turbo'] */
+export const EXTEND_MODELS = ['videoq2-pro', 'videoq2-turbo'] as const;
+/**
+ * Duration range in seconds of reference-to-video, by model (others: not documented).
+ * @example VIDEO_DURATIONS['videoq3-pro'] // { min: 1, max: 16 }
+ */
+export const VIDEO_DURATIONS: Readonly<Partial<Record<VideoModel, { readonly min: number; readonly max: number }>>> = Object.freeze({
+  'videoq3-pro': { min: 1, max: 16 },
+  'videoq2-pro-fast': { min: 1, max: 10 },
+  'videoq2-pro': { min: 1, max: 8 },
+  'videoq2-turbo': { min: 1, max: 8 },
+});
+/** @example VIDEO_RESOLUTIONS.includes('2K') // true */
+export const VIDEO_RESOLUTIONS = ['360p', '540p', '720p', '1080p', '2K'] as const;
+/** Resolutions of `extend` and `multiframe`. @example EXTEND_RESOLUTIONS // ['540p', '720p', '1080p'] */
+export const EXTEND_RESOLUTIONS = ['540p', '720p', '1080p'] as const;
+/** @example AUDIO_TYPES // ['all', 'speech_only', 'sound_effect_only'] */
+export const AUDIO_TYPES = ['all', 'speech_only', 'sound_effect_only'] as const;
+/** @example MOVEMENT_AMPLITUDES // ['auto', 'small', 'medium', 'large'] */
+export const MOVEMENT_AMPLITUDES = ['auto', 'small', 'medium', 'large'] as const;
+/** @example VIDEO_STYLES // ['general', 'anime'] */
+export const VIDEO_STYLES = ['general', 'anime'] as const;
+
+/**
+ * A video model name.
+ * @example const model: VideoModel = 'videoq2-pro';
+ */
+export type VideoModel = (typeof VIDEO_MODELS)[number];
+
+/** Fields every video task accepts. */
+interface VideoTaskCommon {
+  /** Receives status updates. Sent unchanged; no payload or signature is documented, so none is checked. */
+  callback_url?: string;
+  /** Pass-through parameters, at most 1,048,576 characters. */
+  payload?: string;
+}
+
+/**
+ * Body of `proxy.video.referenceToVideo()` (`POST /proxy/videovendor/reference2video`).
+ *
+ * @example
+ * ```ts
+ * const params: ReferenceToVideoParams = { model: 'videoq2-pro', prompt: 'a paper boat at dawn', images: [{ path: './boat.png' }], duration: 8 };
+ * ```
+ */
+export interface ReferenceToVideoParams extends VideoTaskCommon {
+  model?: VideoModel;
+  /** At most 2000 characters. */
+  prompt?: string;
+  /** For image-to-video: exactly one image, the start frame. */
+  images?: ImageInput[];
+  /** Seconds: `videoq3-pro` 1 to 16, `videoq2-pro-fast` 1 to 10, `videoq2-pro` and `videoq2-turbo` 1 to 8. */
+  duration?: number;
+  /** Availability depends on model and duration. */
+  resolution?: (typeof VIDEO_RESOLUTIONS)[number];
+  aspect_ratio?: string;
+  /** Direct audio-video generation. @default true (for `videoq3-pro`) */
+  audio?: boolean;
+  /** Used when `audio` is true; no effect for q3. */
+  audio_type?: (typeof AUDIO_TYPES)[number];
+  /** Background music; no effect for q3. */
+  bgm?: boolean;
+  /** No effect for q3. */
+  voice_id?: string;
+  /** No effect for q2 and q3 models. */
+  movement_amplitude?: (typeof MOVEMENT_AMPLITUDES)[number];
+  style?: (typeof VIDEO_STYLES)[number];
+  enhance?: boolean;
+  /** Use the recommended prompt: costs 10 more credits. */
+  is_rec?: boolean;
+  /** Custom metadata as a JSON string, e.g. `JSON.stringify({ order: 42 })`. */
+  meta_data?: string;
+  /** Lower cost; the video is generated within 48 hours. */
+  off_peak?: boolean;
+  /** int32. */
+  priority?: number;
+  /** int32; random when omitted. */
+  seed?: number;
+  /** @default false */
+  watermark?: boolean;
+  /** 1 top left, 2 top right, 3 bottom right, 4 bottom left. @default 3 */
+  wm_position?: 1 | 2 | 3 | 4;
+  /** Watermark image URL; a default watermark is used when omitted. */
+  wm_url?: string;
+}
+
+/**
+ * Body of `proxy.video.extend()` (`POST /proxy/videovendor/extend`).
+ *
+ * @example
+ * ```ts
+ * const params: ExtendParams = { model: 'videoq2-turbo', video_creation_id: creation.id, video_url: creation.url, duration: 4 };
+ * ```
+ */
+export interface ExtendParams extends VideoTaskCommon {
+  /** Required. */
+  model: (typeof EXTEND_MODELS)[number];
+  /** Seconds, 1 to 7. @default 5 */
+  duration?: number;
+  /** One reference image for the end frame. */
+  images?: ImageInput[];
+  /** At most 2000 characters. */
+  prompt?: string;
+  resolution?: (typeof EXTEND_RESOLUTIONS)[number];
+  /** Required together with `video_url`. */
+  video_creation_id: string;
+  /** Any video URL; required together with `video_creation_id`. */
+  video_url: string;
+}
+
+/**
+ * One key frame of a multi-frame video.
+ * @example const frame: MultiframeImageSetting = { key_image: url, duration: 3, prompt: 'turns left' };
+ */
+export interface MultiframeImageSetting {
+  /** Required by the SDK. */
+  key_image: ImageInput;
+  /** Seconds (int32). */
+  duration?: number;
+  prompt?: string;
+}
+
+/**
+ * Body of `proxy.video.multiframe()` (`POST /proxy/videovendor/multiframe`).
+ *
+ * @example
+ * ```ts
+ * const params: MultiframeParams = {
+ *   model: 'videoq2-pro', start_image: { path: './a.png' },
+ *   image_settings: [{ key_image: { path: './b.png' }, duration: 3 }, { key_image: { path: './c.png' }, duration: 3 }],
+ * };
+ * ```
+ */
+export interface MultiframeParams extends VideoTaskCommon {
+  /** Required. */
+  model: (typeof EXTEND_MODELS)[number];
+  /** Required: the first frame. */
+  start_image: ImageInput;
+  /** Required: 2 to 9 key frames. */
+  image_settings: MultiframeImageSetting[];
+  resolution?: (typeof EXTEND_RESOLUTIONS)[number];
+}
+
+/**
+ * Params of each video kind.
+ * @example type P = VideoParamsByKind['extend']; // ExtendParams
+ */
+export interface VideoParamsByKind {
+  referenceToVideo: ReferenceToVideoParams;
+  extend: ExtendParams;
+  multiframe: MultiframeParams;
+}

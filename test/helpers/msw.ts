@@ -18,7 +18,7 @@ export function useMsw() {
   server.events.on('request:start', async ({ request }) => {
     seen.push({ method: request.method, url: new URL(request.url), headers: new Headers(request.headers), body: await request.clone().text() });
   });
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
   afterEach(() => {
     server.resetHandlers();
     seen.length = 0;

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import type { Simulator } from '../../src/testing/index.js';
 import { encodePng } from '../../src/testing/png.js';
 
@@ -117,4 +118,23 @@ export function scaleWorkflow(image: string, width = 32, prefix = 'sim'): Record
     '2': { class_type: 'ImageScale', inputs: { image: ['1', 0], upscale_method: 'bilinear', width, height: 0, crop: 'disabled' } },
     '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: prefix } },
   };
+}
+
+/** Sends a raw WebSocket upgrade and resolves the HTTP status answered (101 when accepted). */
+export function upgradeStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url.replace(/^ws/, 'http'), {
+      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('upgrade', (_res, socket) => {
+      socket.destroy();
+      resolve(101);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

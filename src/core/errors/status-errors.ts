@@ -1,22 +1,76 @@
 import { ApiError, type ApiErrorInit } from './api-error.js';
 
-/** 400: the server rejected the request as malformed. */
+/**
+ * 400: the server rejected the request as malformed.
+ * @example
+ * ```ts
+ * if (error instanceof BadRequestError) console.log(error.code, error.details);
+ * ```
+ */
 export class BadRequestError extends ApiError { override name = 'BadRequestError'; }
-/** 401: missing or bad credential. */
+/**
+ * 401: missing or bad credential.
+ * @example
+ * ```ts
+ * if (error instanceof AuthenticationError) await refreshToken();
+ * ```
+ */
 export class AuthenticationError extends ApiError { override name = 'AuthenticationError'; }
-/** 402: no credits left; never retried. */
+/**
+ * 402: no credits left; never retried.
+ * @example
+ * ```ts
+ * if (error instanceof PaymentRequiredError) notifyBilling(error.requestId);
+ * ```
+ */
 export class PaymentRequiredError extends ApiError { override name = 'PaymentRequiredError'; }
-/** 403: authenticated but not allowed (for example not an owner of the publisher). */
+/**
+ * 403: authenticated but not allowed (for example not an owner of the publisher).
+ * @example
+ * ```ts
+ * if (error instanceof PermissionDeniedError) console.log('ask an owner:', error.message);
+ * ```
+ */
 export class PermissionDeniedError extends ApiError { override name = 'PermissionDeniedError'; }
-/** 404: no such resource. */
+/**
+ * 404: no such resource.
+ * @example
+ * ```ts
+ * const node = await registry.nodes.get(id).catch((e) => (e instanceof NotFoundError ? undefined : Promise.reject(e)));
+ * ```
+ */
 export class NotFoundError extends ApiError { override name = 'NotFoundError'; }
-/** 409: conflict (duplicate id, account problem). */
+/**
+ * 409: conflict (duplicate id, account problem).
+ * @example
+ * ```ts
+ * if (error instanceof ConflictError) console.log(error.body);
+ * ```
+ */
 export class ConflictError extends ApiError { override name = 'ConflictError'; }
-/** 422: the request was understood but its content is invalid. */
+/**
+ * 422: the request was understood but its content is invalid.
+ * @example
+ * ```ts
+ * if (error instanceof UnprocessableEntityError) console.log(error.details);
+ * ```
+ */
 export class UnprocessableEntityError extends ApiError { override name = 'UnprocessableEntityError'; }
-/** 429: rate limited; `retryAfterMs` holds the server's `Retry-After`. */
+/**
+ * 429: rate limited; `retryAfterMs` holds the server's `Retry-After`.
+ * @example
+ * ```ts
+ * if (error instanceof RateLimitError) await sleep(error.retryAfterMs ?? 1000);
+ * ```
+ */
 export class RateLimitError extends ApiError { override name = 'RateLimitError'; }
-/** 5xx: the server failed. */
+/**
+ * 5xx: the server failed (idempotent calls were already retried).
+ * @example
+ * ```ts
+ * if (error instanceof InternalServerError) console.log(error.status, error.requestId);
+ * ```
+ */
 export class InternalServerError extends ApiError { override name = 'InternalServerError'; }
 
 const BY_STATUS: Record<number, typeof ApiError> = {
@@ -30,7 +84,13 @@ const BY_STATUS: Record<number, typeof ApiError> = {
   429: RateLimitError,
 };
 
-/** Builds the `ApiError` subclass of a status family. */
+/**
+ * Builds the `ApiError` subclass of a status family.
+ * @example
+ * ```ts
+ * createApiError({ status: 404, method: 'GET', url, body: undefined }) instanceof NotFoundError; // true
+ * ```
+ */
 export function createApiError(init: ApiErrorInit): ApiError {
   const ErrorClass = BY_STATUS[init.status] ?? (init.status >= 500 ? InternalServerError : ApiError);
   return new ErrorClass(init);

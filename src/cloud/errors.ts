@@ -1,0 +1,163 @@
+import { ApiError, GraphcloudError, PaymentRequiredError, ValidationError, type ApiErrorInit, type ValidationIssue } from '../core/index.js';
+import type { JobResult, NodeErrors } from './types.js';
+
+/** Rebuilds the init of an existing `ApiError` so it can be re-thrown as a more precise class. */
+export function initOf(error: ApiError): ApiErrorInit {
+  return { status: error.status, method: error.method, url: error.url, body: error.body, requestId: error.requestId, retryAfterMs: error.retryAfterMs };
+}
+
+/**
+ * The server rejected the workflow (`400 {error: {type, ...}, node_errors}`); nothing runs.
+ * `type` is the server's `error.type` (`prompt_outputs_failed_validation`, `missing_node_type`...),
+ * `nodeErrors` lists each node's errors.
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof WorkflowValidationError) for (const [id, n] of Object.entries(e.nodeErrors)) console.log(id, n.errors); }
+ * ```
+ */
+export class WorkflowValidationError extends ApiError {
+  override name = 'WorkflowValidationError';
+  readonly type: string | undefined;
+  readonly nodeErrors: Record<string, NodeErrors>;
+
+  constructor(init: ApiErrorInit, nodeErrors: Record<string, NodeErrors>) {
+    super(init);
+    this.type = this.code;
+    this.nodeErrors = nodeErrors;
+    const lines = Object.entries(nodeErrors).flatMap(([id, n]) => n.errors.map((e) => `  - node ${id}${n.class_type ? ` (${n.class_type})` : ''}: ${e.message}`));
+    if (lines.length > 0) this.message += `\n${lines.join('\n')}`;
+  }
+}
+
+/**
+ * A `200` answer to a submission that carries `error` (and maybe no `prompt_id`).
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof WorkflowError) console.log(e.type, e.body); }
+ * ```
+ */
+export class WorkflowError extends GraphcloudError {
+  override name = 'WorkflowError';
+  readonly type: string | undefined;
+  readonly nodeErrors: Record<string, NodeErrors>;
+  readonly body: unknown;
+  /** Set when the server also returned a `prompt_id`: the job may still run. */
+  readonly promptId: string | undefined;
+
+  constructor(message: string, type: string | undefined, nodeErrors: Record<string, NodeErrors>, body: unknown, promptId?: string) {
+    super(`Workflow rejected: ${message}${promptId ? ` (prompt_id ${promptId} was returned too)` : ''}`);
+    this.type = type;
+    this.promptId = promptId;
+    this.nodeErrors = nodeErrors;
+    this.body = body;
+  }
+}
+
+/**
+ * `402`: the account has no credits left. Never retried.
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof InsufficientCreditsError) notifyBilling(); }
+ * ```
+ */
+export class InsufficientCreditsError extends PaymentRequiredError {
+  override name = 'InsufficientCreditsError';
+}
+
+/**
+ * The cloud's `429`: the subscription is inactive. Not a rate limit; retrying does not help, so
+ * the client never retries it.
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof SubscriptionInactiveError) console.log('renew the subscription'); }
+ * ```
+ */
+export class SubscriptionInactiveError extends ApiError {
+  override name = 'SubscriptionInactiveError';
+}
+
+/** One problem `validateWorkflow()` found. */
+export interface WorkflowIssue {
+  nodeId: string;
+  /** The input concerned, when there is one. */
+  input?: string | undefined;
+  code: 'unknown_class_type' | 'missing_required_input' | 'out_of_range' | 'not_in_options' | 'wrong_type' | 'missing_link_target' | 'invalid_node';
+  message: string;
+  received?: unknown;
+}
+
+/**
+ * `runWorkflow(..., { validate: true })` found problems before submitting: nothing was sent.
+ * `workflowIssues` keeps the node-level detail; `issues` is the generic list of `ValidationError`.
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof InvalidWorkflowError) console.table(e.workflowIssues); }
+ * ```
+ */
+export class InvalidWorkflowError extends ValidationError {
+  override name = 'InvalidWorkflowError';
+  readonly workflowIssues: WorkflowIssue[];
+
+  constructor(workflowIssues: WorkflowIssue[]) {
+    const issues: ValidationIssue[] = workflowIssues.map((i) => ({ path: i.input ? `${i.nodeId}.inputs.${i.input}` : i.nodeId, rule: i.message, received: i.received }));
+    super(issues, 'cloud.runWorkflow()');
+    this.workflowIssues = workflowIssues;
+  }
+}
+
+/**
+ * `runWorkflow()` ended with a failed or cancelled run. `result` keeps everything known,
+ * including the outputs of the nodes that did run.
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof JobFailedError) console.log(e.promptId, e.result.error?.message); }
+ * ```
+ */
+export class JobFailedError extends GraphcloudError {
+  override name = 'JobFailedError';
+  readonly promptId: string;
+  readonly status: 'failed' | 'cancelled';
+  readonly result: JobResult;
+
+  constructor(result: JobResult & { status: 'failed' | 'cancelled' }) {
+    const reason = result.error?.message ? `: ${result.error.message}` : '';
+    super(`Job ${result.promptId} ${result.status === 'failed' ? 'failed' : 'was cancelled'}${reason}`);
+    this.promptId = result.promptId;
+    this.status = result.status;
+    this.result = result;
+  }
+}
+
+/**
+ * The watcher was closed (`close()`, `break` out of `for await`, or `cloud.close()`) before its
+ * job settled. The job itself goes on running on the server.
+ *
+ * @example
+ * ```ts
+ * watcher.close();
+ * await watcher.result().catch((e) => e instanceof WatcherClosedError); // true
+ * ```
+ */
+export class WatcherClosedError extends GraphcloudError {
+  override name = 'WatcherClosedError';
+  readonly promptId: string;
+
+  constructor(promptId: string) {
+    super(`Stopped watching job ${promptId} before it settled; the job itself was not cancelled`);
+    this.promptId = promptId;
+  }
+}
+
+/** Gives the cloud's statuses their own classes: `402` no credits, `429` subscription inactive. */
+export function mapCloudError(error: unknown): unknown {
+  if (!(error instanceof ApiError)) return error;
+  if (error.status === 402 && !(error instanceof InsufficientCreditsError)) return new InsufficientCreditsError(initOf(error));
+  if (error.status === 429 && !(error instanceof SubscriptionInactiveError)) return new SubscriptionInactiveError(initOf(error));
+  return error;
+}

@@ -1,0 +1,109 @@
+import type { HttpClient, RequestOptions } from '../core/index.js';
+import { AnyObjectSchema, toOutputs } from './schemas.js';
+import type { FileRef, NodeOutput } from './types.js';
+
+/**
+ * A file reference found in a job's outputs.
+ *
+ * @example
+ * ```ts
+ * const found: OutputFileRef = { nodeId: '9', kind: 'images', ref: { filename: 'a.png', subfolder: '', type: 'output' } };
+ * ```
+ */
+export interface OutputFileRef {
+  nodeId: string;
+  kind: string;
+  ref: FileRef;
+}
+
+/**
+ * Every file reference (`{filename, subfolder?, type?}`) in an outputs map, in node order.
+ * Entries of other shapes (text, numbers, node-pack specifics) are skipped.
+ *
+ * @example
+ * ```ts
+ * for (const { nodeId, ref } of listOutputFiles(result.outputs)) console.log(nodeId, ref.filename);
+ * ```
+ */
+export function listOutputFiles(outputs: Record<string, NodeOutput>): OutputFileRef[] {
+  const found: OutputFileRef[] = [];
+  for (const [nodeId, output] of Object.entries(outputs)) {
+    for (const [kind, list] of Object.entries(output)) {
+      if (!Array.isArray(list)) continue;
+      for (const item of list) {
+        const ref = asFileRef(item);
+        if (ref) found.push({ nodeId, kind, ref });
+      }
+    }
+  }
+  return found;
+}
+
+function asFileRef(item: unknown): FileRef | undefined {
+  if (!item || typeof item !== 'object') return undefined;
+  const { filename, subfolder, type } = item as Record<string, unknown>;
+  if (typeof filename !== 'string' || filename === '') return undefined;
+  return { filename, subfolder: typeof subfolder === 'string' ? subfolder : '', type: typeof type === 'string' ? type : 'output' };
+}
+
+/**
+ * Adds one `executed` output to the outputs of a job. A node that runs more than once (lists,
+ * loops) keeps every item: lists are concatenated.
+ *
+ * @example
+ * ```ts
+ * mergeOutput(outputs, '9', { images: [{ filename: 'b.png' }] });
+ * ```
+ */
+export function mergeOutput(outputs: Record<string, NodeOutput>, nodeId: string, output: NodeOutput): void {
+  const existing = outputs[nodeId];
+  if (!existing) {
+    outputs[nodeId] = { ...output };
+    return;
+  }
+  for (const [kind, value] of Object.entries(output)) {
+    const previous = existing[kind];
+    existing[kind] = Array.isArray(previous) && Array.isArray(value) ? mergeLists(previous, value) : value;
+  }
+}
+
+function mergeLists(previous: unknown[], next: unknown[]): unknown[] {
+  const seen = new Set(previous.map((item) => JSON.stringify(item)));
+  return [...previous, ...next.filter((item) => !seen.has(JSON.stringify(item)))];
+}
+
+/**
+ * Reads a job's outputs from a history-like body: `{outputs}`, `{<id>: {outputs}}` (history and
+ * history_v2), or `{job: {outputs}}`. `undefined` when the body names no outputs (`{}` while the
+ * job is unknown or still running).
+ */
+export function readOutputs(body: unknown, promptId: string): Record<string, NodeOutput> | undefined {
+  const record = AnyObjectSchema.safeParse(body);
+  if (!record.success) return undefined;
+  for (const candidate of [record.data, record.data[promptId], record.data.job]) {
+    const parsed = AnyObjectSchema.safeParse(candidate);
+    if (!parsed.success || parsed.data.outputs === undefined) continue;
+    const outputs = toOutputs(parsed.data.outputs);
+    if (outputs) return outputs;
+  }
+  return undefined;
+}
+
+/**
+ * Asks the server's output routes in order for a job's outputs; `complete: false` when none
+ * answered with them (`404`, `{}`, or an error).
+ */
+export async function fetchOutputs(http: HttpClient, routes: readonly string[], promptId: string, options?: RequestOptions): Promise<{ outputs: Record<string, NodeOutput>; complete: boolean }> {
+  for (const route of routes) {
+    const path = route.replace('{id}', encodeURIComponent(promptId));
+    try {
+      const body = await http.request({ method: 'GET', path, schema: AnyObjectSchema, options: { ...options, retry: false } });
+      const outputs = readOutputs(body, promptId);
+      if (outputs) return { outputs, complete: true };
+    } catch (error) {
+      if (options?.signal?.aborted) throw options.signal.reason;
+      // A missing route or a failing one: try the next; the caller reports the outputs as incomplete.
+    }
+  }
+  return { outputs: {}, complete: false };
+}

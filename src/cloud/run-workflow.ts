@@ -1,0 +1,139 @@
+import { Checker, throwIfAborted, type FileInput } from '../core/index.js';
+import type { ProgressData } from '../watcher/events.js';
+import type { WatchHub } from '../watcher/hub.js';
+import type { CloudClient } from './client.js';
+import { InvalidWorkflowError, JobFailedError } from './errors.js';
+import { listOutputFiles } from './outputs.js';
+import type { JobResult, OutputFile, Workflow } from './types.js';
+import type { UploadImageOptions } from './uploads.js';
+import { validateWorkflow } from './validate-workflow.js';
+
+/**
+ * One upload of `runWorkflow({ uploads })`: a file, or a file with upload options.
+ *
+ * @example
+ * ```ts
+ * const spec: UploadSpec = { file: './photo.png', filename: 'photo.png', overwrite: true };
+ * ```
+ */
+export type UploadSpec = FileInput | ({ file: FileInput } & Pick<UploadImageOptions, 'filename' | 'type' | 'overwrite'>);
+
+/**
+ * Options of `cloud.runWorkflow()`.
+ *
+ * @example
+ * ```ts
+ * await cloud.runWorkflow(workflow, { uploads: { '10.image': './in.png' }, validate: true, download: true, timeout: 600_000 });
+ * ```
+ */
+export interface RunWorkflowOptions {
+  /** Files to upload first, keyed `"<nodeId>.<inputName>"`; the returned names are written into a copy of the workflow. */
+  uploads?: Record<string, UploadSpec> | undefined;
+  /** Aborts the uploads, the submission or the wait (the job itself keeps running once submitted). */
+  signal?: AbortSignal | undefined;
+  /** Deadline of the wait for the job, in ms. @default CLOUD_DEFAULTS.watch.timeoutMs */
+  timeout?: number | undefined;
+  /** Called with every `progress` message of the job. */
+  onProgress?: ((progress: ProgressData) => void) | undefined;
+  /** Key for partner nodes; `true` reuses the client's key. */
+  partnerApiKey?: boolean | string | undefined;
+  /** Other `extra_data` fields of the submission. */
+  extraData?: Record<string, unknown> | undefined;
+  /** Check the workflow against `getObjectInfo()` before uploading or submitting. @default false */
+  validate?: boolean | undefined;
+  /** Add the bytes of every output file to `result.files`. @default false */
+  download?: boolean | undefined;
+}
+
+const DOWNLOAD_CONCURRENCY = 4;
+
+/**
+ * The `runWorkflow()` flow: validate, upload in parallel, wait for the socket (open, or failed so
+ * that polling takes over), submit once, watch, download.
+ */
+export async function runWorkflow(deps: { client: CloudClient; hub: WatchHub }, workflow: Workflow, options: RunWorkflowOptions): Promise<JobResult> {
+  const { client, hub } = deps;
+  const { uploads = {}, signal, timeout, onProgress, partnerApiKey, extraData, validate, download } = options;
+  throwIfAborted(signal);
+  const targets = checkArguments(workflow, uploads);
+  const release = hub.retain();
+  try {
+    // Open the socket while validating and uploading: it must be up before the submission.
+    const ready = hub.ready(signal);
+    ready.catch(() => undefined);
+    if (validate) {
+      const issues = validateWorkflow(workflow, await client.getObjectInfo({ signal }), { pending: new Set(targets.map((t) => t.key)) });
+      if (issues.length > 0) throw new InvalidWorkflowError(issues);
+    }
+    const names = await Promise.all(
+      targets.map(async ({ spec }) => {
+        const { file, ...rest } = isSpecObject(spec) ? spec : { file: spec };
+        const uploaded = await client.uploadImage(file, { ...rest, signal });
+        return uploaded.subfolder ? `${uploaded.subfolder}/${uploaded.name}` : uploaded.name;
+      }),
+    );
+    const prepared = withInputs(workflow, targets, names);
+    const since = await ready;
+    throwIfAborted(signal);
+    const submitted = await client.submitWorkflow(prepared, { partnerApiKey, extraData, signal });
+    const watcher = hub.watch(submitted.promptId, { signal, timeout, nodeErrors: submitted.nodeErrors }, since);
+    if (onProgress) watcher.on('progress', onProgress);
+    release();
+    const result = await watcher.result();
+    if (result.status !== 'completed') throw new JobFailedError(result as JobResult & { status: 'failed' | 'cancelled' });
+    if (download) result.files = await downloadAll(client, result, signal);
+    return result;
+  } finally {
+    release();
+  }
+}
+
+function isSpecObject(spec: UploadSpec): spec is { file: FileInput } & Pick<UploadImageOptions, 'filename' | 'type' | 'overwrite'> {
+  return typeof spec === 'object' && spec !== null && 'file' in spec && !(spec instanceof Blob) && !ArrayBuffer.isView(spec);
+}
+
+function checkArguments(workflow: Workflow, uploads: Record<string, UploadSpec>): { key: string; nodeId: string; input: string; spec: UploadSpec }[] {
+  const check = new Checker();
+  const isObject = workflow && typeof workflow === 'object' && !Array.isArray(workflow);
+  if (!isObject || Object.keys(workflow).length === 0) check.fail('workflow', 'an API-format workflow with at least one node', workflow);
+  const targets = Object.entries(uploads ?? {}).map(([key, spec]) => {
+    const dot = key.indexOf('.');
+    const nodeId = dot > 0 ? key.slice(0, dot) : '';
+    const input = dot > 0 ? key.slice(dot + 1) : '';
+    if (!nodeId || !input) check.fail(`uploads["${key}"]`, 'a key "<nodeId>.<inputName>"', key);
+    else if (isObject && !workflow[nodeId]) check.fail(`uploads["${key}"]`, `a node of the workflow (no node "${nodeId}")`, key);
+    check.required(`uploads["${key}"]`, spec);
+    return { key, nodeId, input, spec };
+  });
+  check.throwIfInvalid('cloud.runWorkflow()');
+  return targets;
+}
+
+/** A copy of the workflow with the uploaded names written in; the caller's object is untouched. */
+function withInputs(workflow: Workflow, targets: { nodeId: string; input: string }[], names: string[]): Workflow {
+  const copy: Workflow = { ...workflow };
+  targets.forEach(({ nodeId, input }, index) => {
+    const node = copy[nodeId];
+    if (!node) return;
+    copy[nodeId] = { ...node, inputs: { ...node.inputs, [input]: names[index] } };
+  });
+  return copy;
+}
+
+async function downloadAll(client: CloudClient, result: JobResult, signal: AbortSignal | undefined): Promise<OutputFile[]> {
+  const refs = listOutputFiles(result.outputs);
+  const files: OutputFile[] = new Array(refs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < refs.length) {
+      const index = next++;
+      const found = refs[index];
+      if (!found) continue;
+      const response = await client.getOutputResponse(found.ref, { signal });
+      const data = new Uint8Array(await response.arrayBuffer());
+      files[index] = { nodeId: found.nodeId, kind: found.kind, ref: found.ref, data, mimeType: response.headers.get('content-type') ?? undefined };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(DOWNLOAD_CONCURRENCY, refs.length) }, worker));
+  return files;
+}

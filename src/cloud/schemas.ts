@@ -1,0 +1,109 @@
+import * as z from 'zod/mini';
+import type { NodeErrors, NodeOutput } from './types.js';
+
+// Cloud responses are checked at the boundary: the fields the SDK reads are typed, every other
+// field the server adds is kept (looseObject).
+const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
+
+/** A node input's type: a type name (`INT`, `IMAGE`, `COMBO`...) or, in the legacy form, the list of allowed values. */
+export const InputTypeSchema = z.union([z.string(), z.array(z.union([z.string(), z.number(), z.boolean()]))]);
+
+/** Options of an input definition (bounds, allowed values, defaults). */
+export const InputOptionsSchema = z.looseObject({
+  default: z.optional(z.unknown()),
+  min: opt(z.number()),
+  max: opt(z.number()),
+  step: opt(z.number()),
+  options: opt(z.array(z.union([z.string(), z.number(), z.boolean()]))),
+  multiline: opt(z.boolean()),
+  tooltip: opt(z.string()),
+});
+
+/** `[type]` or `[type, options]`. */
+export const InputSpecSchema = z.tuple([InputTypeSchema, z.optional(InputOptionsSchema)]);
+
+const InputMap = z.record(z.string(), InputSpecSchema);
+
+/** One node definition of `GET /api/object_info`. */
+export const NodeDefinitionSchema = z.looseObject({
+  input: z.looseObject({
+    required: z.optional(InputMap),
+    optional: z.optional(InputMap),
+    // Hidden inputs are filled by the server (`"PROMPT"`, `"UNIQUE_ID"`): any shape.
+    hidden: z.optional(z.record(z.string(), z.unknown())),
+  }),
+  input_order: z.optional(z.record(z.string(), z.array(z.string()))),
+  output: opt(z.array(z.unknown())),
+  output_name: opt(z.array(z.string())),
+  output_is_list: opt(z.array(z.boolean())),
+  output_node: opt(z.boolean()),
+  name: opt(z.string()),
+  display_name: opt(z.string()),
+  category: opt(z.string()),
+  description: opt(z.string()),
+  deprecated: opt(z.boolean()),
+  experimental: opt(z.boolean()),
+});
+
+/** `GET /api/object_info`: node type name to definition. */
+export const ObjectInfoSchema = z.record(z.string(), NodeDefinitionSchema);
+
+/** `POST /api/upload/image` and `/api/upload/mask`. */
+export const UploadSchema = z.looseObject({ name: z.string(), subfolder: opt(z.string()), type: opt(z.string()) });
+
+const NodeErrorDetailSchema = z.looseObject({
+  type: z.optional(z.string()),
+  message: z.optional(z.string()),
+  details: z.optional(z.unknown()),
+  extra_info: z.optional(z.unknown()),
+});
+
+const NodeErrorsSchema = z.looseObject({
+  class_type: opt(z.string()),
+  errors: z.optional(z.array(NodeErrorDetailSchema)),
+  dependent_outputs: opt(z.array(z.unknown())),
+});
+
+/** `node_errors` of a submission answer (200 or 400). */
+export const NodeErrorsMapSchema = z.record(z.string(), NodeErrorsSchema);
+
+/** `POST /api/prompt` (200): `prompt_id`, and maybe `error` instead or as well. */
+export const PromptResponseSchema = z.looseObject({
+  prompt_id: opt(z.string()),
+  number: opt(z.number()),
+  node_errors: opt(z.union([NodeErrorsMapSchema, z.array(z.unknown())])),
+  error: opt(z.union([z.string(), z.looseObject({ type: opt(z.string()), message: opt(z.string()), details: z.optional(z.unknown()) })])),
+});
+
+/** `GET /api/job/{prompt_id}/status`. */
+export const JobStatusSchema = z.looseObject({ status: z.string(), error_message: opt(z.string()) });
+
+/** Any JSON object (history routes, whose shapes vary by server). */
+export const AnyObjectSchema = z.record(z.string(), z.unknown());
+
+/** Normalises `node_errors` (servers send `{}` or `[]` when empty) into typed entries. */
+export function toNodeErrors(raw: unknown): Record<string, NodeErrors> {
+  const parsed = NodeErrorsMapSchema.safeParse(raw);
+  if (!parsed.success) return {};
+  const out: Record<string, NodeErrors> = {};
+  for (const [id, entry] of Object.entries(parsed.data)) {
+    out[id] = {
+      class_type: entry.class_type ?? undefined,
+      errors: (entry.errors ?? []).map((e) => ({ type: e.type ?? 'error', message: e.message ?? e.type ?? 'invalid', details: e.details, extra_info: e.extra_info })),
+      dependent_outputs: entry.dependent_outputs ?? undefined,
+    };
+  }
+  return out;
+}
+
+/** Reads an outputs map (`{nodeId: {images: [...]}}`), keeping only object entries. */
+export function toOutputs(raw: unknown): Record<string, NodeOutput> | undefined {
+  const parsed = AnyObjectSchema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const out: Record<string, NodeOutput> = {};
+  for (const [id, value] of Object.entries(parsed.data)) {
+    const output = AnyObjectSchema.safeParse(value);
+    if (output.success) out[id] = output.data;
+  }
+  return out;
+}

@@ -1,0 +1,139 @@
+import type * as z from 'zod/mini';
+import type { WorkflowIssue } from './errors.js';
+import type { InputOptionsSchema, InputSpecSchema, NodeDefinitionSchema, ObjectInfoSchema } from './schemas.js';
+import type { Workflow } from './types.js';
+
+/**
+ * `GET /api/object_info`: node type name to its definition.
+ *
+ * @example
+ * ```ts
+ * const info: ObjectInfo = await cloud.getObjectInfo();
+ * info.KSampler?.input.required?.steps; // ['INT', { default: 20, min: 1, max: 10000 }]
+ * ```
+ */
+export type ObjectInfo = z.infer<typeof ObjectInfoSchema>;
+
+/**
+ * One node type's definition (`input.required` / `optional` / `hidden`, outputs, category...).
+ *
+ * @example
+ * ```ts
+ * const def: NodeDefinition | undefined = info.LoadImage;
+ * ```
+ */
+export type NodeDefinition = z.infer<typeof NodeDefinitionSchema>;
+
+/**
+ * An input definition: `[type]` or `[type, options]`, where `type` is a name (`INT`, `FLOAT`,
+ * `STRING`, `BOOLEAN`, `COMBO`, `IMAGE`...) or, in the legacy combo form, the list of values.
+ *
+ * @example
+ * ```ts
+ * const spec: InputSpec = ['INT', { min: 1, max: 100 }];
+ * ```
+ */
+export type InputSpec = z.infer<typeof InputSpecSchema>;
+
+/**
+ * Options of an input definition (`min`, `max`, `step`, `default`, `options`...).
+ *
+ * @example
+ * ```ts
+ * const options: InputOptions = { min: 0, max: 1, step: 0.01 };
+ * ```
+ */
+export type InputOptions = z.infer<typeof InputOptionsSchema>;
+
+/** Options of `validateWorkflow()`. */
+export interface ValidateWorkflowOptions {
+  /** `"<nodeId>.<inputName>"` entries whose value is filled in later (uploads): only presence is checked. */
+  pending?: ReadonlySet<string> | undefined;
+}
+
+/**
+ * Checks an API-format workflow against the server's node definitions, before anything is sent:
+ * unknown `class_type`, missing required inputs, numbers outside `min`/`max`, values outside an
+ * option list (legacy `[[...values]]` and `COMBO` forms), literals of the wrong type, and links to
+ * missing nodes. Returns every issue found (empty when the workflow looks valid).
+ *
+ * @example
+ * ```ts
+ * const issues = validateWorkflow(workflow, await cloud.getObjectInfo());
+ * for (const i of issues) console.log(`${i.nodeId}.${i.input ?? ''}: ${i.message}`);
+ * ```
+ */
+export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, options: ValidateWorkflowOptions = {}): WorkflowIssue[] {
+  const issues: WorkflowIssue[] = [];
+  if (!workflow || typeof workflow !== 'object' || Array.isArray(workflow)) {
+    return [{ nodeId: '(workflow)', code: 'invalid_node', message: 'an object mapping node ids to nodes', received: workflow }];
+  }
+  for (const [nodeId, node] of Object.entries(workflow)) {
+    if (!node || typeof node !== 'object' || typeof node.class_type !== 'string' || !node.inputs || typeof node.inputs !== 'object') {
+      issues.push({ nodeId, code: 'invalid_node', message: 'a node {class_type: string, inputs: object}', received: node });
+      continue;
+    }
+    const definition = objectInfo[node.class_type];
+    if (!definition) {
+      issues.push({ nodeId, code: 'unknown_class_type', message: `a node type the server knows (unknown class_type "${node.class_type}")`, received: node.class_type });
+      continue;
+    }
+    const required = definition.input.required ?? {};
+    const optional = definition.input.optional ?? {};
+    for (const name of Object.keys(required)) {
+      if (node.inputs[name] === undefined || node.inputs[name] === null) {
+        issues.push({ nodeId, input: name, code: 'missing_required_input', message: `required input "${name}" of ${node.class_type}` });
+      }
+    }
+    for (const [name, value] of Object.entries(node.inputs)) {
+      const spec = required[name] ?? optional[name];
+      if (value === undefined || value === null) continue;
+      if (isLink(value)) {
+        const source = String(value[0]);
+        if (!(source in workflow)) issues.push({ nodeId, input: name, code: 'missing_link_target', message: `a link to an existing node (node "${source}" is not in the workflow)`, received: value });
+        continue;
+      }
+      if (!spec || options.pending?.has(`${nodeId}.${name}`)) continue;
+      const issue = checkLiteral(spec, value);
+      if (issue) issues.push({ nodeId, input: name, received: value, ...issue });
+    }
+  }
+  return issues;
+}
+
+function isLink(value: unknown): value is [string | number, number] {
+  return Array.isArray(value) && value.length === 2 && (typeof value[0] === 'string' || typeof value[0] === 'number') && Number.isInteger(value[1]);
+}
+
+function checkLiteral(spec: InputSpec, value: unknown): Pick<WorkflowIssue, 'code' | 'message'> | undefined {
+  const [type, options] = spec;
+  const list = Array.isArray(type) ? type : type === 'COMBO' ? options?.options : undefined;
+  if (list) {
+    return list.includes(value as never) ? undefined : { code: 'not_in_options', message: `one of: ${preview(list)}` };
+  }
+  switch (type) {
+    case 'INT':
+    case 'FLOAT': {
+      const integer = type === 'INT';
+      if (typeof value !== 'number' || Number.isNaN(value) || (integer && !Number.isInteger(value))) return { code: 'wrong_type', message: integer ? 'an integer' : 'a number' };
+      const min = options?.min ?? undefined;
+      const max = options?.max ?? undefined;
+      if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
+        return { code: 'out_of_range', message: `${integer ? 'an integer' : 'a number'} from ${min ?? '-∞'} to ${max ?? '∞'}` };
+      }
+      return undefined;
+    }
+    case 'BOOLEAN':
+      return typeof value === 'boolean' ? undefined : { code: 'wrong_type', message: 'true or false' };
+    case 'STRING':
+      return typeof value === 'string' ? undefined : { code: 'wrong_type', message: 'a string' };
+    default:
+      // Connection types (IMAGE, MODEL...) and node-pack types: the server decides.
+      return undefined;
+  }
+}
+
+function preview(list: readonly unknown[]): string {
+  const shown = list.slice(0, 10).map((v) => JSON.stringify(v)).join(', ');
+  return list.length > 10 ? `${shown}, … (${list.length} values)` : shown;
+}

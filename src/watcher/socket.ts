@@ -1,0 +1,213 @@
+import { sleep } from '../core/index.js';
+
+/**
+ * The part of the WebSocket API the watcher uses: the global `WebSocket` (Node 22+, browsers,
+ * Deno, Bun) and the `ws` package both fit.
+ *
+ * @example
+ * ```ts
+ * import WebSocket from 'ws';
+ * new CloudClient({ baseUrl, apiKey, WebSocket });
+ * ```
+ */
+export interface WebSocketLike {
+  readonly readyState: number;
+  binaryType: string;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: never) => void): void;
+}
+
+/**
+ * A WebSocket constructor: `globalThis.WebSocket` by default, or `ws` for runtimes without one.
+ *
+ * @example
+ * ```ts
+ * const ctor: WebSocketConstructor = globalThis.WebSocket;
+ * ```
+ */
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+/** How a connection ended. */
+export interface SocketDown {
+  /** Whether it had opened before it closed. */
+  opened: boolean;
+  code: number;
+  reason: string;
+  /** How long it stayed open, in ms. */
+  uptimeMs: number;
+}
+
+/** What the owner of a socket is told. Callbacks must not throw; if they do, the error is dropped. */
+export interface SocketHandlers {
+  onOpen(reconnected: boolean): void;
+  onText(text: string): void;
+  onBinary(bytes: Uint8Array): void;
+  onDown(down: SocketDown): void;
+  /** The server refused the credential (close code in `authCloseCodes`): no more attempts. */
+  onRefused(down: SocketDown): void;
+}
+
+/** Reconnect policy (see `CLOUD_DEFAULTS.socket`). */
+export interface SocketPolicy {
+  minDelayMs: number;
+  maxDelayMs: number;
+  growFactor: number;
+  minUptimeMs: number;
+  connectionTimeoutMs: number;
+  authCloseCodes: readonly number[];
+}
+
+/** What a `ReconnectingSocket` needs. */
+export interface ReconnectingSocketOptions {
+  /** Builds the URL of each attempt (the credential may rotate). */
+  url: () => Promise<string>;
+  WebSocket: WebSocketConstructor;
+  policy: SocketPolicy;
+  handlers: SocketHandlers;
+  /** Source of jitter. @default Math.random */
+  random?: () => number;
+}
+
+/**
+ * One reconnecting WebSocket: capped exponential backoff with jitter between attempts, a
+ * connection timeout, and an uptime after which the backoff resets (after partysocket). Sends
+ * `feature_flags` on every open so the server sends type-4 previews with metadata.
+ *
+ * @example
+ * ```ts
+ * const socket = new ReconnectingSocket({ url: async () => wsUrl, WebSocket: globalThis.WebSocket, policy, handlers });
+ * socket.start();
+ * socket.stop();
+ * ```
+ */
+export class ReconnectingSocket {
+  readonly #options: ReconnectingSocketOptions;
+  #controller: AbortController | undefined;
+  #current: WebSocketLike | undefined;
+  #opens = 0;
+
+  constructor(options: ReconnectingSocketOptions) {
+    this.#options = options;
+  }
+
+  /** True while a connection is open. */
+  get isOpen(): boolean {
+    return this.#current?.readyState === 1;
+  }
+
+  /** Starts connecting (no-op when already running). */
+  start(): void {
+    if (this.#controller) return;
+    const controller = new AbortController();
+    this.#controller = controller;
+    void this.#loop(controller.signal);
+  }
+
+  /** Closes the connection and stops reconnecting. */
+  stop(): void {
+    this.#controller?.abort();
+    this.#controller = undefined;
+    const socket = this.#current;
+    this.#current = undefined;
+    if (socket) safely(() => socket.close(1000, 'client closed'));
+  }
+
+  async #loop(signal: AbortSignal): Promise<void> {
+    const { policy, handlers } = this.#options;
+    let failures = 0;
+    while (!signal.aborted) {
+      let down: SocketDown;
+      try {
+        down = await this.#connectOnce(await this.#options.url(), signal);
+      } catch (error) {
+        down = { opened: false, code: 1006, reason: error instanceof Error ? error.message : String(error), uptimeMs: 0 };
+      }
+      if (signal.aborted) return;
+      if (policy.authCloseCodes.includes(down.code)) {
+        this.#controller = undefined;
+        safely(() => handlers.onRefused(down));
+        return;
+      }
+      safely(() => handlers.onDown(down));
+      failures = down.opened && down.uptimeMs >= policy.minUptimeMs ? 0 : failures + 1;
+      try {
+        await sleep(this.#delay(failures), signal);
+      } catch {
+        return;
+      }
+    }
+  }
+
+  #delay(failures: number): number {
+    const { minDelayMs, maxDelayMs, growFactor } = this.#options.policy;
+    const full = Math.min(maxDelayMs, minDelayMs * growFactor ** Math.max(0, failures - 1));
+    return Math.round(full / 2 + ((this.#options.random ?? Math.random)() * full) / 2);
+  }
+
+  #connectOnce(url: string, signal: AbortSignal): Promise<SocketDown> {
+    const { handlers, policy } = this.#options;
+    return new Promise<SocketDown>((resolve) => {
+      let openedAt = 0;
+      let settled = false;
+      const attempt = new AbortController();
+      const finish = (code: number, reason: string) => {
+        if (settled) return;
+        settled = true;
+        attempt.abort();
+        signal.removeEventListener('abort', onStop);
+        if (this.#current === socket) this.#current = undefined;
+        resolve({ opened: openedAt > 0, code, reason, uptimeMs: openedAt > 0 ? Date.now() - openedAt : 0 });
+      };
+      const onStop = () => finish(1000, 'stopped');
+      let socket: WebSocketLike;
+      try {
+        socket = new this.#options.WebSocket(url);
+        socket.binaryType = 'arraybuffer';
+      } catch (error) {
+        resolve({ opened: false, code: 1006, reason: error instanceof Error ? error.message : String(error), uptimeMs: 0 });
+        return;
+      }
+      this.#current = socket;
+      signal.addEventListener('abort', onStop, { once: true });
+      sleep(policy.connectionTimeoutMs, attempt.signal).then(
+        () => {
+          if (openedAt > 0) return;
+          safely(() => socket.close());
+          finish(1006, `no connection within ${policy.connectionTimeoutMs} ms`);
+        },
+        () => undefined,
+      );
+      socket.addEventListener('open', () => {
+        if (settled) return;
+        openedAt = Date.now();
+        const reconnected = this.#opens > 0;
+        this.#opens += 1;
+        // Ask for type-4 previews, which name their prompt and node (wire-facts "Binary frames").
+        safely(() => socket.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } })));
+        safely(() => handlers.onOpen(reconnected));
+      });
+      socket.addEventListener('message', ((event: { data: unknown }) => {
+        if (settled) return;
+        const data = event.data;
+        if (typeof data === 'string') safely(() => handlers.onText(data));
+        else if (data instanceof ArrayBuffer) safely(() => handlers.onBinary(new Uint8Array(data)));
+        else if (ArrayBuffer.isView(data)) safely(() => handlers.onBinary(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
+        else if (data instanceof Blob) {
+          data.arrayBuffer().then((buffer) => !settled && safely(() => handlers.onBinary(new Uint8Array(buffer))), () => undefined);
+        }
+      }) as (event: never) => void);
+      socket.addEventListener('close', ((event: { code?: number; reason?: string }) => finish(event.code ?? 1006, event.reason ?? '')) as (event: never) => void);
+      // An error is always followed by close; a runtime that skips it is covered by the timeout.
+      socket.addEventListener('error', () => undefined);
+    });
+  }
+}
+
+function safely(call: () => unknown): void {
+  try {
+    call();
+  } catch {
+    // Never throw inside a socket callback: the owner settles its watchers from its own state.
+  }
+}

@@ -6,7 +6,7 @@ const steps = [
   ['typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']],
   ['lint', 'npx', ['eslint', '.']],
   ['unit tests', 'npx', ['vitest', 'run']],
-  ['build', 'npx', ['tsup']],
+  ['build', 'npm', ['run', 'build', '--silent']],
   ['publint', 'npx', ['publint', '--strict']],
   ['types (attw, ESM-only profile)', 'npx', ['attw', '--pack', '.', '--profile', 'esm-only']],
   ['smoke: ESM import of dist', 'node', ['test/smoke/esm.mjs']],

@@ -35,7 +35,12 @@ const RAW_STATUS: Record<Job['status'], string> = {
   cancelled: 'cancelled',
 };
 
-/** The user id local runtimes run everything as (they have no authentication). */
+/**
+ * The user id local runtimes run everything as (they have no authentication).
+ *
+ * @example
+ * job.userId === LOCAL_USER; // in local mode
+ */
 export const LOCAL_USER = 'local-user';
 
 /**

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { NodeDefinition } from './cloud-nodes.js';
 import type { Audience, SocketHub } from './cloud-sockets.js';
 import type { FileStore } from './file-store.js';
 import { sleep } from './http-utils.js';
 import { executeNode, NodeFailure, type NodeResult, type PartnerCall } from './node-behaviour.js';
 import { encodePng } from './png.js';
-import { isLink, type PromptNode } from './prompt-validation.js';
+import type { PromptNode } from './prompt-validation.js';
+import { describeInputs, executionOrder, isBlocked, resolveInputs, signaturesOf } from './run-graph.js';
 import type { FaultSettings, JobSnapshot } from './types.js';
 
 /**
@@ -230,7 +230,8 @@ export class CloudRunner {
       await pause();
       await emit('progress_state', { prompt_id, nodes: structuredClone(states) });
       await emit('executing', { node: id, display_node: id, prompt_id });
-      const makesImage = defs[node.class_type]?.output.includes('IMAGE') ?? false;
+      // Loading a file shows no preview; nodes that compute an image do.
+      const makesImage = node.class_type !== 'LoadImage' && (defs[node.class_type]?.output.includes('IMAGE') ?? false);
       for (let value = 1; value <= steps; value += 1) {
         await pause();
         await emit('progress', { value, max: steps, prompt_id, node: id });
@@ -285,52 +286,4 @@ export class CloudRunner {
     this.#counters.set(folder, value);
     return value;
   }
-}
-
-function isBlocked(value: unknown): value is { kind: 'blocked'; message: string } {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'blocked';
-}
-
-/** Nodes the outputs need, upstream first (the runtime executes nothing else). */
-function executionOrder(prompt: Record<string, PromptNode>, outputs: string[]): string[] {
-  const order: string[] = [];
-  const seen = new Set<string>();
-  const visit = (id: string): void => {
-    if (seen.has(id) || !prompt[id]) return;
-    seen.add(id);
-    for (const value of Object.values(prompt[id].inputs)) if (isLink(value)) visit(value[0]);
-    order.push(id);
-  };
-  for (const id of outputs) visit(id);
-  return order;
-}
-
-/** Cache keys: class type and literal inputs, with links replaced by the upstream key. */
-function signaturesOf(prompt: Record<string, PromptNode>, order: string[], store: FileStore): Map<string, string> {
-  const signatures = new Map<string, string>();
-  for (const id of order) {
-    const node = prompt[id];
-    if (!node) continue;
-    const parts = Object.entries(node.inputs)
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, value]) => [name, isLink(value) ? `${signatures.get(value[0])}#${value[1]}` : value]);
-    if (node.class_type === 'LoadImage') parts.push(['file', store.get('input', '', String(node.inputs.image))?.hash ?? '']);
-    const text = JSON.stringify([node.class_type, parts]);
-    signatures.set(id, createHash('sha1').update(text).digest('hex'));
-  }
-  return signatures;
-}
-
-function resolveInputs(node: PromptNode, results: Map<string, NodeResult>): Record<string, unknown> {
-  const inputs: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(node.inputs)) {
-    inputs[name] = isLink(value) ? results.get(value[0])?.value : value;
-  }
-  return inputs;
-}
-
-function describeInputs(inputs: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(inputs)) out[name] = [typeof value === 'object' ? JSON.stringify(value) : value];
-  return out;
 }

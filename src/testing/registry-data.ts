@@ -55,7 +55,12 @@ export interface RegistryData {
   tokens: Map<string, Set<string>>;
 }
 
-/** Number of seeded versions; enough for several pages at the maximum page size. */
+/**
+ * Number of seeded versions; enough for several pages at the maximum page size.
+ *
+ * @example
+ * Math.ceil(SEEDED_VERSION_COUNT / 100); // 3 pages of 100
+ */
 export const SEEDED_VERSION_COUNT = 250;
 
 const SEEDED_NODES = [

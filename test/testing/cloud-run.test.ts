@@ -152,7 +152,7 @@ describe('binary preview frames', () => {
     expect(view.getUint32(0)).toBe(4);
     const length = view.getUint32(4);
     const metadata = JSON.parse(new TextDecoder().decode(four.slice(8, 8 + length))) as Record<string, unknown>;
-    expect(metadata).toMatchObject({ prompt_id: id, node_id: '1', display_node_id: '1', image_type: 'image/png' });
+    expect(metadata).toMatchObject({ prompt_id: id, node_id: '2', display_node_id: '2', image_type: 'image/png' });
     expect([...four.slice(8 + length, 12 + length)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
     plain.close();
     rich.close();

@@ -1,5 +1,5 @@
 import { Checker, throwIfAborted, type FileInput } from '../core/index.js';
-import type { ProgressData } from '../watcher/events.js';
+import type { ProgressData, WatchEvent } from '../watcher/events.js';
 import type { WatchHub } from '../watcher/hub.js';
 import type { CloudClient } from './client.js';
 import { InvalidWorkflowError, JobFailedError } from './errors.js';
@@ -35,6 +35,8 @@ export interface RunWorkflowOptions {
   timeout?: number | undefined;
   /** Called with every `progress` message of the job. */
   onProgress?: ((progress: ProgressData) => void) | undefined;
+  /** Called with every event of the job (the same events `cloud.watch()` yields). */
+  onEvent?: ((event: WatchEvent) => void) | undefined;
   /** Key for partner nodes; `true` reuses the client's key. */
   partnerApiKey?: boolean | string | undefined;
   /** Other `extra_data` fields of the submission. */
@@ -53,7 +55,7 @@ const DOWNLOAD_CONCURRENCY = 4;
  */
 export async function runWorkflow(deps: { client: CloudClient; hub: WatchHub }, workflow: Workflow, options: RunWorkflowOptions): Promise<JobResult> {
   const { client, hub } = deps;
-  const { uploads = {}, signal, timeout, onProgress, partnerApiKey, extraData, validate, download } = options;
+  const { uploads = {}, signal, timeout, onProgress, onEvent, partnerApiKey, extraData, validate, download } = options;
   throwIfAborted(signal);
   const targets = checkArguments(workflow, uploads);
   const release = hub.retain();
@@ -78,6 +80,7 @@ export async function runWorkflow(deps: { client: CloudClient; hub: WatchHub }, 
     const submitted = await client.submitWorkflow(prepared, { partnerApiKey, extraData, signal });
     const watcher = hub.watch(submitted.promptId, { signal, timeout, nodeErrors: submitted.nodeErrors }, since);
     if (onProgress) watcher.on('progress', onProgress);
+    if (onEvent) watcher.onEvent(onEvent);
     release();
     const result = await watcher.result();
     if (result.status !== 'completed') throw new JobFailedError(result as JobResult & { status: 'failed' | 'cancelled' });

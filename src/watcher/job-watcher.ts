@@ -54,6 +54,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements JobSin
   #settled = false;
   #failure: unknown;
   #detach: (() => void) | undefined;
+  #onEvent: ((event: WatchEvent) => void)[] = [];
 
   /** @internal Created by `cloud.watch()`; `detach` releases the job from the shared socket. */
   constructor(promptId: string, options: WatchOptions & { timeout: number }, detach: () => void) {
@@ -96,10 +97,25 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements JobSin
     this.fail(new WatcherClosedError(this.promptId));
   }
 
+  /**
+   * Calls `listener` with every event as `{type, data}` (what `for await` yields), until the
+   * watcher settles.
+   *
+   * @example
+   * ```ts
+   * watcher.onEvent((event) => log(event.type));
+   * ```
+   */
+  onEvent(listener: (event: WatchEvent) => void): this {
+    this.#onEvent.push(listener);
+    return this;
+  }
+
   /** @internal One event from the router. */
   deliver(event: WatchEvent): void {
     if (this.#settled) return;
     this.#emitSafely(event.type, event.data);
+    for (const listener of this.#onEvent) this.#callSafely(listener, event);
     for (const queue of this.#queues) queue.push(event);
   }
 
@@ -133,8 +149,12 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements JobSin
   }
 
   #emitSafely(type: string, data: unknown): void {
+    this.#callSafely(() => (this.emit as (type: string, data: unknown) => boolean)(type, data), undefined);
+  }
+
+  #callSafely<T>(call: (arg: T) => unknown, arg: T): void {
     try {
-      (this.emit as (type: string, data: unknown) => boolean)(type, data);
+      call(arg);
     } catch (error) {
       // A throwing listener must not break the routing of other jobs; it surfaces as the
       // uncaught error it would have been in the caller's own code.

@@ -1,0 +1,209 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AuthenticationError } from '../../src/core/index.js';
+import { CloudClient, JobFailedError, type CloudClientOptions, type Workflow } from '../../src/cloud/index.js';
+import type { WatchEvent } from '../../src/watcher/index.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/testing/index.js';
+import { png, scaleWorkflow } from './helpers.js';
+
+// End-to-end flows against the simulator on 127.0.0.1 (real HTTP and real WebSockets).
+let sim: Simulator | undefined;
+let cloud: CloudClient | undefined;
+afterEach(async () => {
+  await cloud?.close();
+  await sim?.close();
+  cloud = undefined;
+  sim = undefined;
+});
+
+const FAST: CloudClientOptions['watcher'] = {
+  socket: { minDelayMs: 5, maxDelayMs: 40, idleCloseMs: 5, connectionTimeoutMs: 2_000 },
+  poll: { minIntervalMs: 5, maxIntervalMs: 40, silenceMs: 5_000 },
+};
+
+async function setup(options: SimulatorOptions = {}, client: Partial<CloudClientOptions> = {}): Promise<{ sim: Simulator; cloud: CloudClient }> {
+  sim = await startSimulator({ stepDelayMs: 0, progressSteps: 2, taskDurationMs: 20, ...options });
+  cloud = new CloudClient({ baseUrl: sim.cloudUrl, apiKey: sim.apiKey, watcher: FAST, ...client });
+  return { sim, cloud };
+}
+
+describe('cloud.runWorkflow() end to end', () => {
+  it('resolves with the outputs of a normal run, learned on the socket', async () => {
+    const { cloud } = await setup();
+    const events: string[] = [];
+    const result = await cloud.runWorkflow(scaleWorkflow('placeholder.png'), {
+      uploads: { '1.image': { file: png(), filename: 'cat.png' } },
+      onProgress: (p) => events.push(`${p.value}/${p.max}`),
+    });
+    expect(result).toMatchObject({ status: 'completed', via: 'socket', outputsComplete: true });
+    expect(result.outputs['3']).toEqual({ images: [{ filename: 'sim_00001_.png', subfolder: '', type: 'output' }] });
+    expect(events).toContain('2/2');
+    expect(cloud.watcherStats().connections).toBe(1);
+  });
+
+  it('resolves when the run finished before the submit response arrived', async () => {
+    const { sim, cloud } = await setup();
+    sim.faults.set({ finishBeforeResponse: true });
+    const result = await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } });
+    expect(result).toMatchObject({ status: 'completed', via: 'socket', outputsComplete: true });
+    expect(result.outputs['3']).toMatchObject({ images: [{ filename: 'sim_00001_.png' }] });
+    // Every message of the run arrived before the id was known: all were held, none lost.
+    expect(cloud.watcherStats().held).toBeGreaterThanOrEqual(5);
+    expect(cloud.watcherStats().polls).toBe(0);
+  });
+
+  it('recovers a completion sent while the socket was down, with its outputs', async () => {
+    const { sim, cloud } = await setup();
+    sim.faults.set({ dropSocketsMidRun: true });
+    const workflow: Workflow = {
+      ...scaleWorkflow('x'),
+      '4': { class_type: 'PreviewImage', inputs: { images: ['2', 0] } },
+    };
+    const result = await cloud.runWorkflow(workflow, { uploads: { '1.image': png() } });
+    expect(result.status).toBe('completed');
+    expect(result.via).toBe('poll');
+    // The outputs sent during the outage come from the server's job record.
+    expect(Object.keys(result.outputs).sort()).toEqual(['3', '4']);
+    expect(result.outputsComplete).toBe(true);
+    expect(cloud.watcherStats().connections).toBeGreaterThanOrEqual(2);
+  });
+
+  it('maps the raw status vocabulary when the end is learned by polling', async () => {
+    const { sim, cloud } = await setup();
+    sim.faults.set({ dropSocketsMidRun: true, rawStatusVocabulary: true });
+    const result = await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } });
+    expect(result).toMatchObject({ status: 'completed', via: 'poll' });
+    const status = await cloud.getJobStatus(result.promptId);
+    expect(status).toMatchObject({ status: 'completed', raw: 'success', terminal: true });
+  });
+
+  it('resolves a fully cached re-run (no executing, no progress)', async () => {
+    const { cloud } = await setup();
+    const { name } = await cloud.uploadImage(png(), { filename: 'cat.png' });
+    await cloud.runWorkflow(scaleWorkflow(name));
+    const types: string[] = [];
+    const second = await cloud.runWorkflow(scaleWorkflow(name), { onProgress: () => types.push('progress') });
+    expect(second).toMatchObject({ status: 'completed', outputsComplete: true });
+    expect(second.outputs['3']).toMatchObject({ images: [{ filename: 'sim_00001_.png' }] });
+    expect(types).toEqual([]);
+  });
+
+  it('rejects a failing run with JobFailedError carrying the reason', async () => {
+    const { cloud } = await setup();
+    const workflow: Workflow = {
+      '1': { class_type: 'FailNode', inputs: { message: 'boom' } },
+      '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'x' } },
+    };
+    const error = await cloud.runWorkflow(workflow).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JobFailedError);
+    expect((error as JobFailedError).result).toMatchObject({ status: 'failed', error: { message: 'boom', exceptionType: 'RuntimeError', nodeId: '1', nodeType: 'FailNode' } });
+  });
+
+  it('treats ExecutionBlocked as an event, not as the end of the run', async () => {
+    const { cloud } = await setup();
+    const { name } = await cloud.uploadImage(png(), { filename: 'cat.png' });
+    const workflow: Workflow = {
+      '1': { class_type: 'LoadImage', inputs: { image: name } },
+      '2': { class_type: 'BlockExecution', inputs: { image: ['1', 0], message: 'not today' } },
+      '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'blocked' } },
+      '4': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'kept' } },
+    };
+    const blocked: string[] = [];
+    const result = await cloud.runWorkflow(workflow, {
+      onEvent: (e) => e.type === 'execution_blocked' && blocked.push(String(e.data.exception_message)),
+    });
+    expect(blocked).toEqual(['Execution Blocked: not today']);
+    expect(result.status).toBe('completed');
+    expect(result.outputs['4']).toMatchObject({ images: [{ filename: 'kept_00001_.png' }] });
+  });
+
+  it('decodes preview (type 4) and text (type 3) frames and survives garbage frames', async () => {
+    const { sim, cloud } = await setup();
+    sim.faults.set({ garbageFrames: true });
+    const { name } = await cloud.uploadImage(png(), { filename: 'cat.png' });
+    const workflow: Workflow = {
+      '1': { class_type: 'LoadImage', inputs: { image: name } },
+      '2': { class_type: 'ImageScale', inputs: { image: ['1', 0], upscale_method: 'bilinear', width: 8, height: 0, crop: 'disabled' } },
+      '4': { class_type: 'UpscaleViaProxy', inputs: { image: ['2', 0], scale_factor: '2x' } },
+      '5': { class_type: 'SaveImage', inputs: { images: ['4', 0], filename_prefix: 'partner' } },
+    };
+    const seen: WatchEvent[] = [];
+    const { promptId } = await cloud.runWorkflow(workflow, { partnerApiKey: true, onEvent: (e) => seen.push(e) });
+    const previews = seen.filter((e) => e.type === 'preview');
+    expect(previews.length).toBeGreaterThan(0);
+    expect(previews[0]?.data).toMatchObject({ promptId, nodeId: '2', mimeType: 'image/png' });
+    const text = seen.find((e) => e.type === 'text');
+    expect(text?.data).toMatchObject({ promptId, nodeId: '4', mimeType: 'text/plain' });
+    expect(seen.at(-1)?.type).toBe('execution_success');
+    // Unknown binary types, truncated frames, bad JSON, unknown text types: ignored and counted.
+    expect(cloud.watcherStats().ignored).toBeGreaterThanOrEqual(8);
+  });
+
+  it('downloads outputs through the 302 to another origin without sending the key', async () => {
+    const { sim, cloud } = await setup();
+    const result = await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() }, download: true });
+    expect(result.files).toHaveLength(1);
+    expect(result.files?.[0]).toMatchObject({ nodeId: '3', kind: 'images', mimeType: 'image/png' });
+    expect([...(result.files?.[0]?.data.subarray(1, 4) ?? [])]).toEqual([0x50, 0x4e, 0x47]);
+    const files = sim.state.requests.filter((r) => r.area === 'files');
+    expect(files.length).toBe(1);
+    expect(sim.state.filesOriginSawCredentials()).toBe(false);
+  });
+
+  it('falls back to polling when the socket cannot be opened at all', async () => {
+    const { sim, cloud } = await setup();
+    sim.faults.refuseSockets(60_000);
+    const result = await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } });
+    expect(result).toMatchObject({ status: 'completed', via: 'poll', outputsComplete: true });
+    expect(result.outputs['3']).toMatchObject({ images: [{ filename: 'sim_00001_.png' }] });
+    expect(cloud.watcherStats().connections).toBe(0);
+  });
+
+  it('rejects with AuthenticationError for a refused key, before any job runs', async () => {
+    const { sim } = await setup();
+    cloud = new CloudClient({ baseUrl: sim.cloudUrl, apiKey: 'wrong-key-123456', watcher: FAST });
+    const error = await cloud.runWorkflow(scaleWorkflow('x')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(String((error as Error).message)).not.toContain('wrong-key-123456');
+    expect(sim.state.jobs()).toHaveLength(0);
+  });
+
+  it('watches a job submitted elsewhere that has already finished', async () => {
+    const { sim, cloud } = await setup();
+    const result = await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } });
+    await sim.state.waitForIdle();
+    const again = await cloud.watch(result.promptId).result();
+    expect(again).toMatchObject({ status: 'completed', via: 'poll', outputsComplete: true });
+    expect(again.outputs).toEqual(result.outputs);
+  });
+
+  it('runs 1,000 concurrent jobs on one socket, each with its own outputs', async () => {
+    const { sim, cloud } = await setup({ progressSteps: 1 });
+    const { name } = await cloud.uploadImage(png(), { filename: 'cat.png' });
+    const results = await Promise.all(Array.from({ length: 1000 }, (_, i) => cloud.runWorkflow(scaleWorkflow(name, i + 1, `job${i}`))));
+    results.forEach((result, i) => {
+      expect(result.status).toBe('completed');
+      expect(result.outputs['3']).toEqual({ images: [{ filename: `job${i}_00001_.png`, subfolder: '', type: 'output' }] });
+    });
+    expect(new Set(results.map((r) => r.promptId)).size).toBe(1000);
+    expect(cloud.watcherStats().connections).toBe(1);
+    expect(sim.state.jobs()).toHaveLength(1000);
+  }, 60_000);
+});
+
+describe('cloud.runWorkflow() on a local runtime', () => {
+  it('sends its client_id, receives the run on its socket and resolves', async () => {
+    const { sim, cloud } = await setup({ runtime: 'local' }, { apiKey: undefined });
+    const result = await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } });
+    expect(result).toMatchObject({ status: 'completed', via: 'socket' });
+    expect(sim.state.jobs()[0]?.clientId).toBe(cloud.clientId);
+  });
+
+  it('falls back to /history when the status route answers 404', async () => {
+    const { sim, cloud } = await setup({ runtime: 'local' }, { apiKey: undefined });
+    sim.faults.set({ dropSocketsMidRun: true });
+    const result = await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } });
+    expect(result).toMatchObject({ status: 'completed', via: 'poll', outputsComplete: true });
+    expect(sim.state.requests.some((r) => r.path === `/history/${result.promptId}`)).toBe(true);
+    expect(await cloud.getJobStatus(result.promptId)).toMatchObject({ status: 'completed', raw: 'success' });
+  });
+});

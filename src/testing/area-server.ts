@@ -101,7 +101,8 @@ async function handle(options: AreaServerOptions, req: IncomingMessage, res: Ser
   const faults = options.faults.effective(headerFaults);
   if (faults.delayMs > 0) await sleep(faults.delayMs, options.signal);
   const fault = internal ? undefined : options.faults.pick(options.area, method, url.pathname, headerFaults);
-  if (fault) {
+  if (fault?.delayMs) await sleep(fault.delayMs, options.signal);
+  if (fault?.status !== undefined) {
     const headers: Record<string, string> = {};
     if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
     if (fault.body === null) sendEmpty(res, fault.status, headers);

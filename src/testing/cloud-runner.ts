@@ -47,8 +47,6 @@ export interface RunnerDeps {
   log: (line: string) => void;
 }
 
-const PREVIEW = encodePng(8, 8, [32, 96, 160]);
-
 /**
  * Runs submitted workflows one at a time and streams their events in the order of the real runtime.
  *
@@ -63,6 +61,7 @@ export class CloudRunner {
   readonly #cache = new Map<string, NodeResult>();
   readonly #counters = new Map<string, number>();
   readonly #idle: (() => void)[] = [];
+  readonly #preview = encodePng(8, 8, [32, 96, 160]);
   #running: Job | undefined;
   #number = 0;
 
@@ -236,7 +235,7 @@ export class CloudRunner {
         await pause();
         await emit('progress', { value, max: steps, prompt_id, node: id });
         if (makesImage) {
-          await hub.sendPreview(audience, PREVIEW, { node_id: id, prompt_id, display_node_id: id, parent_node_id: null, real_node_id: id, image_type: 'image/png' });
+          await hub.sendPreview(audience, this.#preview, { node_id: id, prompt_id, display_node_id: id, parent_node_id: null, real_node_id: id, image_type: 'image/png' });
         }
       }
       let result: NodeResult;

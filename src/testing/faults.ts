@@ -105,7 +105,9 @@ export function parseFaultHeader(value: string | undefined): HeaderFaults {
  * const fired: FiredFault = { status: 503, retryAfter: 1, body: { message: 'Simulated fault' } };
  */
 export interface FiredFault {
-  status: number;
+  /** Status to answer; undefined for a delay-only rule. */
+  status?: number;
+  delayMs?: number;
   retryAfter?: number;
   body: unknown;
 }
@@ -215,7 +217,8 @@ export class FaultController implements FaultControl {
         continue;
       }
       installed.hits += 1;
-      return fired(rule.status, rule.retryAfter, rule.body);
+      if (rule.status === undefined) return { delayMs: rule.delayMs ?? 0, body: undefined };
+      return { ...fired(rule.status, rule.retryAfter, rule.body), delayMs: rule.delayMs };
     }
     return undefined;
   }

@@ -128,7 +128,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const verdict = ((): UpgradeVerdict => {
       if (url.pathname !== '/ws') return { ok: false, status: 404, body: { message: 'Not Found' } };
       const fault = faults.pick('cloud', 'GET', '/ws', parseFaultHeader(req.headers[FAULT_HEADER] as string | undefined));
-      if (fault) return { ok: false, status: fault.status, body: fault.body };
+      if (fault?.status !== undefined) return { ok: false, status: fault.status, body: fault.body };
       if (socketHolds > 0 || faults.refusingSockets()) return { ok: false, status: 503, body: { message: 'Service Unavailable' } };
       if (runtime === 'local') return { ok: true, userId: LOCAL_USER };
       const userId = cloudUsers.get(url.searchParams.get('token') ?? '');

@@ -96,6 +96,7 @@ export interface FaultSettings {
  * @example
  * sim.faults.failRequests({ path: '/api/prompt', status: 503, times: 2 });
  * sim.faults.failRequests({ path: /^\/proxy\//, status: 429, retryAfter: 1, rate: 0.5 });
+ * sim.faults.failRequests({ path: '/versions', delayMs: 300 }); // slow, not failed
  */
 export interface FailureRule {
   /** Path prefix (string) or pattern (RegExp) tested on the pathname; all paths when omitted. */
@@ -104,8 +105,10 @@ export interface FailureRule {
   method?: string;
   /** Server to match; all when omitted. */
   area?: SimulatorArea;
-  /** Status to answer, e.g. 500, 502, 503, 429. */
-  status: number;
+  /** Status to answer, e.g. 500, 502, 503, 429; omit it for a delay-only rule. */
+  status?: number;
+  /** Delay the matching responses by this many milliseconds (before any status is answered). */
+  delayMs?: number;
   /** Fail only the next N matching requests. */
   times?: number;
   /** Fail this share (0 to 1) of matching requests, drawn from the seeded generator. */

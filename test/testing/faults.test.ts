@@ -53,6 +53,14 @@ describe('sim.faults.failRequests()', () => {
     expect(a).toContain(200);
   });
 
+  it('slows matching responses without failing them when the rule has no status', async () => {
+    const s = await started();
+    const rule = s.faults.failRequests({ area: 'registry', path: '/versions', delayMs: 30, times: 1 });
+    expect((await fetch(`${s.registryUrl}/versions`)).status).toBe(200);
+    expect((await fetch(`${s.registryUrl}/versions`)).status).toBe(200);
+    expect(rule.hits).toBe(1);
+  });
+
   it('is removed by rule.remove() and reset()', async () => {
     const s = await started();
     const rule = s.faults.failRequests({ status: 500 });

@@ -47,7 +47,7 @@ export type InputOptions = z.infer<typeof InputOptionsSchema>;
 
 /** Options of `validateWorkflow()`. */
 export interface ValidateWorkflowOptions {
-  /** `"<nodeId>.<inputName>"` entries whose value is filled in later (uploads): only presence is checked. */
+  /** `"<nodeId>.<inputName>"` entries whose value is filled in later (uploads): present, value not checked. */
   pending?: ReadonlySet<string> | undefined;
 }
 
@@ -81,7 +81,7 @@ export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, opt
     const required = definition.input.required ?? {};
     const optional = definition.input.optional ?? {};
     for (const name of Object.keys(required)) {
-      if (node.inputs[name] === undefined || node.inputs[name] === null) {
+      if ((node.inputs[name] === undefined || node.inputs[name] === null) && !options.pending?.has(`${nodeId}.${name}`)) {
         issues.push({ nodeId, input: name, code: 'missing_required_input', message: `required input "${name}" of ${node.class_type}` });
       }
     }

@@ -14,7 +14,7 @@ const TASK = '4f1c2b4e-1111-4222-8333-444455556666';
 const enveloped = { data: { task_id: TASK, status: 'CREATED', generated: [] } };
 const video = { task_id: 'v-1', state: 'created', credits: 20 };
 
-function answer(path: string, body: unknown, status = 200) {
+function answer(path: string, body: Record<string, unknown>, status = 200) {
   server.use(http.post(`${BASE}${path}`, () => HttpResponse.json(body, { status })));
 }
 

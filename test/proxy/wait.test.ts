@@ -1,0 +1,244 @@
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AuthenticationError, NotFoundError, TimeoutError, ValidationError } from '../../src/core/index.js';
+import { TaskFailedError, type TaskStatus } from '../../src/proxy/index.js';
+import { BASE, client, TOKEN, useProxyServer } from './helpers.js';
+
+const { server, seen } = useProxyServer();
+const UPSCALE_STATUS = '/proxy/imagevendor/v1/ai/image-upscaler/t-1';
+const VIDEO_STATUS = '/proxy/videovendor/tasks/v-1/creations';
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const image = (status: string, generated: string[] = []) => () => HttpResponse.json({ data: { task_id: 't-1', status, generated } });
+const videoState = (state: string, extra: object = {}) => () => HttpResponse.json({ id: 'v-1', state, err_code: '', ...extra });
+const status = (code: number, headers: Record<string, string> = {}) => () => new HttpResponse(null, { status: code, headers });
+
+/** Answers GET `path` with `reply(elapsed ms, call index)` and records when each request came. */
+function answerBy(path: string, reply: (elapsed: number, index: number) => Response) {
+  const times: number[] = [];
+  const start = Date.now();
+  server.use(
+    http.get(`${BASE}${path}`, () => {
+      times.push(Date.now() - start);
+      return reply(Date.now() - start, times.length - 1);
+    }),
+  );
+  return times;
+}
+
+/** Answers GET `path` with `replies` in order (the last one repeats). */
+function sequence(path: string, replies: (() => Response)[]) {
+  return answerBy(path, (_elapsed, i) => (replies[Math.min(i, replies.length - 1)] as () => Response)());
+}
+
+/**
+ * Advances fake time 1 ms at a time: msw answers through several event-loop turns, and one big
+ * jump would move the clock past timers while a response is still on its way.
+ */
+async function advance(ms: number): Promise<void> {
+  for (let i = 0; i < ms; i++) await vi.advanceTimersByTimeAsync(1);
+}
+const settle = () => advance(20);
+const gaps = (times: number[]) => times.slice(1).map((t, i) => t - (times[i] as number));
+
+describe('proxy.waitForTask()', () => {
+  it('follows an image task from queued through running to completed, with growing intervals', async () => {
+    const times = sequence(UPSCALE_STATUS, [image('CREATED'), image('CREATED'), image('IN_PROGRESS'), image('IN_PROGRESS'), image('COMPLETED', ['https://cdn.test/out.png'])]);
+    const updates: TaskStatus[] = [];
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1', status: 'CREATED' }, { onUpdate: (s) => updates.push(s) });
+    await advance(20_000);
+    const result = await done;
+    expect(result).toEqual({ kind: 'upscale', taskId: 't-1', status: 'COMPLETED', urls: ['https://cdn.test/out.png'], raw: { data: { task_id: 't-1', status: 'COMPLETED', generated: ['https://cdn.test/out.png'] } } });
+    expect(updates.map((u) => u.phase)).toEqual(['queued', 'running', 'succeeded']);
+    expect(gaps(times)).toEqual([1000, 1500, 2250, 3375]);
+    expect(seen.every((r) => r.method === 'GET' && r.headers.get('authorization') === `Bearer ${TOKEN}`)).toBe(true);
+  });
+
+  it('caps the interval at maxIntervalMs', async () => {
+    const times = sequence(UPSCALE_STATUS, [image('IN_PROGRESS')]);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { maxIntervalMs: 3000, timeout: 20_000 }).catch((e: unknown) => e);
+    await advance(25_000);
+    await done;
+    expect(gaps(times).slice(0, 4)).toEqual([1000, 1500, 2250, 3000]);
+    expect(Math.max(...gaps(times))).toBe(3000);
+  });
+
+  it('reads the style-transfer status at the top level and task_status as status', async () => {
+    sequence('/proxy/imagevendor/v1/ai/image-style-transfer/t-1', [() => HttpResponse.json({ task_id: 't-1', task_status: 'completed', generated: ['https://cdn.test/s.png'] })]);
+    const done = client().waitForTask({ kind: 'styleTransfer', taskId: 't-1' });
+    await settle();
+    await expect(done).resolves.toMatchObject({ status: 'COMPLETED', urls: ['https://cdn.test/s.png'] });
+  });
+
+  it('resolves a video task to creations[].url with cover_url', async () => {
+    const creations = [{ id: 'c-1', url: 'https://cdn.test/v.mp4', cover_url: 'https://cdn.test/v.jpg' }];
+    sequence(VIDEO_STATUS, [videoState('queueing'), videoState('processing', { progress: 50 }), videoState('success', { creations, credits: 20 })]);
+    const done = client().waitForTask({ kind: 'referenceToVideo', taskId: 'v-1' });
+    await advance(5000);
+    const result = await done;
+    expect(result).toMatchObject({ kind: 'referenceToVideo', taskId: 'v-1', status: 'success', urls: ['https://cdn.test/v.mp4'], credits: 20 });
+    expect(result.creations[0]?.cover_url).toBe('https://cdn.test/v.jpg');
+  });
+
+  it('rejects with TaskFailedError carrying err_code when a video fails', async () => {
+    sequence(VIDEO_STATUS, [videoState('processing'), videoState('failed', { err_code: 'CreationPolicyViolation' })]);
+    const done = client().waitForTask({ kind: 'extend', taskId: 'v-1' }).catch((e: unknown) => e);
+    await advance(2000);
+    const error = (await done) as TaskFailedError;
+    expect(error).toBeInstanceOf(TaskFailedError);
+    expect(error).toMatchObject({ kind: 'extend', taskId: 'v-1', status: 'failed', reason: 'failed', errCode: 'CreationPolicyViolation' });
+  });
+
+  it('rejects with TaskFailedError when an image fails', async () => {
+    sequence(UPSCALE_STATUS, [image('FAILED')]);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }).catch((e: unknown) => e);
+    await settle();
+    expect(await done).toMatchObject({ name: 'TaskFailedError', status: 'FAILED', reason: 'failed' });
+  });
+
+  it('rejects with TaskFailedError on success with no result (image and video)', async () => {
+    sequence(UPSCALE_STATUS, [image('COMPLETED', [])]);
+    sequence(VIDEO_STATUS, [videoState('success', { creations: [] })]);
+    const p = client();
+    const a = p.waitForTask({ kind: 'upscale', taskId: 't-1' }).catch((e: unknown) => e);
+    const b = p.waitForTask({ kind: 'multiframe', taskId: 'v-1' }).catch((e: unknown) => e);
+    await settle();
+    expect(await a).toMatchObject({ name: 'TaskFailedError', reason: 'no-result', status: 'COMPLETED' });
+    expect(await b).toMatchObject({ name: 'TaskFailedError', reason: 'no-result', status: 'success' });
+  });
+
+  it('retries a 404 right after submission, then finds the task', async () => {
+    const times = sequence(UPSCALE_STATUS, [status(404), status(404), image('COMPLETED', ['https://cdn.test/o.png'])]);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' });
+    await advance(5000);
+    await expect(done).resolves.toMatchObject({ urls: ['https://cdn.test/o.png'] });
+    expect(gaps(times)).toEqual([1000, 1500]);
+  });
+
+  it('reports a 404 that outlasts the grace period as NotFoundError', async () => {
+    const times = sequence(UPSCALE_STATUS, [status(404)]);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { notFoundGraceMs: 5000 }).catch((e: unknown) => e);
+    await advance(20_000);
+    expect(await done).toBeInstanceOf(NotFoundError);
+    expect(gaps(times)).toEqual([1000, 1500, 2250, 3375]);
+  });
+
+  it('honours Retry-After of a 429 and a 503', async () => {
+    const times = sequence(UPSCALE_STATUS, [status(429, { 'retry-after': '7' }), status(503, { 'retry-after': '12' }), image('COMPLETED', ['https://cdn.test/o.png'])]);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' });
+    await advance(6999);
+    expect(times).toHaveLength(1);
+    await advance(30_000);
+    await expect(done).resolves.toBeDefined();
+    expect(gaps(times)).toEqual([7000, 12_000]);
+  });
+
+  it('retries transient errors (500, connection errors) and never resubmits', async () => {
+    let posts = 0;
+    server.use(http.post(`${BASE}/proxy/imagevendor/v1/ai/image-upscaler`, () => (posts++, HttpResponse.json({ data: { task_id: 't-1', status: 'CREATED' } }))));
+    sequence(UPSCALE_STATUS, [status(500), () => HttpResponse.error(), image('COMPLETED', ['https://cdn.test/o.png'])]);
+    const done = client().image.upscale({ image: 'https://cdn.test/in.png' }, { wait: true });
+    await advance(10_000);
+    await expect(done).resolves.toMatchObject({ kind: 'upscale', urls: ['https://cdn.test/o.png'] });
+    expect(posts).toBe(1);
+    expect(seen.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'GET']);
+  });
+
+  it('stops at once on an error that another request cannot fix (401)', async () => {
+    const times = sequence(UPSCALE_STATUS, [status(401)]);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }).catch((e: unknown) => e);
+    await advance(10_000);
+    expect(await done).toBeInstanceOf(AuthenticationError);
+    expect(times).toHaveLength(1);
+  });
+
+  it('times out with the core TimeoutError after one last status request at the deadline', async () => {
+    const times = sequence(UPSCALE_STATUS, [image('IN_PROGRESS')]);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { timeout: 10_000 }).catch((e: unknown) => e);
+    await advance(60_000);
+    const error = (await done) as TimeoutError;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.timeoutMs).toBe(10_000);
+    expect(times.at(-1)).toBe(10_000);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('does not count queued time against the timeout', async () => {
+    const times = answerBy(UPSCALE_STATUS, (elapsed) => (elapsed < 60_000 ? image('CREATED')() : image('IN_PROGRESS')()));
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { timeout: 10_000 }).catch((e: unknown) => e);
+    await advance(120_000);
+    expect(await done).toBeInstanceOf(TimeoutError);
+    const firstRunning = times.find((t) => t >= 60_000) as number;
+    expect(times.at(-1)).toBe(firstRunning + 10_000);
+  });
+
+  it('counts queued time with countQueued: true', async () => {
+    const times = sequence(UPSCALE_STATUS, [image('CREATED')]);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { timeout: 10_000, countQueued: true }).catch((e: unknown) => e);
+    await advance(30_000);
+    expect(await done).toBeInstanceOf(TimeoutError);
+    expect(times.at(-1)).toBe(10_000);
+  });
+
+  it('rejects with signal.reason when aborted during a sleep, leaving no timer', async () => {
+    const times = sequence(UPSCALE_STATUS, [image('IN_PROGRESS')]);
+    const controller = new AbortController();
+    const options = { signal: controller.signal, initialIntervalMs: 60_000, maxIntervalMs: 60_000 };
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, options).catch((e: unknown) => e);
+    await advance(1500);
+    expect(times).toHaveLength(1);
+    const reason = new Error('user left');
+    controller.abort(reason);
+    expect(await done).toBe(reason);
+    // The HTTP stack's own keep-alive timers expire within 5 s; a leaked 60 s sleep would not.
+    await advance(5000);
+    expect(vi.getTimerCount()).toBe(0);
+    await advance(60_000);
+    expect(times).toHaveLength(1);
+  });
+
+  it('uses statusPaths overrides', async () => {
+    sequence('/custom/upscale/t-1/state', [image('COMPLETED', ['https://cdn.test/o.png'])]);
+    const p = client({ statusPaths: { upscale: (id) => `/custom/upscale/${id}/state` } });
+    const done = p.waitForTask({ kind: 'upscale', taskId: 't-1' });
+    await settle();
+    await expect(done).resolves.toMatchObject({ urls: ['https://cdn.test/o.png'] });
+  });
+
+  it('refuses a task reference without a known kind or an id', async () => {
+    await expect(client().waitForTask({ kind: 'paint' as never, taskId: '' })).rejects.toBeInstanceOf(ValidationError);
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe('proxy.watchTask()', () => {
+  it('yields each change, ends after the terminal status', async () => {
+    sequence(VIDEO_STATUS, [videoState('created'), videoState('created'), videoState('processing', { progress: 10 }), videoState('processing', { progress: 80 }), videoState('success', { creations: [{ url: 'https://cdn.test/v.mp4' }] })]);
+    const seenStatuses: string[] = [];
+    const loop = (async () => {
+      for await (const s of client().watchTask({ kind: 'multiframe', taskId: 'v-1' })) seenStatuses.push(`${s.status}:${s.progress ?? ''}`);
+    })();
+    await advance(20_000);
+    await loop;
+    expect(seenStatuses).toEqual(['created:', 'processing:10', 'processing:80', 'success:']);
+  });
+
+  it('releases its timers on break', async () => {
+    const times = sequence(UPSCALE_STATUS, [image('IN_PROGRESS')]);
+    const loop = (async () => {
+      for await (const s of client().watchTask({ kind: 'upscale', taskId: 't-1' }, { initialIntervalMs: 60_000 })) if (s.phase === 'running') break;
+    })();
+    await settle();
+    await loop;
+    await advance(5000);
+    expect(vi.getTimerCount()).toBe(0);
+    await advance(60_000);
+    expect(times).toHaveLength(1);
+  });
+});

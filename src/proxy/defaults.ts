@@ -27,10 +27,10 @@ export const PROXY_DEFAULTS = Object.freeze({
      */
     initialIntervalMs: 1_000,
     /**
-     * Growth of the delay after each status request.
-     * @default 1.5
+     * Growth of the delay after each status request (1, 2, 4, 8, 16, then 18 s).
+     * @default 2
      */
-    growFactor: 1.5,
+    growFactor: 2,
     /**
      * Cap of the delay between two status requests, in ms. The mean delay between completion and
      * detection of a long task is half of it (see `bench/proxy-wait.ts`).

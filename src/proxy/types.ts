@@ -180,7 +180,7 @@ export interface WaitOptions {
   countQueued?: boolean | undefined;
   /** @default PROXY_DEFAULTS.wait.initialIntervalMs (1_000) */
   initialIntervalMs?: number | undefined;
-  /** @default PROXY_DEFAULTS.wait.growFactor (1.5) */
+  /** @default PROXY_DEFAULTS.wait.growFactor (2) */
   growFactor?: number | undefined;
   /** @default PROXY_DEFAULTS.wait.maxIntervalMs (18_000) */
   maxIntervalMs?: number | undefined;

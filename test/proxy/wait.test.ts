@@ -56,7 +56,7 @@ describe('proxy.waitForTask()', () => {
     const result = await done;
     expect(result).toEqual({ kind: 'upscale', taskId: 't-1', status: 'COMPLETED', urls: ['https://cdn.test/out.png'], raw: { data: { task_id: 't-1', status: 'COMPLETED', generated: ['https://cdn.test/out.png'] } } });
     expect(updates.map((u) => u.phase)).toEqual(['queued', 'running', 'succeeded']);
-    expect(gaps(times)).toEqual([1000, 1500, 2250, 3375]);
+    expect(gaps(times)).toEqual([1000, 2000, 4000, 8000]);
     expect(seen.every((r) => r.method === 'GET' && r.headers.get('authorization') === `Bearer ${TOKEN}`)).toBe(true);
   });
 
@@ -65,7 +65,7 @@ describe('proxy.waitForTask()', () => {
     const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { maxIntervalMs: 3000, timeout: 20_000 }).catch((e: unknown) => e);
     await advance(25_000);
     await done;
-    expect(gaps(times).slice(0, 4)).toEqual([1000, 1500, 2250, 3000]);
+    expect(gaps(times).slice(0, 4)).toEqual([1000, 2000, 3000, 3000]);
     expect(Math.max(...gaps(times))).toBe(3000);
   });
 
@@ -118,7 +118,7 @@ describe('proxy.waitForTask()', () => {
     const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' });
     await advance(5000);
     await expect(done).resolves.toMatchObject({ urls: ['https://cdn.test/o.png'] });
-    expect(gaps(times)).toEqual([1000, 1500]);
+    expect(gaps(times)).toEqual([1000, 2000]);
   });
 
   it('reports a 404 that outlasts the grace period as NotFoundError', async () => {
@@ -126,7 +126,7 @@ describe('proxy.waitForTask()', () => {
     const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { notFoundGraceMs: 5000 }).catch((e: unknown) => e);
     await advance(20_000);
     expect(await done).toBeInstanceOf(NotFoundError);
-    expect(gaps(times)).toEqual([1000, 1500, 2250, 3375]);
+    expect(gaps(times)).toEqual([1000, 2000, 4000]);
   });
 
   it('honours Retry-After of a 429 and a 503', async () => {

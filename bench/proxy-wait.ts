@@ -60,7 +60,7 @@ let met = true;
 for (const scenario of SCENARIOS) {
   for (const strategy of STRATEGIES) {
     const exact = await measure(scenario.ms, strategy.options);
-    const runs = [];
+    const runs: { requests: number; delayMs: number }[] = [];
     for (let i = 0; i < SPREAD; i++) runs.push(await measure(Math.round(scenario.ms * (0.9 + (0.2 * i) / (SPREAD - 1))), strategy.options));
     const mean = (pick: (r: { requests: number; delayMs: number }) => number) => runs.reduce((sum, r) => sum + pick(r), 0) / runs.length;
     const meanRequests = mean((r) => r.requests);

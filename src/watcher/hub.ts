@@ -196,11 +196,13 @@ export class WatchHub {
   }
 
   #onDown(_down: SocketDown): void {
-    this.#router.epoch++;
+    // Failed reconnect attempts while already down keep the poll schedule (and its backoff).
+    if (this.#state === 'down') return;
+    if (this.#state === 'open') this.#router.epoch++;
     const next = Date.now() + this.#options.policy.poll.minIntervalMs;
     for (const track of this.#router.tracks.values()) {
       track.gap = track.gap || track.sawStart;
-      track.nextPollAt = next;
+      track.nextPollAt = Math.max(track.nextPollAt, next);
       track.failures = 0;
     }
     this.#setState('down');

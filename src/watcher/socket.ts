@@ -106,10 +106,10 @@ export class ReconnectingSocket {
 
   /** Closes the connection and stops reconnecting. */
   stop(): void {
-    this.#controller?.abort();
-    this.#controller = undefined;
     const socket = this.#current;
     this.#current = undefined;
+    this.#controller?.abort();
+    this.#controller = undefined;
     if (socket) safely(() => socket.close(1000, 'client closed'));
   }
 

@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { WatchEvent, WatcherStats } from '../../src/watcher/index.js';
+import { JobRouter, type TerminalEnd, type Track } from '../../src/watcher/router.js';
+
+const stats = (): WatcherStats => ({ received: 0, ignored: 0, held: 0, dropped: 0, connections: 0, polls: 0 });
+const msg = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data });
+
+function setup(hold = { maxMessages: 5, maxAgeMs: 1_000 }) {
+  const ends: [string, TerminalEnd][] = [];
+  const counters = stats();
+  const router = new JobRouter({ hold, stats: counters, onEnd: (track: Track, end) => ends.push([track.promptId, end]) });
+  const watch = (id: string) => {
+    const events: WatchEvent[] = [];
+    const track = router.attach(id);
+    track.sinks.add({ deliver: (e) => events.push(e) });
+    router.drain(id);
+    return { track, events };
+  };
+  return { router, ends, counters, watch };
+}
+
+beforeEach(() => vi.useFakeTimers({ toFake: ['Date'] }));
+afterEach(() => vi.useRealTimers());
+
+describe('JobRouter hold buffer', () => {
+  it('delivers held messages once the prompt is watched and reports a whole run', () => {
+    const { router, ends, watch } = setup();
+    router.handleText(msg('execution_start', { prompt_id: 'p' }));
+    router.handleText(msg('execution_success', { prompt_id: 'p' }));
+    const { events } = watch('p');
+    expect(events.map((e) => e.type)).toEqual(['execution_start', 'execution_success']);
+    expect(ends).toEqual([['p', { status: 'completed', wholeRun: true, verify: false }]]);
+  });
+
+  it('is bounded in count: the oldest prompts go first', () => {
+    const { router, counters, watch } = setup({ maxMessages: 3, maxAgeMs: 60_000 });
+    router.handleText(msg('execution_start', { prompt_id: 'old' }));
+    router.handleText(msg('execution_start', { prompt_id: 'mid' }));
+    router.handleText(msg('execution_start', { prompt_id: 'new' }));
+    router.handleText(msg('progress', { prompt_id: 'new', value: 1, max: 2 }));
+    expect(counters.dropped).toBe(1);
+    expect(router.heldCount).toBe(3);
+    expect(watch('old').events).toEqual([]);
+    expect(watch('new').events.map((e) => e.type)).toEqual(['execution_start', 'progress']);
+  });
+
+  it('keeps the latest messages of one prompt that alone exceeds the bound, and marks the gap', () => {
+    const { router, ends, watch } = setup({ maxMessages: 2, maxAgeMs: 60_000 });
+    router.handleText(msg('execution_start', { prompt_id: 'p' }));
+    router.handleText(msg('executed', { prompt_id: 'p', node: '1', output: { a: [1] } }));
+    router.handleText(msg('execution_success', { prompt_id: 'p' }));
+    const { events, track } = watch('p');
+    expect(events.map((e) => e.type)).toEqual(['executed', 'execution_success']);
+    expect(track.gap).toBe(true);
+    expect(ends[0]?.[1]).toMatchObject({ status: 'completed', wholeRun: false });
+  });
+
+  it('is bounded in time: messages older than maxAgeMs are dropped', () => {
+    const { router, counters, watch } = setup({ maxMessages: 100, maxAgeMs: 1_000 });
+    router.handleText(msg('execution_start', { prompt_id: 'stale' }));
+    vi.advanceTimersByTime(1_001);
+    router.handleText(msg('execution_start', { prompt_id: 'fresh' }));
+    expect(counters.dropped).toBe(1);
+    expect(watch('stale').events).toEqual([]);
+    expect(watch('fresh').events).toHaveLength(1);
+  });
+
+  it('marks a run seen across a disconnect as not whole', () => {
+    const { router, ends, watch } = setup();
+    watch('p');
+    router.handleText(msg('execution_start', { prompt_id: 'p' }));
+    router.epoch++;
+    router.handleText(msg('execution_success', { prompt_id: 'p' }));
+    expect(ends[0]?.[1]).toMatchObject({ wholeRun: false });
+  });
+
+  it('does not hold messages of a prompt whose watcher is gone', () => {
+    const { router, counters, watch } = setup();
+    const { track } = watch('p');
+    router.remove(track);
+    router.handleText(msg('executing', { prompt_id: 'p', node: null }));
+    expect(counters.held).toBe(0);
+  });
+});
+
+describe('JobRouter messages', () => {
+  it('asks for verification when executing null ends a run it did not see start', () => {
+    const { router, ends, watch } = setup();
+    watch('p');
+    router.handleText(msg('executing', { prompt_id: 'p', node: null }));
+    expect(ends[0]?.[1]).toEqual({ status: 'completed', wholeRun: false, verify: true });
+  });
+
+  it('routes an interruption as cancelled', () => {
+    const { router, ends, watch } = setup();
+    watch('p');
+    router.handleText(msg('execution_interrupted', { prompt_id: 'p', node_id: '4', node_type: 'KSampler' }));
+    expect(ends[0]?.[1]).toMatchObject({ status: 'cancelled', error: { nodeId: '4', nodeType: 'KSampler' } });
+  });
+
+  it('ignores and counts messages whose read fields have the wrong type', () => {
+    const { router, counters, watch } = setup();
+    const { events } = watch('p');
+    router.handleText(msg('executed', { prompt_id: 'p', node: '1', output: 'not an object' }));
+    router.handleText(msg('executing', { prompt_id: 'p', node: { id: 1 } }));
+    router.handleText(msg('progress', { prompt_id: 42 }));
+    router.handleText(msg('feature_flags', { supports_preview_metadata: true }));
+    expect(events).toEqual([]);
+    expect(counters.ignored).toBe(4);
+  });
+});

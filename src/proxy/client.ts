@@ -14,7 +14,10 @@ import { pollTask, realClock, waitForStatus, type ReadStatus } from './wait.js';
  */
 export type StatusPath = string | ((taskId: string) => string);
 
-/** Options of `new ProxyClient()`. */
+/**
+ * Options of `new ProxyClient()`.
+ * @example new ProxyClient({ baseUrl: 'https://api.example.com', apiKey: key, timeout: 30_000, wait: { maxIntervalMs: 10_000 } });
+ */
 export interface ProxyClientOptions extends ClientOptions {
   /**
    * Bearer token sent as `Authorization: Bearer <token>` to the proxy's origin only; a function is

@@ -1,7 +1,10 @@
 import { GraphcloudError } from '../core/index.js';
 import type { TaskKind } from './types.js';
 
-/** Why a task did not deliver: the vendor reported a failure, or a success with no result. */
+/**
+ * Why a task did not deliver: the vendor reported a failure, or a success with no result.
+ * @example if (error instanceof TaskFailedError && error.reason === 'no-result') retryLater();
+ */
 export type TaskFailureReason = 'failed' | 'no-result';
 
 /**

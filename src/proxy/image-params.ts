@@ -35,7 +35,10 @@ interface ImageTaskCommon {
   webhook_url?: string;
 }
 
-/** `advanced_settings` of relight. Sliders are integers from 0 to 100. */
+/**
+ * `advanced_settings` of relight. Sliders are integers from 0 to 100.
+ * @example const advanced: RelightAdvancedSettings = { contrast: 70, engine: 'real', transfer_light_a: 'high_on_faces' };
+ */
 export interface RelightAdvancedSettings {
   /** @default 50 */
   whites?: number;

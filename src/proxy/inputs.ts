@@ -32,7 +32,10 @@ export type ImageInput = string | Blob | ArrayBuffer | ArrayBufferView | ImageFi
  */
 export type Base64Format = 'raw' | 'data-url';
 
-/** An image input ready for the wire, with its bytes when the SDK has them (for the size check). */
+/**
+ * An image input ready for the wire, with its bytes when the SDK has them (for the size check).
+ * @example const { wire, bytes } = await resolveImage(check, 'image', png, 'raw');
+ */
 export interface ResolvedImage {
   wire: unknown;
   /** Bytes given by the caller (binary, file). */
@@ -46,7 +49,10 @@ const DATA_URL_PATTERN = /^data:[^,]*;base64,/i;
 const BASE64_PATTERN = /^[A-Za-z0-9+/_-]+={0,2}$/;
 const RULE = 'an http(s) URL, a data: URL, Base64 text, bytes, a Blob or { path } (a file path must be wrapped: { path: "./a.png" })';
 
-/** Records a problem when `value` is not a usable image input. Synchronous: nothing is read. */
+/**
+ * Records a problem when `value` is not a usable image input. Synchronous: nothing is read.
+ * @example checkImageInput(check, 'image', './a.png', true); // records: wrap file paths in { path }
+ */
 export function checkImageInput(check: Checker, field: string, value: unknown, required: boolean): void {
   if (value === undefined || value === null) {
     if (required) check.fail(field, `required: ${RULE}`, value);
@@ -65,6 +71,7 @@ export function checkImageInput(check: Checker, field: string, value: unknown, r
 /**
  * Encodes a binary image input to Base64 (reading a file when given `{ path }`); strings and
  * anything else pass unchanged. A file that cannot be read is recorded on `check`.
+ * @example const { wire } = await resolveImage(check, 'images[0]', { path: './a.png' }, 'data-url'); // 'data:image/png;base64,…'
  */
 export async function resolveImage(check: Checker, field: string, value: unknown, format: Base64Format): Promise<ResolvedImage> {
   if (typeof value === 'string') {

@@ -13,7 +13,10 @@ const ImageTaskBody = z.looseObject({
   generated: opt(z.array(z.string())),
 });
 
-/** Image task, under `data` (relight, upscaler, skin enhancers) or at the top level (style transfer); both accepted everywhere. */
+/**
+ * Image task, under `data` (relight, upscaler, skin enhancers) or at the top level (style transfer); both accepted everywhere.
+ * @example ImageTaskSchema.parse({ data: { task_id: 't', status: 'CREATED' } });
+ */
 export const ImageTaskSchema = z.union([z.looseObject({ data: ImageTaskBody }), ImageTaskBody]);
 
 const VideoTaskBody = z.looseObject({
@@ -22,7 +25,10 @@ const VideoTaskBody = z.looseObject({
   credits: opt(z.number()),
 });
 
-/** Video submission answer: `task_id`, `state`, `credits` (top level; a `data` wrapper is accepted too). */
+/**
+ * Video submission answer: `task_id`, `state`, `credits` (top level; a `data` wrapper is accepted too).
+ * @example VideoTaskSchema.parse({ task_id: 'v', state: 'created', credits: 20 });
+ */
 export const VideoTaskSchema = z.union([z.looseObject({ data: VideoTaskBody }), VideoTaskBody]);
 
 const CreationSchema = z.looseObject({
@@ -42,7 +48,10 @@ const VideoStatusBody = z.looseObject({
   creations: opt(z.array(CreationSchema)),
 });
 
-/** Video status answer (`GET /proxy/videovendor/tasks/{task_id}/creations`). */
+/**
+ * Video status answer (`GET /proxy/videovendor/tasks/{task_id}/creations`).
+ * @example VideoStatusSchema.parse({ id: 'v', state: 'success', creations: [{ url: 'https://cdn/v.mp4' }] });
+ */
 export const VideoStatusSchema = z.union([z.looseObject({ data: VideoStatusBody }), VideoStatusBody]);
 
 type Unwrapped<T> = T extends { data: infer D } ? D : T;
@@ -50,13 +59,19 @@ function unwrap<T extends object>(body: T): Unwrapped<T> {
   return ('data' in body ? body.data : body) as Unwrapped<T>;
 }
 
-/** Normalises an image task answer (submission or status). */
+/**
+ * Normalises an image task answer (submission or status).
+ * @example toImageTask('upscale', { task_id: 't', task_status: 'created' }); // { kind: 'upscale', taskId: 't', status: 'CREATED', generated: [], raw }
+ */
 export function toImageTask<K extends ImageTaskKind>(kind: K, body: z.infer<typeof ImageTaskSchema>): ImageTask<K> {
   const inner = unwrap(body);
   return { kind, taskId: inner.task_id, status: (inner.status ?? inner.task_status ?? 'CREATED').toUpperCase(), generated: inner.generated ?? [], raw: body };
 }
 
-/** Normalises a video submission answer. */
+/**
+ * Normalises a video submission answer.
+ * @example toVideoTask('extend', { task_id: 'v', state: 'Queueing' }).state; // 'queueing'
+ */
 export function toVideoTask<K extends VideoTaskKind>(kind: K, body: z.infer<typeof VideoTaskSchema>): VideoTask<K> {
   const inner = unwrap(body);
   return { kind, taskId: inner.task_id, state: (inner.state ?? 'created').toLowerCase(), credits: inner.credits ?? undefined, raw: body };
@@ -64,7 +79,10 @@ export function toVideoTask<K extends VideoTaskKind>(kind: K, body: z.infer<type
 
 const QUEUED = new Set(['CREATED', 'QUEUEING', 'QUEUED']);
 
-/** Phase of a vendor status, compared case-insensitively; an unknown value is "running", never an error. */
+/**
+ * Phase of a vendor status, compared case-insensitively; an unknown value is "running", never an error.
+ * @example phaseOf('queueing', false); // 'queued'
+ */
 export function phaseOf(status: string, hasResult: boolean): TaskPhase {
   const upper = status.toUpperCase();
   if (QUEUED.has(upper)) return 'queued';
@@ -73,13 +91,19 @@ export function phaseOf(status: string, hasResult: boolean): TaskPhase {
   return 'running';
 }
 
-/** An image status answer as a `TaskStatus`. */
+/**
+ * An image status answer as a `TaskStatus`.
+ * @example imageStatus('relight', 't', { data: { task_id: 't', status: 'COMPLETED', generated: [url] } }).phase; // 'succeeded'
+ */
 export function imageStatus(kind: TaskKind, taskId: string, body: z.infer<typeof ImageTaskSchema>): TaskStatus {
   const task = toImageTask(kind as ImageTaskKind, body);
   return { kind, taskId: task.taskId || taskId, status: task.status, phase: phaseOf(task.status, task.generated.length > 0), urls: task.generated, raw: body };
 }
 
-/** A video status answer as a `TaskStatus` and its creations; `success` with no creation is a failure. */
+/**
+ * A video status answer as a `TaskStatus` and its creations; `success` with no creation is a failure.
+ * @example videoStatus('extend', 'v', { state: 'success', creations: [] }).phase; // 'failed' (no result)
+ */
 export function videoStatus(kind: TaskKind, taskId: string, body: z.infer<typeof VideoStatusSchema>): TaskStatus & { creations: VideoCreation[]; credits: number | undefined } {
   const inner = unwrap(body);
   const status = (inner.state ?? 'created').toLowerCase();

@@ -4,7 +4,10 @@ import { resolveImage, type Base64Format, type ResolvedImage } from './inputs.js
 import type { Fields } from './validate-common.js';
 import type { SubmitOptions, TaskRef, WaitOptions } from './types.js';
 
-/** What the resources share: the HTTP core, encoding choices and the client's waiter. */
+/**
+ * What the resources share: the HTTP core, encoding choices and the client's waiter.
+ * @example const ctx: ProxyContext = { http, base64Format: { image: 'raw', video: 'data-url' }, maxUpscaledPixels: 25_300_000, wait };
+ */
 export interface ProxyContext {
   http: HttpClient;
   base64Format: { image: Base64Format; video: Base64Format };
@@ -12,7 +15,10 @@ export interface ProxyContext {
   wait(task: TaskRef, options: WaitOptions): Promise<unknown>;
 }
 
-/** One submission route. */
+/**
+ * One submission route.
+ * @example const spec: SubmitSpec<typeof VideoTaskSchema> = { call: 'proxy.video.extend()', path: '/proxy/videovendor/extend', schema: VideoTaskSchema, family: 'video', validate: validateExtend, imageFields: ['images[]'] };
+ */
 export interface SubmitSpec<S extends z.ZodMiniType> {
   /** Name used in error messages, e.g. `proxy.image.upscale()`. */
   call: string;
@@ -31,6 +37,7 @@ export interface SubmitSpec<S extends z.ZodMiniType> {
  * submission is never retried, since a second attempt could start a second paid task.
  *
  * @throws {ValidationError} listing every broken limit; nothing was sent.
+ * @example const body = await submit(ctx, spec, { model: 'videoq2-pro', video_creation_id: id, video_url: url });
  */
 export async function submit<S extends z.ZodMiniType>(ctx: ProxyContext, spec: SubmitSpec<S>, params: unknown, options: SubmitOptions = {}): Promise<z.infer<S>> {
   const { validate = true, wait: _wait, ...requestOptions } = options;
@@ -49,7 +56,10 @@ export async function submit<S extends z.ZodMiniType>(ctx: ProxyContext, spec: S
   return ctx.http.request({ method: 'POST', path: spec.path, json: body, schema: spec.schema, idempotent: false, options: requestOptions });
 }
 
-/** The options of the wait that follows a submission, sharing the submission's signal. */
+/**
+ * The options of the wait that follows a submission, sharing the submission's signal.
+ * @example waitOptionsOf({ signal, wait: true }); // { signal }
+ */
 export function waitOptionsOf(options: SubmitOptions | undefined): WaitOptions | undefined {
   const wait = options?.wait;
   if (!wait) return undefined;

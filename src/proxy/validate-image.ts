@@ -20,7 +20,10 @@ import { checkBooleans, checkIntegers, checkObject, checkUrl, type Fields } from
 
 const RELIGHT_SLIDERS = ['whites', 'blacks', 'brightness', 'contrast', 'saturation'] as const;
 
-/** Relight: sliders 0 to 100, enums, booleans, the two exclusive light sources, prompt weights 1 to 1.4. */
+/**
+ * Relight: sliders 0 to 100, enums, booleans, the two exclusive light sources, prompt weights 1 to 1.4.
+ * @example validateRelight({ image: url, light_transfer_strength: 101 }, check); // records light_transfer_strength
+ */
 export function validateRelight(p: Fields, check: Checker): void {
   checkImageInput(check, 'image', p.image, true);
   checkPrompt(check, p.prompt);
@@ -43,7 +46,10 @@ export function validateRelight(p: Fields, check: Checker): void {
   check.oneOf('advanced_settings.transfer_light_b', advanced.transfer_light_b, TRANSFER_LIGHT_B);
 }
 
-/** Upscaler: the four -10 to 10 sliders, enums. The pixel limit needs the bytes: `checkUpscaledPixels`. */
+/**
+ * Upscaler: the four -10 to 10 sliders, enums. The pixel limit needs the bytes: `checkUpscaledPixels`.
+ * @example validateUpscale({ image: url, scale_factor: '3x' }, check); // records scale_factor
+ */
 export function validateUpscale(p: Fields, check: Checker): void {
   checkImageInput(check, 'image', p.image, true);
   checkIntegers(check, p, ['creativity', 'fractality', 'hdr', 'resemblance'], -10, 10);
@@ -54,7 +60,10 @@ export function validateUpscale(p: Fields, check: Checker): void {
   checkUrl(check, 'webhook_url', p.webhook_url);
 }
 
-/** Style transfer: strengths 0 to 100, enums, and the portrait-only fields need `is_portrait: true`. */
+/**
+ * Style transfer: strengths 0 to 100, enums, and the portrait-only fields need `is_portrait: true`.
+ * @example validateStyleTransfer({ image, reference_image, portrait_style: 'pop' }, check); // records portrait_style
+ */
 export function validateStyleTransfer(p: Fields, check: Checker): void {
   checkImageInput(check, 'image', p.image, true);
   checkImageInput(check, 'reference_image', p.reference_image, true);
@@ -71,14 +80,20 @@ export function validateStyleTransfer(p: Fields, check: Checker): void {
   checkUrl(check, 'webhook_url', p.webhook_url);
 }
 
-/** Skin enhancer, creative: `sharpen` and `smart_grain` 0 to 100. */
+/**
+ * Skin enhancer, creative: `sharpen` and `smart_grain` 0 to 100.
+ * @example validateSkinEnhancerCreative({ image, sharpen: 101 }, check); // records sharpen
+ */
 export function validateSkinEnhancerCreative(p: Fields, check: Checker): void {
   checkImageInput(check, 'image', p.image, true);
   checkIntegers(check, p, ['sharpen', 'smart_grain'], 0, 100);
   checkUrl(check, 'webhook_url', p.webhook_url);
 }
 
-/** Skin enhancer, faithful: `sharpen`, `skin_detail` and `smart_grain` 0 to 100. */
+/**
+ * Skin enhancer, faithful: `sharpen`, `skin_detail` and `smart_grain` 0 to 100.
+ * @example validateSkinEnhancerFaithful({ image, skin_detail: -1 }, check); // records skin_detail
+ */
 export function validateSkinEnhancerFaithful(p: Fields, check: Checker): void {
   checkImageInput(check, 'image', p.image, true);
   checkIntegers(check, p, ['sharpen', 'skin_detail', 'smart_grain'], 0, 100);
@@ -89,6 +104,7 @@ export function validateSkinEnhancerFaithful(p: Fields, check: Checker): void {
  * Refuses an upscale whose result would exceed the limit, when the input's size can be read (bytes,
  * a file, Base64 text; not a URL). Without `scale_factor` the smallest, `2x`, is assumed, so a
  * request is refused only when it must fail.
+ * @example checkUpscaledPixels(check, { wire, bytes: png3000x2200 }, '2x', 25_300_000); // records image
  */
 export function checkUpscaledPixels(check: Checker, image: ResolvedImage, scaleFactor: unknown, maxPixels: number): void {
   const bytes = image.bytes ?? (image.base64 !== undefined ? decodeBase64Head(image.base64) : undefined);

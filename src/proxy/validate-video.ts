@@ -18,7 +18,10 @@ import {
 const MAX_PROMPT = 2000;
 const MAX_PAYLOAD = 1_048_576;
 
-/** Reference to video: model, duration by model, one image, lengths, enums, int32s, watermark position, JSON metadata. */
+/**
+ * Reference to video: model, duration by model, one image, lengths, enums, int32s, watermark position, JSON metadata.
+ * @example validateReferenceToVideo({ model: 'videoq2-pro', duration: 9 }, check); // records duration
+ */
 export function validateReferenceToVideo(p: Fields, check: Checker): void {
   check.oneOf('model', p.model, VIDEO_MODELS);
   const range = VIDEO_DURATIONS[p.model as VideoModel];
@@ -40,7 +43,10 @@ export function validateReferenceToVideo(p: Fields, check: Checker): void {
   checkCommon(check, p);
 }
 
-/** Extend: q2 models, 1 to 7 seconds, one end-frame image, the source video by id and URL together. */
+/**
+ * Extend: q2 models, 1 to 7 seconds, one end-frame image, the source video by id and URL together.
+ * @example validateExtend({ model: 'videoq2-pro', video_url: url }, check); // records video_creation_id
+ */
 export function validateExtend(p: Fields, check: Checker): void {
   check.oneOf('model', p.model, EXTEND_MODELS, { required: true });
   check.integer('duration', p.duration, { min: 1, max: 7 });
@@ -56,7 +62,10 @@ export function validateExtend(p: Fields, check: Checker): void {
   checkCommon(check, p);
 }
 
-/** Multi-frame: q2 models, a start image, 2 to 9 key frames each with a `key_image`. */
+/**
+ * Multi-frame: q2 models, a start image, 2 to 9 key frames each with a `key_image`.
+ * @example validateMultiframe({ model: 'videoq2-pro', start_image: url, image_settings: [] }, check); // records image_settings
+ */
 export function validateMultiframe(p: Fields, check: Checker): void {
   check.oneOf('model', p.model, EXTEND_MODELS, { required: true });
   checkImageInput(check, 'start_image', p.start_image, true);

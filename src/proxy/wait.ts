@@ -7,10 +7,14 @@ import type { Clock, TaskRef, TaskStatus, WaitOptions } from './types.js';
 /**
  * Reads one status of the task; rejects with the core's errors (`ApiError`, `ConnectionError`,
  * `TimeoutError`, `ResponseValidationError`) or `signal.reason`.
+ * @example const read: ReadStatus = async (signal) => imageStatus('upscale', id, await http.request({ method: 'GET', path, schema: ImageTaskSchema, options: { signal } }));
  */
 export type ReadStatus = (signal: AbortSignal | undefined) => Promise<TaskStatus>;
 
-/** Real time: `Date.now` and the core's abortable `sleep`. */
+/**
+ * Real time: `Date.now` and the core's abortable `sleep`.
+ * @example await realClock.sleep(1000, signal);
+ */
 export const realClock: Clock = Object.freeze({ now: () => Date.now(), sleep });
 
 /**
@@ -21,6 +25,7 @@ export const realClock: Clock = Object.freeze({ now: () => Date.now(), sleep });
  *
  * @throws {TimeoutError} when the budget is spent (after one last status request at the deadline).
  * @throws {NotFoundError} for a `404` after `notFoundGraceMs`, or once the task has been seen.
+ * @example for await (const status of pollTask(task, read, realClock, { timeout: 60_000 })) console.log(status.phase);
  */
 export async function* pollTask(task: TaskRef, read: ReadStatus, clock: Clock, options: WaitOptions = {}): AsyncGenerator<TaskStatus, void, undefined> {
   const d = PROXY_DEFAULTS.wait;
@@ -82,6 +87,7 @@ export async function* pollTask(task: TaskRef, read: ReadStatus, clock: Clock, o
 /**
  * Waits for a terminal status: resolves with it when the task succeeded, rejects with a
  * `TaskFailedError` when it failed or succeeded without a result. `onUpdate` sees every change.
+ * @example const final = await waitForStatus(task, read, realClock, { onUpdate: console.log });
  */
 export async function waitForStatus(task: TaskRef, read: ReadStatus, clock: Clock, options: WaitOptions = {}): Promise<TaskStatus> {
   let final: TaskStatus | undefined;

@@ -75,7 +75,10 @@ export async function* pollTask(task: TaskRef, read: ReadStatus, clock: Clock, o
       }
       if (status.phase === 'succeeded' || status.phase === 'failed') return;
     }
-    if (used >= timeout) throw withCause(new TimeoutError(`${task.kind} task ${task.taskId}`, timeout), lastError);
+    const timedOut = () => new TimeoutError(`${task.kind} task ${task.taskId}`, timeout, lastError);
+    if (used >= timeout) throw timedOut();
+    // Never ask again before the server's Retry-After; if that lies past the budget, stop now.
+    if (counting && retryAfterMs !== undefined && retryAfterMs >= timeout - used) throw timedOut();
     let delay = Math.max(interval, retryAfterMs ?? 0);
     interval = Math.min(maxInterval, interval * grow);
     if (counting) delay = Math.min(delay, timeout - used);
@@ -114,9 +117,4 @@ function isTransient(error: unknown, notFoundIsLag: boolean): boolean {
   if (error instanceof NotFoundError) return notFoundIsLag;
   if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
   return error instanceof ApiError && (error.status === 408 || error.status === 429 || error.status >= 500);
-}
-
-function withCause(error: TimeoutError, cause: unknown): TimeoutError {
-  if (cause !== undefined) Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
-  return error;
 }

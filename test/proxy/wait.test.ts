@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthenticationError, NotFoundError, TimeoutError, ValidationError } from '../../src/core/index.js';
+import { AuthenticationError, NotFoundError, RateLimitError, TimeoutError, ValidationError } from '../../src/core/index.js';
 import { TaskFailedError, type TaskStatus } from '../../src/proxy/index.js';
 import { BASE, client, TOKEN, useProxyServer } from './helpers.js';
 
@@ -137,6 +137,16 @@ describe('proxy.waitForTask()', () => {
     await advance(30_000);
     await expect(done).resolves.toBeDefined();
     expect(gaps(times)).toEqual([7000, 12_000]);
+  });
+
+  it('gives up at once when Retry-After lies past the budget, naming the 429 as the cause', async () => {
+    const times = sequence(UPSCALE_STATUS, [status(429, { 'retry-after': '60' })]);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { timeout: 30_000 }).catch((e: unknown) => e);
+    await advance(100);
+    const error = (await done) as TimeoutError;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.cause).toBeInstanceOf(RateLimitError);
+    expect(times).toHaveLength(1);
   });
 
   it('retries transient errors (500, connection errors) and never resubmits', async () => {

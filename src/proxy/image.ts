@@ -64,7 +64,7 @@ export class ImageResource {
    * const done = await proxy.image.relight({ image: url, prompt: 'neon night (blue rim light:1.3)', style: 'contrasted_n_hdr' }, { wait: true });
    * ```
    */
-  relight<const O extends SubmitOptions = {}>(params: RelightParams, options?: O): ImageSubmitted<'relight', O> {
+  relight<const O extends SubmitOptions = { wait?: false }>(params: RelightParams, options?: O): ImageSubmitted<'relight', O> {
     return this.#run('relight', params, options) as ImageSubmitted<'relight', O>;
   }
 
@@ -78,7 +78,7 @@ export class ImageResource {
    * const task = await proxy.image.upscale({ image: { path: './small.png' }, scale_factor: '4x', creativity: 2 });
    * ```
    */
-  upscale<const O extends SubmitOptions = {}>(params: UpscaleParams, options?: O): ImageSubmitted<'upscale', O> {
+  upscale<const O extends SubmitOptions = { wait?: false }>(params: UpscaleParams, options?: O): ImageSubmitted<'upscale', O> {
     return this.#run('upscale', params, options) as ImageSubmitted<'upscale', O>;
   }
 
@@ -91,7 +91,7 @@ export class ImageResource {
    * const task = await proxy.image.styleTransfer({ image: photo, reference_image: painting, style_strength: 70 });
    * ```
    */
-  styleTransfer<const O extends SubmitOptions = {}>(params: StyleTransferParams, options?: O): ImageSubmitted<'styleTransfer', O> {
+  styleTransfer<const O extends SubmitOptions = { wait?: false }>(params: StyleTransferParams, options?: O): ImageSubmitted<'styleTransfer', O> {
     return this.#run('styleTransfer', params, options) as ImageSubmitted<'styleTransfer', O>;
   }
 
@@ -104,7 +104,7 @@ export class ImageResource {
    * const task = await proxy.image.skinEnhancerCreative({ image: { path: './face.jpg' }, sharpen: 30 });
    * ```
    */
-  skinEnhancerCreative<const O extends SubmitOptions = {}>(params: SkinEnhancerCreativeParams, options?: O): ImageSubmitted<'skinEnhancerCreative', O> {
+  skinEnhancerCreative<const O extends SubmitOptions = { wait?: false }>(params: SkinEnhancerCreativeParams, options?: O): ImageSubmitted<'skinEnhancerCreative', O> {
     return this.#run('skinEnhancerCreative', params, options) as ImageSubmitted<'skinEnhancerCreative', O>;
   }
 
@@ -117,7 +117,7 @@ export class ImageResource {
    * const task = await proxy.image.skinEnhancerFaithful({ image: 'https://example.com/face.jpg', skin_detail: 90 });
    * ```
    */
-  skinEnhancerFaithful<const O extends SubmitOptions = {}>(params: SkinEnhancerFaithfulParams, options?: O): ImageSubmitted<'skinEnhancerFaithful', O> {
+  skinEnhancerFaithful<const O extends SubmitOptions = { wait?: false }>(params: SkinEnhancerFaithfulParams, options?: O): ImageSubmitted<'skinEnhancerFaithful', O> {
     return this.#run('skinEnhancerFaithful', params, options) as ImageSubmitted<'skinEnhancerFaithful', O>;
   }
 

@@ -45,7 +45,7 @@ export class VideoResource {
    * const task = await proxy.video.referenceToVideo({ model: 'videoq3-pro', prompt: 'a lighthouse in a storm', duration: 12, resolution: '1080p' });
    * ```
    */
-  referenceToVideo<const O extends SubmitOptions = {}>(params: ReferenceToVideoParams, options?: O): VideoSubmitted<'referenceToVideo', O> {
+  referenceToVideo<const O extends SubmitOptions = { wait?: false }>(params: ReferenceToVideoParams, options?: O): VideoSubmitted<'referenceToVideo', O> {
     return this.#run('referenceToVideo', params, options) as VideoSubmitted<'referenceToVideo', O>;
   }
 
@@ -58,7 +58,7 @@ export class VideoResource {
    * const task = await proxy.video.extend({ model: 'videoq2-pro', video_creation_id: id, video_url: url, duration: 5 });
    * ```
    */
-  extend<const O extends SubmitOptions = {}>(params: ExtendParams, options?: O): VideoSubmitted<'extend', O> {
+  extend<const O extends SubmitOptions = { wait?: false }>(params: ExtendParams, options?: O): VideoSubmitted<'extend', O> {
     return this.#run('extend', params, options) as VideoSubmitted<'extend', O>;
   }
 
@@ -71,7 +71,7 @@ export class VideoResource {
    * const task = await proxy.video.multiframe({ model: 'videoq2-turbo', start_image: a, image_settings: [{ key_image: b, duration: 2 }, { key_image: c, duration: 2 }] });
    * ```
    */
-  multiframe<const O extends SubmitOptions = {}>(params: MultiframeParams, options?: O): VideoSubmitted<'multiframe', O> {
+  multiframe<const O extends SubmitOptions = { wait?: false }>(params: MultiframeParams, options?: O): VideoSubmitted<'multiframe', O> {
     return this.#run('multiframe', params, options) as VideoSubmitted<'multiframe', O>;
   }
 

@@ -38,10 +38,12 @@ const CreationSchema = z.looseObject({
   watermarked_url: opt(z.string()),
 });
 
+// `state` is required here: a status read costs nothing, and a body without it (a wrong route
+// answering `{}`) must not pass for a task queued forever.
 const VideoStatusBody = z.looseObject({
   id: opt(z.string()),
   task_id: opt(z.string()),
-  state: opt(z.string()),
+  state: z.string(),
   err_code: opt(z.string()),
   credits: opt(z.number()),
   progress: opt(z.number()),
@@ -96,8 +98,11 @@ export function phaseOf(status: string, hasResult: boolean): TaskPhase {
  * @example imageStatus('relight', 't', { data: { task_id: 't', status: 'COMPLETED', generated: [url] } }).phase; // 'succeeded'
  */
 export function imageStatus(kind: TaskKind, taskId: string, body: z.infer<typeof ImageTaskSchema>): TaskStatus {
-  const task = toImageTask(kind as ImageTaskKind, body);
-  return { kind, taskId: task.taskId || taskId, status: task.status, phase: phaseOf(task.status, task.generated.length > 0), urls: task.generated, raw: body };
+  const inner = unwrap(body);
+  // No status at all reads as running (charged to the budget), never as queued forever.
+  const status = (inner.status ?? inner.task_status ?? 'UNKNOWN').toUpperCase();
+  const urls = inner.generated ?? [];
+  return { kind, taskId: inner.task_id || taskId, status, phase: phaseOf(status, urls.length > 0), urls, raw: body };
 }
 
 /**
@@ -106,7 +111,7 @@ export function imageStatus(kind: TaskKind, taskId: string, body: z.infer<typeof
  */
 export function videoStatus(kind: TaskKind, taskId: string, body: z.infer<typeof VideoStatusSchema>): TaskStatus & { creations: VideoCreation[]; credits: number | undefined } {
   const inner = unwrap(body);
-  const status = (inner.state ?? 'created').toLowerCase();
+  const status = inner.state.toLowerCase();
   const creations = (inner.creations ?? []).map((c) => stripNulls(c) as VideoCreation);
   return {
     kind,

@@ -1,4 +1,5 @@
 import { HTTP_DEFAULTS } from './core/defaults.js';
+import { PROXY_DEFAULTS } from './proxy/defaults.js';
 
 /**
  * Every policy constant of the SDK, frozen. The JSDoc `@default` tags and the README's options
@@ -12,4 +13,5 @@ import { HTTP_DEFAULTS } from './core/defaults.js';
  */
 export const DEFAULTS = Object.freeze({
   http: HTTP_DEFAULTS,
+  proxy: PROXY_DEFAULTS,
 });

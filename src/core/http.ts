@@ -31,6 +31,12 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
   schema?: S;
   /** Override idempotency; POST is never retried unless this says so explicitly. */
   idempotent?: boolean | undefined;
+  /**
+   * The body is large and must stream: sent with fetch's `redirect: 'error'`, because any other
+   * mode makes fetch tee the body to replay it on a redirect, buffering all of it in memory. A
+   * redirect answer then fails the call (uploads are not redirected).
+   */
+  streamBody?: boolean | undefined;
   options?: RequestOptions | undefined;
 }
 
@@ -126,7 +132,7 @@ export class HttpClient {
         this.#emit(() => this.#config.onRequest?.({ method: spec.method, url: redactUrl(url), headers: redactHeaders(headers), attempt }));
         const method = hop > 0 && spec.method === 'POST' ? 'GET' : spec.method;
         const body = method === 'GET' ? undefined : spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
-        response = await this.#ky(url, { method, headers, body: body ?? null, signal, redirect: 'manual' });
+        response = await this.#ky(url, { method, headers, body: body ?? null, signal, redirect: spec.streamBody ? 'error' : 'manual' });
         const location = response.headers.get('location');
         if (response.status >= 300 && response.status < 400 && location && hop < MAX_REDIRECTS) {
           await response.body?.cancel();

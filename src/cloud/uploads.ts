@@ -76,6 +76,7 @@ export async function upload(http: HttpClient, kind: 'image' | 'mask', input: Fi
     // A JSON string, not nested form fields (wire-facts "Outputs and uploads").
     form.append('original_ref', JSON.stringify(ref));
   }
-  const body = await http.request({ method: 'POST', path: `/api/upload/${kind}`, body: form, schema: UploadSchema, options: request });
+  // streamBody: fetch would otherwise tee the form to replay it on a redirect, holding the whole file in memory.
+  const body = await http.request({ method: 'POST', path: `/api/upload/${kind}`, body: form, streamBody: true, schema: UploadSchema, options: request });
   return { name: body.name, subfolder: body.subfolder ?? '', type: body.type ?? undefined };
 }

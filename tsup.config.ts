@@ -2,16 +2,17 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    // The SDK: runtime-neutral (Node, Bun, Deno, browsers, edge); no node: import may appear.
-    entry: { index: 'src/index.ts' },
+    // The SDK, one output file per source module (not one bundle): with "sideEffects": false a
+    // bundler drops whole modules an app does not use, so `import { RegistryClient }` does not
+    // ship the proxy or cloud code. Runtime-neutral: no node: import may appear.
+    entry: ['src/**/*.ts', '!src/testing/**'],
+    bundle: false,
     format: ['esm'],
     target: 'es2023',
     platform: 'neutral',
-    dts: true,
+    dts: { entry: { index: 'src/index.ts' } },
     sourcemap: true,
     clean: false,
-    treeshake: true,
-    external: ['ky', 'zod', 'eventemitter3', 'ws'],
   },
   {
     // The simulator: Node-only, a separate entry so nothing of it reaches the main bundle.

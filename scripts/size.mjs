@@ -30,7 +30,7 @@ for (const c of cases) {
   const gz = gzipSync(text, { level: 9 }).length;
   const inputs = Object.keys(result.metafile.inputs);
   const forbidden = inputs.filter((file) => /node_modules\/ws\/|src\/testing|dist\/testing/.test(file));
-  if (/["'`]node:/.test(text) || forbidden.length > 0) {
+  if (/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["'`]node:/.test(text) || forbidden.length > 0) {
     failed = true;
     console.error(`${c.name}: the browser bundle contains node-only code: ${forbidden.join(', ') || 'a node: import'}`);
   }

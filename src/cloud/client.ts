@@ -110,7 +110,7 @@ export class CloudClient {
     this.#hub = new WatchHub({
       socketUrl,
       redactedUrl: `${redactUrl(redacted)}?clientId=${this.clientId}&token=[REDACTED]`,
-      WebSocket: WebSocket ?? (globalThis.WebSocket as WebSocketConstructor | undefined),
+      WebSocket: WebSocket ?? globalThis.WebSocket,
       source: { getJobStatus: (id, o) => this.getJobStatus(id, o), getJobOutputs: (id, o) => this.getJobOutputs(id, o) },
       policy: resolvePolicy(watcher),
     });

@@ -15,7 +15,9 @@ export interface WebSocketLike {
   binaryType: string;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: never) => void): void;
+  // `any`: the DOM and `ws` declare different event classes; the socket reads `data`, `code` and `reason` defensively.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: any) => void): void;
 }
 
 /**
@@ -187,7 +189,7 @@ export class ReconnectingSocket {
         safely(() => socket.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } })));
         safely(() => handlers.onOpen(reconnected));
       });
-      socket.addEventListener('message', ((event: { data: unknown }) => {
+      socket.addEventListener('message', (event: { data: unknown }) => {
         if (settled) return;
         const data = event.data;
         if (typeof data === 'string') safely(() => handlers.onText(data));
@@ -196,8 +198,8 @@ export class ReconnectingSocket {
         else if (data instanceof Blob) {
           data.arrayBuffer().then((buffer) => !settled && safely(() => handlers.onBinary(new Uint8Array(buffer))), () => undefined);
         }
-      }) as (event: never) => void);
-      socket.addEventListener('close', ((event: { code?: number; reason?: string }) => finish(event.code ?? 1006, event.reason ?? '')) as (event: never) => void);
+      });
+      socket.addEventListener('close', (event: { code?: number; reason?: string }) => finish(event.code ?? 1006, event.reason ?? ''));
       // An error is always followed by close; a runtime that skips it is covered by the timeout.
       socket.addEventListener('error', () => undefined);
     });

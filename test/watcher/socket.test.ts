@@ -28,8 +28,8 @@ class ScriptedSocket implements WebSocketLike {
     this.readyState = 3;
     this.#emit('close', { code, reason: '' });
   }
-  addEventListener(type: string, listener: (event: never) => void): void {
-    (this.#listeners[type] ??= []).push(listener as (event: unknown) => void);
+  addEventListener(type: string, listener: (event: unknown) => void): void {
+    (this.#listeners[type] ??= []).push(listener);
   }
   #emit(type: string, event: unknown): void {
     for (const listener of this.#listeners[type] ?? []) listener(event);

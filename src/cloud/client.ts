@@ -1,14 +1,14 @@
-import { ApiError, Checker, HttpClient, NotFoundError, path, redactUrl, type ClientOptions, type Credential, type FileInput, type RequestOptions } from '../core/index.js';
+import { Checker, HttpClient, redactUrl, type ClientOptions, type Credential, type FileInput, type RequestOptions } from '../core/index.js';
 import { JobWatcher, type WatchOptions } from '../watcher/job-watcher.js';
 import type { WatcherStats } from '../watcher/events.js';
 import { WatchHub } from '../watcher/hub.js';
 import type { WebSocketConstructor } from '../watcher/socket.js';
 import { CLOUD_DEFAULTS, resolvePolicy, type WatcherPolicyOptions } from './defaults.js';
-import { initOf, mapCloudError, WatcherClosedError, WorkflowError, WorkflowValidationError } from './errors.js';
+import { mapCloudError, toWorkflowValidationError, WorkflowError } from './errors.js';
 import { fetchOutputs } from './outputs.js';
 import { runWorkflow, type RunWorkflowOptions } from './run-workflow.js';
-import { AnyObjectSchema, JobStatusSchema, ObjectInfoSchema, PromptResponseSchema, toNodeErrors } from './schemas.js';
-import { historyStatus, type StatusMapping, mapJobStatus } from './status.js';
+import { ObjectInfoSchema, PromptResponseSchema, toNodeErrors } from './schemas.js';
+import { JobStatusReader, type StatusMapping } from './status.js';
 import type { FileRef, JobResult, JobStatusInfo, NodeOutput, SubmitResult, UploadResult, Workflow } from './types.js';
 import { upload, type UploadImageOptions, type UploadMaskOptions } from './uploads.js';
 import { validateWorkflow, type ObjectInfo } from './validate-workflow.js';
@@ -81,10 +81,10 @@ export class CloudClient {
   readonly #apiKey: Credential | undefined;
   readonly #hub: WatchHub;
   readonly #options: CloudClientOptions;
-  #runtime: 'cloud' | 'local' | undefined;
+  readonly #status: JobStatusReader;
 
   constructor(options: CloudClientOptions) {
-    const { apiKey, WebSocket, runtime, clientId, watcher, statusMap, outputRoutes, ...core } = options;
+    const { apiKey, WebSocket, runtime, clientId, watcher, statusMap, outputRoutes: _routes, ...core } = options;
     const check = new Checker();
     if (runtime === 'cloud' && apiKey === undefined) check.fail('apiKey', 'the platform API key (required by the cloud)', apiKey);
     check.oneOf('runtime', runtime, ['cloud', 'local', 'auto']);
@@ -95,7 +95,7 @@ export class CloudClient {
     this.baseUrl = this.#http.baseUrl;
     this.#apiKey = apiKey;
     this.#options = options;
-    this.#runtime = runtime === 'auto' ? undefined : runtime;
+    this.#status = new JobStatusReader(this.#http, runtime === 'auto' ? undefined : runtime, statusMap);
     this.clientId = clientId ?? globalThis.crypto.randomUUID();
     const socketUrl = async () => {
       const url = new URL(`${this.baseUrl}/ws`);
@@ -195,29 +195,7 @@ export class CloudClient {
    */
   async getJobStatus(promptId: string, options?: RequestOptions): Promise<JobStatusInfo> {
     ids('cloud.getJobStatus()', promptId);
-    if (this.#runtime !== 'local') {
-      try {
-        const body = await this.#call(() => this.#http.request({ method: 'GET', path: path`/api/job/${promptId}/status`, schema: JobStatusSchema, options }));
-        const mapped = mapJobStatus(body.status, this.#options.statusMap);
-        return { promptId, ...mapped, raw: body.status, errorMessage: body.error_message ?? undefined };
-      } catch (error) {
-        if (!(error instanceof NotFoundError) || this.#runtime === 'cloud') throw error;
-        return this.#historyStatus(promptId, options, error);
-      }
-    }
-    return this.#historyStatus(promptId, options);
-  }
-
-  async #historyStatus(promptId: string, options: RequestOptions | undefined, statusRoute404?: NotFoundError): Promise<JobStatusInfo> {
-    let body: Record<string, unknown>;
-    try {
-      body = await this.#call(() => this.#http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options }));
-    } catch (error) {
-      throw statusRoute404 && error instanceof NotFoundError ? statusRoute404 : error;
-    }
-    // The status route is missing but /history answers: a local runtime.
-    this.#runtime ??= 'local';
-    return historyStatus(promptId, body, this.#options.statusMap);
+    return this.#status.read(promptId, options);
   }
 
   /**
@@ -323,7 +301,7 @@ export class CloudClient {
    * ```
    */
   async close(): Promise<void> {
-    this.#hub.close(new WatcherClosedError('(all)'));
+    this.#hub.close();
   }
 
   async #key(): Promise<string | undefined> {
@@ -335,7 +313,7 @@ export class CloudClient {
     try {
       return await run();
     } catch (error) {
-      throw toSubmitError(mapCloudError(error));
+      throw toWorkflowValidationError(mapCloudError(error));
     }
   }
 
@@ -349,14 +327,4 @@ function ids(context: string, promptId: unknown): void {
   const check = new Checker();
   check.string('promptId', promptId, { required: true });
   check.throwIfInvalid(context);
-}
-
-/** A 400 naming node errors or a typed error is a rejected workflow. */
-function toSubmitError(error: unknown): unknown {
-  if (!(error instanceof ApiError) || error.status !== 400 || error instanceof WorkflowValidationError) return error;
-  const body = error.body;
-  if (!body || typeof body !== 'object') return error;
-  const record = body as Record<string, unknown>;
-  if (record.node_errors === undefined && (typeof record.error !== 'object' || record.error === null)) return error;
-  return new WorkflowValidationError(initOf(error), toNodeErrors(record.node_errors));
 }

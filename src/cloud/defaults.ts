@@ -105,7 +105,14 @@ export const CLOUD_DEFAULTS = Object.freeze({
   outputRoutes: Object.freeze(['/api/jobs/{id}', '/api/history_v2/{id}', '/history/{id}'] as const),
 });
 
-/** The watcher policies, as `CloudClientOptions.watcher` accepts them (every field optional). */
+/**
+ * The watcher policies, as `CloudClientOptions.watcher` accepts them (every field optional).
+ *
+ * @example
+ * ```ts
+ * const policy: WatcherPolicy = resolvePolicy({ poll: { silenceMs: 10_000 } });
+ * ```
+ */
 export interface WatcherPolicy {
   socket: { minDelayMs: number; maxDelayMs: number; growFactor: number; minUptimeMs: number; connectionTimeoutMs: number; idleCloseMs: number; authCloseCodes: readonly number[] };
   hold: { maxMessages: number; maxAgeMs: number };
@@ -113,10 +120,24 @@ export interface WatcherPolicy {
   watch: { timeoutMs: number };
 }
 
-/** Partial overrides of {@link WatcherPolicy}. */
+/**
+ * Partial overrides of {@link WatcherPolicy}.
+ *
+ * @example
+ * ```ts
+ * const watcher: WatcherPolicyOptions = { socket: { maxDelayMs: 5_000 } };
+ * ```
+ */
 export type WatcherPolicyOptions = { [K in keyof WatcherPolicy]?: Partial<WatcherPolicy[K]> };
 
-/** Merges overrides onto `CLOUD_DEFAULTS`. */
+/**
+ * Merges overrides onto `CLOUD_DEFAULTS`.
+ *
+ * @example
+ * ```ts
+ * resolvePolicy({ hold: { maxMessages: 100 } }).hold; // { maxMessages: 100, maxAgeMs: 120000 }
+ * ```
+ */
 export function resolvePolicy(options: WatcherPolicyOptions = {}): WatcherPolicy {
   return {
     socket: { ...CLOUD_DEFAULTS.socket, ...options.socket },

@@ -1,7 +1,15 @@
 import { ApiError, GraphcloudError, PaymentRequiredError, ValidationError, type ApiErrorInit, type ValidationIssue } from '../core/index.js';
+import { toNodeErrors } from './schemas.js';
 import type { JobResult, NodeErrors } from './types.js';
 
-/** Rebuilds the init of an existing `ApiError` so it can be re-thrown as a more precise class. */
+/**
+ * Rebuilds the init of an existing `ApiError` so it can be re-thrown as a more precise class.
+ *
+ * @example
+ * ```ts
+ * throw new InsufficientCreditsError(initOf(apiError));
+ * ```
+ */
 export function initOf(error: ApiError): ApiErrorInit {
   return { status: error.status, method: error.method, url: error.url, body: error.body, requestId: error.requestId, retryAfterMs: error.retryAfterMs };
 }
@@ -80,7 +88,14 @@ export class SubscriptionInactiveError extends ApiError {
   override name = 'SubscriptionInactiveError';
 }
 
-/** One problem `validateWorkflow()` found. */
+/**
+ * One problem `validateWorkflow()` found.
+ *
+ * @example
+ * ```ts
+ * const issue: WorkflowIssue = { nodeId: '3', input: 'seed', code: 'out_of_range', message: 'an integer from 0 to 100', received: -1 };
+ * ```
+ */
 export interface WorkflowIssue {
   nodeId: string;
   /** The input concerned, when there is one. */
@@ -154,10 +169,34 @@ export class WatcherClosedError extends GraphcloudError {
   }
 }
 
-/** Gives the cloud's statuses their own classes: `402` no credits, `429` subscription inactive. */
+/**
+ * Gives the cloud's statuses their own classes: `402` no credits, `429` subscription inactive.
+ *
+ * @example
+ * ```ts
+ * try { await run(); } catch (error) { throw mapCloudError(error); }
+ * ```
+ */
 export function mapCloudError(error: unknown): unknown {
   if (!(error instanceof ApiError)) return error;
   if (error.status === 402 && !(error instanceof InsufficientCreditsError)) return new InsufficientCreditsError(initOf(error));
   if (error.status === 429 && !(error instanceof SubscriptionInactiveError)) return new SubscriptionInactiveError(initOf(error));
   return error;
+}
+
+/**
+ * A `400` whose body names node errors or a typed `error` is a rejected workflow.
+ *
+ * @example
+ * ```ts
+ * catch (error) { throw toWorkflowValidationError(error); }
+ * ```
+ */
+export function toWorkflowValidationError(error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.status !== 400 || error instanceof WorkflowValidationError) return error;
+  const body = error.body;
+  if (!body || typeof body !== 'object') return error;
+  const record = body as Record<string, unknown>;
+  if (record.node_errors === undefined && (typeof record.error !== 'object' || record.error === null)) return error;
+  return new WorkflowValidationError(initOf(error), toNodeErrors(record.node_errors));
 }

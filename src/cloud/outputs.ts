@@ -76,6 +76,11 @@ function mergeLists(previous: unknown[], next: unknown[]): unknown[] {
  * Reads a job's outputs from a history-like body: `{outputs}`, `{<id>: {outputs}}` (history and
  * history_v2), or `{job: {outputs}}`. `undefined` when the body names no outputs (`{}` while the
  * job is unknown or still running).
+ *
+ * @example
+ * ```ts
+ * readOutputs({ p1: { outputs: { '9': { images: [] } } } }, 'p1'); // { '9': { images: [] } }
+ * ```
  */
 export function readOutputs(body: unknown, promptId: string): Record<string, NodeOutput> | undefined {
   const record = AnyObjectSchema.safeParse(body);
@@ -92,6 +97,11 @@ export function readOutputs(body: unknown, promptId: string): Record<string, Nod
 /**
  * Asks the server's output routes in order for a job's outputs; `complete: false` when none
  * answered with them (`404`, `{}`, or an error).
+ *
+ * @example
+ * ```ts
+ * const { outputs, complete } = await fetchOutputs(http, CLOUD_DEFAULTS.outputRoutes, promptId);
+ * ```
  */
 export async function fetchOutputs(http: HttpClient, routes: readonly string[], promptId: string, options?: RequestOptions): Promise<{ outputs: Record<string, NodeOutput>; complete: boolean }> {
   for (const route of routes) {
@@ -100,7 +110,7 @@ export async function fetchOutputs(http: HttpClient, routes: readonly string[], 
       const body = await http.request({ method: 'GET', path, schema: AnyObjectSchema, options: { ...options, retry: false } });
       const outputs = readOutputs(body, promptId);
       if (outputs) return { outputs, complete: true };
-    } catch (error) {
+    } catch {
       if (options?.signal?.aborted) throw options.signal.reason;
       // A missing route or a failing one: try the next; the caller reports the outputs as incomplete.
     }

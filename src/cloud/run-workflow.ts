@@ -52,6 +52,11 @@ const DOWNLOAD_CONCURRENCY = 4;
 /**
  * The `runWorkflow()` flow: validate, upload in parallel, wait for the socket (open, or failed so
  * that polling takes over), submit once, watch, download.
+ *
+ * @example
+ * ```ts
+ * const result = await runWorkflow({ client, hub }, workflow, { uploads: { '1.image': './in.png' } });
+ * ```
  */
 export async function runWorkflow(deps: { client: CloudClient; hub: WatchHub }, workflow: Workflow, options: RunWorkflowOptions): Promise<JobResult> {
   const { client, hub } = deps;

@@ -5,10 +5,24 @@ import type { NodeErrors, NodeOutput } from './types.js';
 // field the server adds is kept (looseObject).
 const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 
-/** A node input's type: a type name (`INT`, `IMAGE`, `COMBO`...) or, in the legacy form, the list of allowed values. */
+/**
+ * A node input's type: a type name (`INT`, `IMAGE`, `COMBO`...) or, in the legacy form, the list of allowed values.
+ *
+ * @example
+ * ```ts
+ * InputTypeSchema.parse('INT');
+ * ```
+ */
 export const InputTypeSchema = z.union([z.string(), z.array(z.union([z.string(), z.number(), z.boolean()]))]);
 
-/** Options of an input definition (bounds, allowed values, defaults). */
+/**
+ * Options of an input definition (bounds, allowed values, defaults).
+ *
+ * @example
+ * ```ts
+ * InputOptionsSchema.parse({ min: 0, max: 10 });
+ * ```
+ */
 export const InputOptionsSchema = z.looseObject({
   default: z.optional(z.unknown()),
   min: opt(z.number()),
@@ -19,12 +33,26 @@ export const InputOptionsSchema = z.looseObject({
   tooltip: opt(z.string()),
 });
 
-/** `[type]` or `[type, options]`. */
+/**
+ * `[type]` or `[type, options]`.
+ *
+ * @example
+ * ```ts
+ * InputSpecSchema.parse(['FLOAT', { min: 0, max: 1 }]);
+ * ```
+ */
 export const InputSpecSchema = z.tuple([InputTypeSchema, z.optional(InputOptionsSchema)]);
 
 const InputMap = z.record(z.string(), InputSpecSchema);
 
-/** One node definition of `GET /api/object_info`. */
+/**
+ * One node definition of `GET /api/object_info`.
+ *
+ * @example
+ * ```ts
+ * NodeDefinitionSchema.parse({ input: { required: { seed: ['INT'] } } });
+ * ```
+ */
 export const NodeDefinitionSchema = z.looseObject({
   input: z.looseObject({
     required: z.optional(InputMap),
@@ -45,10 +73,24 @@ export const NodeDefinitionSchema = z.looseObject({
   experimental: opt(z.boolean()),
 });
 
-/** `GET /api/object_info`: node type name to definition. */
+/**
+ * `GET /api/object_info`: node type name to definition.
+ *
+ * @example
+ * ```ts
+ * const info = ObjectInfoSchema.parse(await response.json());
+ * ```
+ */
 export const ObjectInfoSchema = z.record(z.string(), NodeDefinitionSchema);
 
-/** `POST /api/upload/image` and `/api/upload/mask`. */
+/**
+ * `POST /api/upload/image` and `/api/upload/mask`.
+ *
+ * @example
+ * ```ts
+ * UploadSchema.parse({ name: 'a.png', subfolder: '' });
+ * ```
+ */
 export const UploadSchema = z.looseObject({ name: z.string(), subfolder: opt(z.string()), type: opt(z.string()) });
 
 const NodeErrorDetailSchema = z.looseObject({
@@ -64,10 +106,24 @@ const NodeErrorsSchema = z.looseObject({
   dependent_outputs: opt(z.array(z.unknown())),
 });
 
-/** `node_errors` of a submission answer (200 or 400). */
+/**
+ * `node_errors` of a submission answer (200 or 400).
+ *
+ * @example
+ * ```ts
+ * NodeErrorsMapSchema.parse({ '3': { errors: [{ type: 'x', message: 'bad' }] } });
+ * ```
+ */
 export const NodeErrorsMapSchema = z.record(z.string(), NodeErrorsSchema);
 
-/** `POST /api/prompt` (200): `prompt_id`, and maybe `error` instead or as well. */
+/**
+ * `POST /api/prompt` (200): `prompt_id`, and maybe `error` instead or as well.
+ *
+ * @example
+ * ```ts
+ * PromptResponseSchema.parse({ prompt_id: 'p1', number: 0, node_errors: {} });
+ * ```
+ */
 export const PromptResponseSchema = z.looseObject({
   prompt_id: opt(z.string()),
   number: opt(z.number()),
@@ -75,13 +131,34 @@ export const PromptResponseSchema = z.looseObject({
   error: opt(z.union([z.string(), z.looseObject({ type: opt(z.string()), message: opt(z.string()), details: z.optional(z.unknown()) })])),
 });
 
-/** `GET /api/job/{prompt_id}/status`. */
+/**
+ * `GET /api/job/{prompt_id}/status`.
+ *
+ * @example
+ * ```ts
+ * JobStatusSchema.parse({ status: 'queued_waiting' });
+ * ```
+ */
 export const JobStatusSchema = z.looseObject({ status: z.string(), error_message: opt(z.string()) });
 
-/** Any JSON object (history routes, whose shapes vary by server). */
+/**
+ * Any JSON object (history routes, whose shapes vary by server).
+ *
+ * @example
+ * ```ts
+ * AnyObjectSchema.parse({ any: 'object' });
+ * ```
+ */
 export const AnyObjectSchema = z.record(z.string(), z.unknown());
 
-/** Normalises `node_errors` (servers send `{}` or `[]` when empty) into typed entries. */
+/**
+ * Normalises `node_errors` (servers send `{}` or `[]` when empty) into typed entries.
+ *
+ * @example
+ * ```ts
+ * toNodeErrors([]); // {}
+ * ```
+ */
 export function toNodeErrors(raw: unknown): Record<string, NodeErrors> {
   const parsed = NodeErrorsMapSchema.safeParse(raw);
   if (!parsed.success) return {};
@@ -96,7 +173,14 @@ export function toNodeErrors(raw: unknown): Record<string, NodeErrors> {
   return out;
 }
 
-/** Reads an outputs map (`{nodeId: {images: [...]}}`), keeping only object entries. */
+/**
+ * Reads an outputs map (`{nodeId: {images: [...]}}`), keeping only object entries.
+ *
+ * @example
+ * ```ts
+ * toOutputs({ '9': { images: [] }, bad: 1 }); // { '9': { images: [] } }
+ * ```
+ */
 export function toOutputs(raw: unknown): Record<string, NodeOutput> | undefined {
   const parsed = AnyObjectSchema.safeParse(raw);
   if (!parsed.success) return undefined;

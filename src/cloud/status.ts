@@ -1,6 +1,16 @@
+import { NotFoundError, path, type HttpClient, type RequestOptions } from '../core/index.js';
+import { mapCloudError } from './errors.js';
+import { AnyObjectSchema, JobStatusSchema } from './schemas.js';
 import type { JobStatus, JobStatusInfo } from './types.js';
 
-/** How one raw status value reads: its documented value and whether it is final. */
+/**
+ * How one raw status value reads: its documented value and whether it is final.
+ *
+ * @example
+ * ```ts
+ * new CloudClient({ baseUrl, apiKey, statusMap: { warming_up: { status: 'pending', terminal: false } } });
+ * ```
+ */
 export interface StatusMapping {
   status: JobStatus;
   terminal: boolean;
@@ -86,4 +96,55 @@ export function historyStatus(promptId: string, body: Record<string, unknown>, o
   const mapped = mapJobStatus(raw, overrides);
   const errorMessage = typeof failure?.exception_message === 'string' ? failure.exception_message : undefined;
   return { promptId, ...mapped, raw, errorMessage };
+}
+
+/**
+ * Reads job status from the cloud's status route or, on a local runtime (explicit, or detected
+ * when that route answers 404 and `/history/{id}` answers), from `/history/{id}`.
+ *
+ * @example
+ * ```ts
+ * const reader = new JobStatusReader(http, undefined);
+ * const { status } = await reader.read(promptId);
+ * ```
+ */
+export class JobStatusReader {
+  readonly #http: HttpClient;
+  readonly #statusMap: Readonly<Record<string, StatusMapping>> | undefined;
+  #runtime: 'cloud' | 'local' | undefined;
+
+  constructor(http: HttpClient, runtime: 'cloud' | 'local' | undefined, statusMap?: Readonly<Record<string, StatusMapping>>) {
+    this.#http = http;
+    this.#runtime = runtime;
+    this.#statusMap = statusMap;
+  }
+
+  /** `local` once detected or configured, `cloud` when configured, `undefined` while unknown. */
+  get runtime(): 'cloud' | 'local' | undefined {
+    return this.#runtime;
+  }
+
+  /** The status of one job. */
+  async read(promptId: string, options?: RequestOptions): Promise<JobStatusInfo> {
+    if (this.#runtime === 'local') return this.#history(promptId, options);
+    try {
+      const body = await this.#http.request({ method: 'GET', path: path`/api/job/${promptId}/status`, schema: JobStatusSchema, options });
+      return { promptId, ...mapJobStatus(body.status, this.#statusMap), raw: body.status, errorMessage: body.error_message ?? undefined };
+    } catch (error) {
+      if (!(error instanceof NotFoundError) || this.#runtime === 'cloud') throw mapCloudError(error);
+      return this.#history(promptId, options, error);
+    }
+  }
+
+  async #history(promptId: string, options: RequestOptions | undefined, statusRoute404?: NotFoundError): Promise<JobStatusInfo> {
+    let body: Record<string, unknown>;
+    try {
+      body = await this.#http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options });
+    } catch (error) {
+      throw statusRoute404 && error instanceof NotFoundError ? statusRoute404 : mapCloudError(error);
+    }
+    // The status route is missing but /history answers: a local runtime.
+    this.#runtime ??= 'local';
+    return historyStatus(promptId, body, this.#statusMap);
+  }
 }

@@ -52,6 +52,11 @@ function fileName(input: FileInput, explicit: string | undefined): string {
 /**
  * Uploads an image or mask as multipart form data. The file is a `Blob` (a path is opened with
  * `fs.openAsBlob` and streamed from disk); the built-in `FormData` sets its own content type.
+ *
+ * @example
+ * ```ts
+ * const { name } = await upload(http, 'image', './photo.png', { overwrite: true });
+ * ```
  */
 export async function upload(http: HttpClient, kind: 'image' | 'mask', input: FileInput, options: UploadMaskOptions | UploadImageOptions = {}): Promise<UploadResult> {
   const { type, overwrite, filename, subfolder, ...request } = options;

@@ -45,7 +45,14 @@ export type InputSpec = z.infer<typeof InputSpecSchema>;
  */
 export type InputOptions = z.infer<typeof InputOptionsSchema>;
 
-/** Options of `validateWorkflow()`. */
+/**
+ * Options of `validateWorkflow()`.
+ *
+ * @example
+ * ```ts
+ * validateWorkflow(workflow, info, { pending: new Set(['1.image']) });
+ * ```
+ */
 export interface ValidateWorkflowOptions {
   /** `"<nodeId>.<inputName>"` entries whose value is filled in later (uploads): present, value not checked. */
   pending?: ReadonlySet<string> | undefined;

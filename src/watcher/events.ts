@@ -3,21 +3,42 @@ import type { JobResult, NodeOutput } from '../cloud/types.js';
 // Message data keeps the wire's own field names (snake_case); every field the SDK does not read
 // is optional, and servers may add more.
 
-/** `status`: queue state; carries no `prompt_id` and recurs whenever the queue changes. */
+/**
+ * `status`: queue state; carries no `prompt_id` and recurs whenever the queue changes.
+ *
+ * @example
+ * ```ts
+ * watcher.on('status', (s) => console.log(s.status?.exec_info?.queue_remaining));
+ * ```
+ */
 export interface StatusData {
   status?: { exec_info?: { queue_remaining?: number } };
   sid?: string;
   [key: string]: unknown;
 }
 
-/** `execution_start`: the run began. */
+/**
+ * `execution_start`: the run began.
+ *
+ * @example
+ * ```ts
+ * watcher.on('execution_start', (e) => console.log('started', e.prompt_id));
+ * ```
+ */
 export interface ExecutionStartData {
   prompt_id: string;
   timestamp?: number;
   [key: string]: unknown;
 }
 
-/** `execution_cached`: nodes whose cached outputs are reused (may be empty). */
+/**
+ * `execution_cached`: nodes whose cached outputs are reused (may be empty).
+ *
+ * @example
+ * ```ts
+ * watcher.on('execution_cached', (e) => console.log('cached', e.nodes));
+ * ```
+ */
 export interface ExecutionCachedData {
   prompt_id: string;
   nodes?: string[];
@@ -25,7 +46,14 @@ export interface ExecutionCachedData {
   [key: string]: unknown;
 }
 
-/** `executing`: `node` is running; `null` means the run is over. */
+/**
+ * `executing`: `node` is running; `null` means the run is over.
+ *
+ * @example
+ * ```ts
+ * watcher.on('executing', (e) => console.log('running node', e.node));
+ * ```
+ */
 export interface ExecutingData {
   prompt_id: string;
   node: string | null;
@@ -33,7 +61,14 @@ export interface ExecutingData {
   [key: string]: unknown;
 }
 
-/** `progress`: step `value` of `max` of a node. */
+/**
+ * `progress`: step `value` of `max` of a node.
+ *
+ * @example
+ * ```ts
+ * watcher.on('progress', (p) => console.log(`${p.value}/${p.max}`));
+ * ```
+ */
 export interface ProgressData {
   prompt_id: string;
   value: number;
@@ -42,14 +77,28 @@ export interface ProgressData {
   [key: string]: unknown;
 }
 
-/** `progress_state`: the state of every node of the run. */
+/**
+ * `progress_state`: the state of every node of the run.
+ *
+ * @example
+ * ```ts
+ * watcher.on('progress_state', (s) => console.log(Object.keys(s.nodes ?? {})));
+ * ```
+ */
 export interface ProgressStateData {
   prompt_id: string;
   nodes?: Record<string, { value?: number; max?: number; state?: string; node_id?: string; display_node_id?: string; [key: string]: unknown }>;
   [key: string]: unknown;
 }
 
-/** `executed`: the output of a node with UI output. */
+/**
+ * `executed`: the output of a node with UI output.
+ *
+ * @example
+ * ```ts
+ * watcher.on('executed', (e) => console.log(e.node, e.output));
+ * ```
+ */
 export interface ExecutedData {
   prompt_id: string;
   node: string;
@@ -58,14 +107,28 @@ export interface ExecutedData {
   [key: string]: unknown;
 }
 
-/** `execution_success`: the run completed. */
+/**
+ * `execution_success`: the run completed.
+ *
+ * @example
+ * ```ts
+ * watcher.on('execution_success', (e) => console.log('done', e.prompt_id));
+ * ```
+ */
 export interface ExecutionSuccessData {
   prompt_id: string;
   timestamp?: number;
   [key: string]: unknown;
 }
 
-/** `execution_error`: the run failed (or, with `exception_type: 'ExecutionBlocked'`, a branch was blocked). */
+/**
+ * `execution_error`: the run failed (or, with `exception_type: 'ExecutionBlocked'`, a branch was blocked).
+ *
+ * @example
+ * ```ts
+ * watcher.on('execution_error', (e) => console.error(e.exception_type, e.exception_message));
+ * ```
+ */
 export interface ExecutionErrorData {
   prompt_id: string;
   exception_message?: string;
@@ -79,7 +142,14 @@ export interface ExecutionErrorData {
   [key: string]: unknown;
 }
 
-/** `execution_interrupted`: the run was cancelled. */
+/**
+ * `execution_interrupted`: the run was cancelled.
+ *
+ * @example
+ * ```ts
+ * watcher.on('execution_interrupted', (e) => console.log('interrupted at', e.node_id));
+ * ```
+ */
 export interface ExecutionInterruptedData {
   prompt_id: string;
   node_id?: string;
@@ -89,13 +159,27 @@ export interface ExecutionInterruptedData {
   [key: string]: unknown;
 }
 
-/** `notification`: a server notice. */
+/**
+ * `notification`: a server notice.
+ *
+ * @example
+ * ```ts
+ * watcher.on('notification', (n) => console.log(n.value));
+ * ```
+ */
 export interface NotificationData {
   value?: unknown;
   [key: string]: unknown;
 }
 
-/** A preview image from a binary frame of type 1 (no metadata) or 4 (with metadata). */
+/**
+ * A preview image from a binary frame of type 1 (no metadata) or 4 (with metadata).
+ *
+ * @example
+ * ```ts
+ * watcher.on('preview', (p) => show(new Blob([p.data], { type: p.mimeType })));
+ * ```
+ */
 export interface PreviewData {
   promptId?: string | undefined;
   nodeId?: string | undefined;
@@ -104,7 +188,14 @@ export interface PreviewData {
   data: Uint8Array;
 }
 
-/** Text a node sent in a binary frame of type 3. */
+/**
+ * Text a node sent in a binary frame of type 3.
+ *
+ * @example
+ * ```ts
+ * watcher.on('text', (t) => console.log(t.nodeId, t.data));
+ * ```
+ */
 export interface TextData {
   promptId?: string | undefined;
   nodeId?: string | undefined;
@@ -164,7 +255,14 @@ export type WatcherListeners = { [K in keyof WatchEventMap]: (data: WatchEventMa
   error: (error: Error) => void;
 };
 
-/** Message types that concern one prompt (they carry `prompt_id`). */
+/**
+ * Message types that concern one prompt (they carry `prompt_id`).
+ *
+ * @example
+ * ```ts
+ * PROMPT_MESSAGE_TYPES.has('executed'); // true
+ * ```
+ */
 export const PROMPT_MESSAGE_TYPES: ReadonlySet<string> = new Set([
   'execution_start',
   'execution_cached',

@@ -1,6 +1,13 @@
 import type { PreviewData, TextData } from './events.js';
 
-/** A decoded binary frame. */
+/**
+ * A decoded binary frame.
+ *
+ * @example
+ * ```ts
+ * const frame: DecodedFrame | undefined = decodeBinaryFrame(bytes);
+ * ```
+ */
 export type DecodedFrame = { kind: 'preview'; data: PreviewData } | { kind: 'text'; data: TextData };
 
 const IMAGE_FORMATS: Record<number, string> = { 1: 'image/jpeg', 2: 'image/png' };

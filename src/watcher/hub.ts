@@ -1,5 +1,6 @@
 import { AuthenticationError, GraphcloudError, sleep } from '../core/index.js';
 import type { WatcherPolicy } from '../cloud/defaults.js';
+import { WatcherClosedError } from '../cloud/errors.js';
 import type { JobErrorInfo, JobResult, JobStatusInfo } from '../cloud/types.js';
 import type { WatcherStats } from './events.js';
 import { JobWatcher, type WatchOptions } from './job-watcher.js';
@@ -7,7 +8,14 @@ import { Poller, type JobSource } from './poller.js';
 import { JobRouter, type TerminalEnd, type Track } from './router.js';
 import { ReconnectingSocket, type SocketDown, type WebSocketConstructor } from './socket.js';
 
-/** What a `WatchHub` needs from its client. */
+/**
+ * What a `WatchHub` needs from its client.
+ *
+ * @example
+ * ```ts
+ * new WatchHub({ socketUrl, redactedUrl, WebSocket: globalThis.WebSocket, source, policy: resolvePolicy() });
+ * ```
+ */
 export interface WatchHubOptions {
   /** Builds the socket URL (with `clientId` and `token`) for each attempt. */
   socketUrl: () => Promise<string>;
@@ -140,15 +148,15 @@ export class WatchHub {
     return watcher;
   }
 
-  /** Stops everything: every unsettled watcher rejects, the socket closes. */
-  close(error: Error): void {
+  /** Stops everything: every unsettled watcher rejects with `WatcherClosedError`, the socket closes. */
+  close(): void {
     if (this.#life.signal.aborted) return;
     this.#life.abort();
     this.#cancelIdle();
     this.#shutdown();
-    for (const waiter of this.#waiters) waiter.reject(error);
+    for (const waiter of this.#waiters) waiter.reject(new GraphcloudError('The client was closed'));
     this.#waiters.clear();
-    for (const track of [...this.#router.tracks.values()]) this.#failTrack(track, error);
+    for (const track of [...this.#router.tracks.values()]) this.#failTrack(track, new WatcherClosedError(track.promptId));
   }
 
   #ensureSocket(): void {

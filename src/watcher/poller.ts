@@ -17,7 +17,14 @@ export interface JobSource {
   getJobOutputs(promptId: string, options?: RequestOptions): Promise<{ outputs: Record<string, NodeOutput>; complete: boolean }>;
 }
 
-/** Poll policy (see `CLOUD_DEFAULTS.poll`). */
+/**
+ * Poll policy (see `CLOUD_DEFAULTS.poll`).
+ *
+ * @example
+ * ```ts
+ * const policy: PollPolicy = CLOUD_DEFAULTS.poll;
+ * ```
+ */
 export interface PollPolicy {
   silenceMs: number;
   minIntervalMs: number;
@@ -26,7 +33,14 @@ export interface PollPolicy {
   notFoundLimit: number;
 }
 
-/** What the poller needs from the hub. */
+/**
+ * What the poller needs from the hub.
+ *
+ * @example
+ * ```ts
+ * new Poller({ source, policy, stats, tracks: () => router.tracks.values(), fallback: () => false, onTerminal, onFailure });
+ * ```
+ */
 export interface PollerOptions {
   source: JobSource;
   policy: PollPolicy;

@@ -3,12 +3,26 @@ import type { JobErrorInfo, NodeOutput } from '../cloud/types.js';
 import { PROMPT_MESSAGE_TYPES, type ExecutionErrorData, type WatchEvent, type WatcherStats } from './events.js';
 import { decodeBinaryFrame } from './frames.js';
 
-/** What a watcher of one prompt receives from the router. */
+/**
+ * What a watcher of one prompt receives from the router.
+ *
+ * @example
+ * ```ts
+ * track.sinks.add({ deliver: (event) => console.log(event.type) });
+ * ```
+ */
 export interface JobSink {
   deliver(event: WatchEvent): void;
 }
 
-/** How a run ended, as the socket told it. */
+/**
+ * How a run ended, as the socket told it.
+ *
+ * @example
+ * ```ts
+ * const end: TerminalEnd = { status: 'completed', wholeRun: true, verify: false };
+ * ```
+ */
 export interface TerminalEnd {
   status: 'completed' | 'failed' | 'cancelled';
   error?: JobErrorInfo | undefined;
@@ -56,7 +70,14 @@ interface Held {
   messages: [type: string, data: Record<string, unknown>][];
 }
 
-/** What the router needs from its owner. */
+/**
+ * What the router needs from its owner.
+ *
+ * @example
+ * ```ts
+ * new JobRouter({ hold: CLOUD_DEFAULTS.hold, stats, onEnd: (track, end) => finish(track, end) });
+ * ```
+ */
 export interface RouterOptions {
   hold: { maxMessages: number; maxAgeMs: number };
   stats: WatcherStats;

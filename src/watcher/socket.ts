@@ -30,7 +30,14 @@ export interface WebSocketLike {
  */
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
 
-/** How a connection ended. */
+/**
+ * How a connection ended.
+ *
+ * @example
+ * ```ts
+ * handlers.onDown = (down: SocketDown) => console.log(down.opened, down.code);
+ * ```
+ */
 export interface SocketDown {
   /** Whether it had opened before it closed. */
   opened: boolean;
@@ -40,7 +47,14 @@ export interface SocketDown {
   uptimeMs: number;
 }
 
-/** What the owner of a socket is told. Callbacks must not throw; if they do, the error is dropped. */
+/**
+ * What the owner of a socket is told. Callbacks must not throw; if they do, the error is dropped.
+ *
+ * @example
+ * ```ts
+ * const handlers: SocketHandlers = { onOpen, onText, onBinary, onDown, onRefused };
+ * ```
+ */
 export interface SocketHandlers {
   onOpen(reconnected: boolean): void;
   onText(text: string): void;
@@ -50,7 +64,14 @@ export interface SocketHandlers {
   onRefused(down: SocketDown): void;
 }
 
-/** Reconnect policy (see `CLOUD_DEFAULTS.socket`). */
+/**
+ * Reconnect policy (see `CLOUD_DEFAULTS.socket`).
+ *
+ * @example
+ * ```ts
+ * const policy: SocketPolicy = CLOUD_DEFAULTS.socket;
+ * ```
+ */
 export interface SocketPolicy {
   minDelayMs: number;
   maxDelayMs: number;
@@ -60,7 +81,14 @@ export interface SocketPolicy {
   authCloseCodes: readonly number[];
 }
 
-/** What a `ReconnectingSocket` needs. */
+/**
+ * What a `ReconnectingSocket` needs.
+ *
+ * @example
+ * ```ts
+ * new ReconnectingSocket({ url: async () => wsUrl, WebSocket: globalThis.WebSocket, policy, handlers });
+ * ```
+ */
 export interface ReconnectingSocketOptions {
   /** Builds the URL of each attempt (the credential may rotate). */
   url: () => Promise<string>;

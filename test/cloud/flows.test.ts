@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../src/core/index.js';
-import { CloudClient, JobFailedError, type CloudClientOptions, type Workflow } from '../../src/cloud/index.js';
+import { CloudClient, JobFailedError, WatcherClosedError, type CloudClientOptions, type Workflow } from '../../src/cloud/index.js';
 import type { WatchEvent } from '../../src/watcher/index.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/testing/index.js';
-import { png, scaleWorkflow } from './helpers.js';
+import { png, scaleWorkflow, until } from './helpers.js';
 
 // End-to-end flows against the simulator on 127.0.0.1 (real HTTP and real WebSockets).
 let sim: Simulator | undefined;
@@ -38,6 +38,19 @@ describe('cloud.runWorkflow() end to end', () => {
     expect(result.outputs['3']).toEqual({ images: [{ filename: 'sim_00001_.png', subfolder: '', type: 'output' }] });
     expect(events).toContain('2/2');
     expect(cloud.watcherStats().connections).toBe(1);
+  });
+
+  it('closes the shared socket once no job is left, and reopens it for the next run', async () => {
+    const { sim, cloud } = await setup();
+    await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } });
+    await until(() => sim.state.socketCount() === 0);
+    await cloud.runWorkflow(scaleWorkflow('x', 40), { uploads: { '1.image': png() } });
+    expect(cloud.watcherStats().connections).toBe(2);
+    const watcher = cloud.watch('00000000-0000-4000-8000-000000000000');
+    await until(() => sim.state.socketCount() === 1);
+    await cloud.close();
+    await expect(watcher.result()).rejects.toBeInstanceOf(WatcherClosedError);
+    await until(() => sim.state.socketCount() === 0);
   });
 
   it('resolves when the run finished before the submit response arrived', async () => {

@@ -5,12 +5,14 @@ import { ReconnectingSocket, type SocketDown, type WebSocketLike } from '../../s
 class ScriptedSocket implements WebSocketLike {
   static attempts: number[] = [];
   static open = false;
+  static last: ScriptedSocket | undefined;
   readyState = 0;
   binaryType = 'blob';
   sent: string[] = [];
   #listeners: Record<string, ((event: unknown) => void)[]> = {};
   constructor() {
     ScriptedSocket.attempts.push(Date.now());
+    ScriptedSocket.last = this;
     setTimeout(() => {
       if (ScriptedSocket.open) {
         this.readyState = 1;
@@ -68,21 +70,15 @@ describe('ReconnectingSocket', () => {
   it('sends feature_flags on open and stops on an auth close code', async () => {
     ScriptedSocket.open = true;
     const refused: SocketDown[] = [];
-    let current: ScriptedSocket | undefined;
-    const Ctor = class extends ScriptedSocket {
-      constructor() {
-        super();
-        current = this;
-      }
-    };
     const socket = new ReconnectingSocket({
       url: async () => 'ws://x/ws',
-      WebSocket: Ctor,
+      WebSocket: ScriptedSocket,
       policy,
       handlers: { onOpen: () => undefined, onText: () => undefined, onBinary: () => undefined, onDown: () => undefined, onRefused: (d) => refused.push(d) },
     });
     socket.start();
     await vi.advanceTimersByTimeAsync(10);
+    const current = ScriptedSocket.last;
     expect(current?.binaryType).toBe('arraybuffer');
     expect(current?.sent.map((s) => JSON.parse(s))).toEqual([{ type: 'feature_flags', data: { supports_preview_metadata: true } }]);
     current?.close(4001);

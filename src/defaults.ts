@@ -1,4 +1,5 @@
 import { HTTP_DEFAULTS } from './core/defaults.js';
+import { CLOUD_DEFAULTS } from './cloud/defaults.js';
 import { PROXY_DEFAULTS } from './proxy/defaults.js';
 
 /**
@@ -14,4 +15,5 @@ import { PROXY_DEFAULTS } from './proxy/defaults.js';
 export const DEFAULTS = Object.freeze({
   http: HTTP_DEFAULTS,
   proxy: PROXY_DEFAULTS,
+  cloud: CLOUD_DEFAULTS,
 });

@@ -175,7 +175,7 @@ async function smokeBrowser(env) {
     const tab = context.pages()[0] ?? (await context.newPage());
     const errors = [];
     tab.on('pageerror', (error) => errors.push(error.message));
-    const query = new URLSearchParams(env).toString();
+    const query = new globalThis.URLSearchParams(env).toString();
     await tab.goto(`http://127.0.0.1:${server.address().port}/?${query}`, { timeout: 15_000 });
     const handle = await tab.waitForFunction(() => globalThis.__smokeResult, undefined, { timeout: SMOKE_TIMEOUT_MS }).catch(() => undefined);
     const parsed = handle ? await handle.jsonValue() : undefined;

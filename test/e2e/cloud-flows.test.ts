@@ -178,7 +178,7 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
     h = await harness({ stepDelayMs: 15 });
     // A socket that never sends `feature_flags`: the server then sends bare type-1 previews.
     class NoFeatureFlags extends WebSocket {
-      override send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
+      override send(data: Parameters<WebSocket['send']>[0]): void {
         if (typeof data === 'string' && data.includes('feature_flags')) return;
         super.send(data);
       }

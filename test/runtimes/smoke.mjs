@@ -30,7 +30,7 @@ function assert(condition, message) {
 }
 
 function bytesOf(base64) {
-  const text = atob(base64);
+  const text = globalThis.atob(base64);
   return Uint8Array.from(text, (c) => c.charCodeAt(0));
 }
 

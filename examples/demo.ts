@@ -1,0 +1,224 @@
+/**
+ * The SDK end to end in one run: upload an image, run a workflow with a live progress bar, save
+ * its output, upscale an image through the media proxy, list node versions from the registry.
+ *
+ *   npm run demo     # starts the simulator in-process (graphcloud/testing); nothing leaves 127.0.0.1
+ *
+ * Against a real deployment, set (the registry and proxy steps are skipped when their URL is unset):
+ *   GRAPHCLOUD_CLOUD_URL, GRAPHCLOUD_API_KEY            cloud execution API and its platform key
+ *   GRAPHCLOUD_REGISTRY_URL, GRAPHCLOUD_REGISTRY_TOKEN  node registry (token optional for reads)
+ *   GRAPHCLOUD_PROXY_URL, GRAPHCLOUD_PROXY_TOKEN        media proxy (Bearer token)
+ *   GRAPHCLOUD_DEMO_OUTPUT                              where files are saved (default ./demo-output)
+ *
+ * When stdout is not a terminal (CI, a pipe), the progress bar becomes plain lines.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { deflateSync, crc32 } from 'node:zlib';
+import { CloudClient, GraphcloudError, ProxyClient, RegistryClient, type TaskStatus, type WatchEvent, type Workflow } from 'graphcloud';
+
+interface Target {
+  label: string;
+  cloud: { baseUrl: string; apiKey: string };
+  registry?: { baseUrl: string; token?: string | undefined };
+  proxy?: { baseUrl: string; token: string };
+  /** Faster polling for the simulator, whose tasks take a second or two. */
+  fastPolling: boolean;
+  close(): Promise<void>;
+}
+
+async function target(): Promise<Target> {
+  const env = process.env;
+  if (env.GRAPHCLOUD_CLOUD_URL) {
+    if (!env.GRAPHCLOUD_API_KEY) throw new Error('GRAPHCLOUD_CLOUD_URL is set but GRAPHCLOUD_API_KEY is not');
+    if (env.GRAPHCLOUD_PROXY_URL && !env.GRAPHCLOUD_PROXY_TOKEN) throw new Error('GRAPHCLOUD_PROXY_URL is set but GRAPHCLOUD_PROXY_TOKEN is not');
+    return {
+      label: `deployment at ${new URL(env.GRAPHCLOUD_CLOUD_URL).host}`,
+      cloud: { baseUrl: env.GRAPHCLOUD_CLOUD_URL, apiKey: env.GRAPHCLOUD_API_KEY },
+      registry: env.GRAPHCLOUD_REGISTRY_URL ? { baseUrl: env.GRAPHCLOUD_REGISTRY_URL, token: env.GRAPHCLOUD_REGISTRY_TOKEN || undefined } : undefined,
+      proxy: env.GRAPHCLOUD_PROXY_URL && env.GRAPHCLOUD_PROXY_TOKEN ? { baseUrl: env.GRAPHCLOUD_PROXY_URL, token: env.GRAPHCLOUD_PROXY_TOKEN } : undefined,
+      fastPolling: false,
+      close: async () => undefined,
+    };
+  }
+  // Imported only here: a run against a deployment never loads the simulator.
+  const { startSimulator } = await import('graphcloud/testing');
+  const sim = await startSimulator({ stepDelayMs: 60, progressSteps: 8, taskDurationMs: 1_500 });
+  return {
+    label: `the local simulator (${sim.cloudUrl})`,
+    cloud: { baseUrl: sim.cloudUrl, apiKey: sim.apiKey },
+    registry: { baseUrl: sim.registryUrl, token: sim.token },
+    proxy: { baseUrl: sim.proxyUrl, token: sim.token },
+    fastPolling: true,
+    close: () => sim.close(),
+  };
+}
+
+/** A small gradient PNG, so the demo needs no file on disk. */
+function gradientPng(width: number, height: number): Uint8Array {
+  const raw = Buffer.alloc((1 + width * 3) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (1 + width * 3);
+    for (let x = 0; x < width; x++) raw.set([Math.round((255 * x) / width), Math.round((255 * y) / height), 160], row + 1 + x * 3);
+  }
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32BE(crc32(body));
+    return Buffer.concat([head, body, tail]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/**
+ * Progress of a run: a bar redrawn in place on a terminal, plain lines otherwise (one per node,
+ * and one per quarter of the run).
+ */
+class ProgressView {
+  readonly #tty = process.stdout.isTTY === true;
+  readonly #nodes: Workflow;
+  readonly #done = new Set<string>();
+  #node: string | undefined;
+  #step = 0;
+  #max = 1;
+  #lastQuarter = -1;
+
+  constructor(workflow: Workflow) {
+    this.#nodes = workflow;
+  }
+
+  onEvent(event: WatchEvent): void {
+    if (event.type === 'execution_cached') {
+      for (const id of event.data.nodes ?? []) this.#done.add(id);
+      return;
+    }
+    if (event.type === 'executing' && event.data.node) {
+      if (this.#node) this.#done.add(this.#node);
+      this.#node = event.data.node;
+      this.#step = 0;
+      this.#max = 1;
+      if (!this.#tty) this.#line(`running node ${this.#node} (${this.#nodes[this.#node]?.class_type ?? '?'})`);
+    } else if (event.type === 'progress') {
+      this.#step = event.data.value;
+      this.#max = Math.max(1, event.data.max);
+    } else if (event.type === 'execution_success') {
+      if (this.#node) this.#done.add(this.#node);
+      this.#node = undefined;
+      this.#step = 0;
+    } else return;
+    this.#draw();
+  }
+
+  finish(): void {
+    if (this.#tty) process.stdout.write('\n');
+  }
+
+  #fraction(): number {
+    const total = Object.keys(this.#nodes).length;
+    const current = this.#node && !this.#done.has(this.#node) ? this.#step / this.#max : 0;
+    return Math.min(1, (this.#done.size + current) / total);
+  }
+
+  #draw(): void {
+    const fraction = this.#fraction();
+    const percent = Math.round(fraction * 100);
+    const step = this.#step > 0 ? ` ${this.#step}/${this.#max}` : '';
+    const what = this.#node ? `node ${this.#node} ${this.#nodes[this.#node]?.class_type ?? ''}${step}` : 'done';
+    if (this.#tty) {
+      const width = Math.max(10, Math.min(40, (process.stdout.columns ?? 80) - 40));
+      const filled = Math.round(fraction * width);
+      process.stdout.write(`\r\x1b[2K  [${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${String(percent).padStart(3)}%  ${what}`);
+      return;
+    }
+    const quarter = Math.floor(percent / 25);
+    if (quarter > this.#lastQuarter) {
+      this.#lastQuarter = quarter;
+      this.#line(`${percent}% (${what})`);
+    }
+  }
+
+  #line(text: string): void {
+    console.log(`  ${text}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const where = await target();
+  const outputDir = resolve(process.env.GRAPHCLOUD_DEMO_OUTPUT || 'demo-output');
+  const cloud = new CloudClient(where.cloud);
+  const summary: string[] = [];
+  try {
+    console.log(`graphcloud demo against ${where.label}\n`);
+    await mkdir(outputDir, { recursive: true });
+
+    console.log('1. Upload an image');
+    const input = gradientPng(96, 64);
+    const uploaded = await cloud.uploadImage(input, { filename: 'demo-input.png' });
+    console.log(`  uploaded as "${uploaded.name}" (${input.byteLength} bytes)\n`);
+
+    console.log('2. Run a workflow (LoadImage -> ImageScale -> SaveImage)');
+    const workflow: Workflow = {
+      '1': { class_type: 'LoadImage', inputs: { image: uploaded.name } },
+      '2': { class_type: 'ImageScale', inputs: { image: ['1', 0], upscale_method: 'bilinear', width: 384, height: 0, crop: 'disabled' } },
+      '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'graphcloud-demo' } },
+    };
+    const view = new ProgressView(workflow);
+    const runStarted = Date.now();
+    const result = await cloud.runWorkflow(workflow, { onEvent: (event) => view.onEvent(event), download: true, timeout: 10 * 60_000 });
+    view.finish();
+    const saved: string[] = [];
+    for (const file of result.files ?? []) {
+      const path = join(outputDir, file.ref.filename.replaceAll('/', '_'));
+      await writeFile(path, file.data);
+      saved.push(path);
+    }
+    console.log(`  job ${result.promptId} ${result.status} in ${Date.now() - runStarted} ms (learned via ${result.via})`);
+    for (const path of saved) console.log(`  saved ${path}`);
+    console.log();
+    summary.push(`workflow   ${result.status}, ${saved.length} file(s) saved to ${outputDir}`);
+
+    if (where.proxy) {
+      console.log('3. Upscale an image through the media proxy, waiting for the task');
+      const proxy = new ProxyClient({ ...where.proxy, wait: where.fastPolling ? { initialIntervalMs: 250, maxIntervalMs: 1_000 } : undefined });
+      const task = await proxy.image.upscale({ image: input, scale_factor: '2x', prompt: 'crisp gradient' });
+      console.log(`  task ${task.taskId} submitted (${task.status})`);
+      const done = await proxy.waitForTask(task, { onUpdate: (status: TaskStatus) => console.log(`  task is ${status.phase} (${status.status})`) });
+      // Result URLs are signed and fetched without credentials.
+      const response = await fetch(done.urls[0]!);
+      const path = join(outputDir, `upscaled-${done.taskId}.png`);
+      if (response.ok) {
+        await writeFile(path, new Uint8Array(await response.arrayBuffer()));
+        console.log(`  saved ${path}\n`);
+      } else console.log(`  result at ${done.urls[0]} (download answered ${response.status})\n`);
+      summary.push(`upscale    ${done.status}, ${done.urls.length} result URL(s)`);
+    } else summary.push('upscale    skipped (GRAPHCLOUD_PROXY_URL is not set)');
+
+    if (where.registry) {
+      console.log('4. List node versions from the registry');
+      const registry = new RegistryClient(where.registry);
+      const page = await registry.versions.list({ pageSize: 5 });
+      for (const version of page.versions) console.log(`  ${version.node_id ?? '?'}@${version.version ?? '?'}  ${version.status ?? ''}`);
+      console.log(`  ... ${page.total} versions in ${page.totalPages} pages\n`);
+      summary.push(`registry   ${page.total} versions listed`);
+    } else summary.push('registry   skipped (GRAPHCLOUD_REGISTRY_URL is not set)');
+
+    console.log(`Summary (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    for (const line of summary) console.log(`  ${line}`);
+  } finally {
+    await cloud.close();
+    await where.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  // SDK errors carry no credential; print them as they are.
+  console.error(`\ndemo failed: ${error instanceof GraphcloudError ? `${error.name}: ${error.message}` : error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});

@@ -6,7 +6,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { console: 'readonly', process: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', performance: 'readonly', fetch: 'readonly', AbortController: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', Blob: 'readonly', Response: 'readonly', Request: 'readonly', Headers: 'readonly', FormData: 'readonly', WebSocket: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', structuredClone: 'readonly', globalThis: 'readonly', require: 'readonly', module: 'writable' } },
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', performance: 'readonly', fetch: 'readonly', AbortController: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', Blob: 'readonly', Response: 'readonly', Request: 'readonly', Headers: 'readonly', FormData: 'readonly', WebSocket: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', structuredClone: 'readonly', globalThis: 'readonly', require: 'readonly', module: 'writable', URLSearchParams: 'readonly', atob: 'readonly', btoa: 'readonly', AbortSignal: 'readonly', ReadableStream: 'readonly', crypto: 'readonly', queueMicrotask: 'readonly', location: 'readonly', document: 'readonly', window: 'readonly', navigator: 'readonly', File: 'readonly', Event: 'readonly', setImmediate: 'readonly' } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',

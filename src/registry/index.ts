@@ -3,5 +3,4 @@ export { NodesResource, type GetNodeOptions } from './nodes.js';
 export { VersionsResource, MAX_PAGE_SIZE } from './versions.js';
 export { GraphNodesResource } from './graph-nodes.js';
 export { PublishersResource } from './publishers.js';
-export { GraphNodeSchema, NodeSchema, NodeVersionSchema, PublisherSchema, VersionPageSchema } from './schemas.js';
 export * from './types.js';

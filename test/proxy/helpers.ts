@@ -1,33 +1,12 @@
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { vi } from 'vitest';
+import { useMsw } from '../helpers/msw.js';
 import { ProxyClient, type ProxyClientOptions } from '../../src/proxy/index.js';
 
 export const BASE = 'https://proxy.test';
 export const TOKEN = 'tok-123';
 
-/** A request msw saw, copied so tests can assert on the exact wire shape. */
-export interface SeenRequest {
-  method: string;
-  url: URL;
-  headers: Headers;
-  body: string;
-}
-
-/** An msw server for the file: unhandled requests fail (msw 3 calls the option `onUnhandledFrame`). */
-export function useProxyServer() {
-  const server = setupServer();
-  const seen: SeenRequest[] = [];
-  server.events.on('request:start', async ({ request }) => {
-    seen.push({ method: request.method, url: new URL(request.url), headers: new Headers(request.headers), body: await request.clone().text() });
-  });
-  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
-  afterEach(() => {
-    server.resetHandlers();
-    seen.length = 0;
-  });
-  afterAll(() => server.close());
-  return { server, seen };
-}
+/** An msw server for the file: unhandled requests fail; every request is recorded. */
+export const useProxyServer = useMsw;
 
 export function client(options: Partial<ProxyClientOptions> = {}): ProxyClient {
   return new ProxyClient({ baseUrl: BASE, token: TOKEN, ...options });

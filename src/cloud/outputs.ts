@@ -107,7 +107,9 @@ export async function fetchOutputs(http: HttpClient, routes: readonly string[], 
   for (const route of routes) {
     const path = route.replace('{id}', encodeURIComponent(promptId));
     try {
-      const body = await http.request({ method: 'GET', path, schema: AnyObjectSchema, options: { ...options, retry: false } });
+      // The core's retry applies: a transient 5xx must not cost a paid job its outputs; a 404
+      // (a route this server lacks) is not retried, and the next route is asked.
+      const body = await http.request({ method: 'GET', path, schema: AnyObjectSchema, options });
       const outputs = readOutputs(body, promptId);
       if (outputs) return { outputs, complete: true };
     } catch {

@@ -244,7 +244,8 @@ export class WatchHub {
   #onPolledEnd(track: Track, info: JobStatusInfo): void {
     const status = info.status === 'completed' ? 'completed' : info.status === 'cancelled' ? 'cancelled' : 'failed';
     const error: JobErrorInfo | undefined = status === 'completed' ? undefined : { message: info.errorMessage ?? `Job ${status} (server status ${info.raw})` };
-    void this.#finalize(track, { status, error, via: 'poll', outputsComplete: false }, status === 'completed');
+    // Fetch outputs whatever the end: a failed run keeps the outputs of the nodes that did run.
+    void this.#finalize(track, { status, error, via: 'poll', outputsComplete: false }, true);
   }
 
   #onPollFailure(track: Track, error: Error): void {

@@ -109,11 +109,9 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
     }
   });
 
-  // KNOWN SDK GAP (reported to the lead): a failure learned by polling does not ask the output
-  // routes, so the outputs of the nodes that did run (node 3 here; /api/jobs/{id} lists it) are
-  // lost, although JobFailedError promises them. `it.fails` turns red once the SDK is fixed:
-  // then make it a plain `it`.
-  it.fails('keeps the outputs of the nodes that ran when a failure is learned by polling', async () => {
+  // Was a gap: a failure learned by polling did not ask the output routes, so the outputs of the
+  // nodes that did run (node 3 here; /api/jobs/{id} lists it) were lost.
+  it('keeps the outputs of the nodes that ran when a failure is learned by polling', async () => {
     h = await harness();
     const { name } = await h.cloud.uploadImage(png(), { filename: 'g.png' });
     const workflow: Workflow = {

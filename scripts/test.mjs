@@ -7,11 +7,14 @@ const steps = [
   ['lint', 'npx', ['eslint', '.']],
   ['unit tests', 'npx', ['vitest', 'run']],
   ['build', 'npm', ['run', 'build', '--silent']],
+  ['typecheck e2e tests against dist', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.e2e.json']],
   ['publint', 'npx', ['publint', '--strict']],
   ['types (attw, ESM-only profile)', 'npx', ['attw', '--pack', '.', '--profile', 'esm-only']],
   ['smoke: ESM import of dist', 'node', ['test/smoke/esm.mjs']],
   ['smoke: CommonJS require of dist', 'node', ['test/smoke/cjs.cjs']],
   ['browser bundle size and purity', 'node', ['scripts/size.mjs']],
+  ['e2e: dist against the simulator', 'npx', ['vitest', 'run', '-c', 'vitest.e2e.config.ts']],
+  ['e2e: smoke on Node 22/24/26, Bun, Deno, Chromium', 'node', ['scripts/e2e-runtimes.mjs']],
 ];
 
 const skip = new Set((process.env.GRAPHCLOUD_TEST_SKIP ?? '').split(',').filter(Boolean));

@@ -8,7 +8,7 @@ import { redactHeaders, redactUrl, scrubSecrets } from './redact.js';
 import { backoffDelay, isTransientStatus, parseRetryAfter } from './retry.js';
 import { parseResponse } from './schema.js';
 import { sleep } from './sleep.js';
-import { buildUrl, type QueryValue } from './url.js';
+import { appendQuery, buildUrl, type QueryValue } from './url.js';
 
 /** How a client of the core is configured: the public options plus its auth and retry rules. */
 export interface HttpClientConfig extends ClientOptions {
@@ -125,21 +125,31 @@ export class HttpClient {
     let response: Response | undefined;
     let streaming = false;
     try {
+      let method: string = spec.method;
+      let body: BodyInit | undefined = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
       for (let hop = 0; ; hop++) {
         const auth = new URL(url).origin === this.#origin ? await this.#auth() : undefined;
         if (auth) secrets.push(auth.secret);
-        const headers = this.#headers(spec, auth);
-        this.#emit(() => this.#config.onRequest?.({ method: spec.method, url: redactUrl(url), headers: redactHeaders(headers), attempt }));
-        const method = hop > 0 && spec.method === 'POST' ? 'GET' : spec.method;
-        const body = method === 'GET' ? undefined : spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
+        const headers = this.#headers(spec, auth, body !== undefined);
+        this.#emit(() => this.#config.onRequest?.({ method, url: redactUrl(url), headers: redactHeaders(headers), attempt }));
         response = await this.#ky(url, { method, headers, body: body ?? null, signal, redirect: spec.streamBody ? 'error' : 'manual' });
         const location = response.headers.get('location');
-        if (response.status >= 300 && response.status < 400 && location && hop < MAX_REDIRECTS) {
-          await response.body?.cancel();
-          url = new URL(location, url).toString();
-          continue;
+        if (!isRedirect(response.status) || !location) break;
+        await response.body?.cancel();
+        if (hop >= MAX_REDIRECTS) {
+          throw new GraphcloudError(`${spec.method} ${redactUrl(this.#urlOf(spec))} was redirected more than ${MAX_REDIRECTS} times (a redirect loop?); last hop ${redactUrl(url)}`);
         }
-        break;
+        const next = new URL(location, url).toString();
+        // Fetch's rules: 303 turns any method but GET/HEAD into a GET, and 301/302 turn a POST into
+        // one, dropping the body; 307/308 repeat the same method with the same body.
+        if (response.status === 303 ? method !== 'GET' && method !== 'HEAD' : method === 'POST' && response.status <= 302) {
+          method = 'GET';
+          body = undefined;
+        } else if (body !== undefined && new URL(next).origin !== new URL(url).origin) {
+          // A body can carry secrets (a partner key in a workflow); it never travels to another host.
+          throw new GraphcloudError(`${spec.method} ${redactUrl(url)} answered ${response.status} to another origin (${redactUrl(next)}); the SDK does not send a request body to another host`);
+        }
+        url = next;
       }
       if (response.type === 'opaqueredirect') {
         throw new GraphcloudError(`${spec.method} ${redactUrl(url)} redirected, and this runtime hides redirect targets; the SDK will not follow it with credentials`);
@@ -151,9 +161,13 @@ export class HttpClient {
         const error = createApiError({ status: response.status, method: spec.method, url: redactUrl(url), body, requestId, retryAfterMs });
         return { ok: false, error, status: response.status, requestId, startedAt };
       }
-      // A raw response streams after this returns: the caller's signal keeps cancelling it.
+      // A raw response streams after this returns: the caller's signal keeps cancelling it until
+      // the body is read, cancelled or broken, and then lets go of it (no listener piles up).
       streaming = !timeBody;
-      if (streaming) clearTimeout(timer);
+      if (streaming) {
+        clearTimeout(timer);
+        response = releaseWhenDone(response, () => caller?.removeEventListener('abort', onAbort));
+      }
       const value = await onSuccess(response, url, secrets);
       this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, requestId }));
       return { ok: true, value };
@@ -172,7 +186,8 @@ export class HttpClient {
   }
 
   #urlOf(spec: RequestSpec<z.ZodMiniType | undefined>): string {
-    if (/^https?:\/\//i.test(spec.path)) return buildUrl(spec.path, '', spec.query).toString().replace(/\/$/, '');
+    // An absolute URL (a signed file URL) is used exactly as given, its own query kept.
+    if (/^https?:\/\//i.test(spec.path)) return appendQuery(new URL(spec.path), spec.query).toString();
     return buildUrl(this.baseUrl, spec.path, spec.query).toString();
   }
 
@@ -181,9 +196,9 @@ export class HttpClient {
     return auth ? resolveAuth(auth.scheme, auth.credential) : undefined;
   }
 
-  #headers(spec: RequestSpec<z.ZodMiniType | undefined>, auth: AuthHeader | undefined): Record<string, string> {
+  #headers(spec: RequestSpec<z.ZodMiniType | undefined>, auth: AuthHeader | undefined, hasBody: boolean): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json', ...this.#config.headers, ...spec.options?.headers };
-    if (spec.json !== undefined) headers['content-type'] = 'application/json';
+    if (spec.json !== undefined && hasBody) headers['content-type'] = 'application/json';
     if (auth) headers[auth.name] = auth.value;
     return headers;
   }
@@ -201,9 +216,11 @@ export class HttpClient {
     this.#emit(() => this.#config.onResponse?.({ method: spec.method, url, status: outcome.status, attempt, durationMs: Date.now() - outcome.startedAt, requestId: outcome.requestId, error: `${error.name}: ${error.message}`, retryInMs }));
   }
 
-  #emit(call: () => void): void {
+  #emit(call: () => unknown): void {
     try {
-      call();
+      const result = call();
+      // An async hook's rejection would otherwise be unhandled (which ends a Node process).
+      if (isThenable(result)) result.then(undefined, () => {});
     } catch {
       // Hooks observe; a failing logger must never fail (or repeat) a paid request.
     }
@@ -225,6 +242,45 @@ function retryPolicy(client: Partial<RetryPolicy> | false | undefined, call: Par
 function retryDelay(error: GraphcloudError, attempt: number, policy: RetryPolicy): number {
   const retryAfter = (error as ApiError).retryAfterMs;
   return typeof retryAfter === 'number' ? retryAfter : backoffDelay(attempt, policy);
+}
+
+function isRedirect(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+/** The same response, whose body calls `release` once it is read to the end, cancelled or broken. */
+function releaseWhenDone(response: Response, release: () => void): Response {
+  const source = response.body;
+  if (!source) {
+    release();
+    return response;
+  }
+  const reader = source.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          controller.close();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (error) {
+        release();
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      release();
+      await reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 function readRequestId(headers: Headers): string | undefined {

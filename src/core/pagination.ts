@@ -13,6 +13,7 @@ export async function* paginate<P extends PageInfo, T>(fetchPage: (page: number)
     const result = await fetchPage(page);
     const list = items(result);
     yield* list;
-    if (list.length === 0 || result.page >= result.totalPages) return;
+    // The loop's own page number counts too: a server that echoes a wrong `page` cannot make it run on.
+    if (list.length === 0 || Math.max(page, result.page) >= result.totalPages) return;
   }
 }

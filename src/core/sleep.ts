@@ -1,3 +1,6 @@
+// Timers fire after 1 ms beyond 2^31 - 1 ms; a far `Retry-After` date must not turn into a busy loop.
+const MAX_TIMER_MS = 2_147_483_647;
+
 /**
  * The one abortable wait of the SDK: resolves after `ms`, or rejects with `signal.reason`
  * as soon as the signal aborts (the timer is cleared, no handle is left).
@@ -12,7 +15,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, Math.max(0, ms));
+    }, Math.min(MAX_TIMER_MS, Math.max(0, ms)));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -17,10 +17,21 @@ export function path(strings: TemplateStringsArray, ...segments: (string | numbe
 export function buildUrl(baseUrl: string, pathname: string, query?: Record<string, QueryValue>): URL {
   const base = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;
   const url = new URL(base + (pathname.startsWith('/') ? pathname : `/${pathname}`));
+  return appendQuery(url, query);
+}
+
+/**
+ * Appends query values to a URL (arrays repeat the key; `undefined` and `null` are left out). The
+ * URL's own query is kept byte for byte: re-encoding it would break a signed URL.
+ */
+export function appendQuery(url: URL, query?: Record<string, QueryValue>): URL {
+  const extra = new URLSearchParams();
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const item of value) url.searchParams.append(name, String(item));
-    else url.searchParams.append(name, String(value));
+    if (Array.isArray(value)) for (const item of value) extra.append(name, String(item));
+    else extra.append(name, String(value));
   }
+  const added = extra.toString();
+  if (added) url.search = url.search.length > 1 ? `${url.search}&${added}` : added;
   return url;
 }

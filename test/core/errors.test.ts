@@ -111,3 +111,14 @@ describe('HttpClient error mapping', () => {
     expect(plain).toMatchObject({ name: 'ConflictError', status: 409, code: 'dup', method: 'GET' });
   });
 });
+
+describe('HttpClient error mapping: HTML pages', () => {
+  it('takes the excerpt from the text of the page, not its styles or scripts', async () => {
+    const page = `<html><head><style>body{font-family:sans-serif}${'.x{color:red}'.repeat(40)}</style><script>var a = 1;</script><title>502 Bad Gateway</title></head><body><h1>Bad gateway &amp; friends</h1></body></html>`;
+    const error = await failure(502, page, { 'content-type': 'text/html' });
+    expect(error.message).toContain('502 Bad Gateway Bad gateway & friends');
+    expect(error.message).not.toContain('color:red');
+    expect(error.message).not.toContain('var a');
+    expect(error.body).toBe(page);
+  });
+});

@@ -173,6 +173,21 @@ describe('registry.versions', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('listAll() stops at totalPages even when the server echoes a wrong page number', async () => {
+    let calls = 0;
+    server.use(
+      http.get(`${BASE}/versions`, () => {
+        calls += 1;
+        if (calls > 5) return HttpResponse.json({ message: 'runaway' }, { status: 400 });
+        return HttpResponse.json(page(1, 3, [version(calls)]));
+      }),
+    );
+    const versions: string[] = [];
+    for await (const v of registry.versions.listAll()) versions.push(v.version ?? '');
+    expect(versions).toEqual(['1.0.1', '1.0.2', '1.0.3']);
+    expect(calls).toBe(3);
+  });
+
   it('update() PUTs changelog and deprecated by version id', async () => {
     const v = version(7);
     server.use(http.put(`${BASE}/publishers/acme/nodes/acme-upscale/versions/:versionId`, () => HttpResponse.json({ ...v, deprecated: true })));

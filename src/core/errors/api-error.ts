@@ -56,7 +56,7 @@ const EXCERPT = 200;
 export function readErrorBody(body: unknown): { message?: string; code?: string; details?: unknown } {
   if (body === undefined || body === null || body === '') return {};
   if (typeof body === 'string') {
-    const text = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+    const text = htmlToText(body);
     return { message: text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text };
   }
   if (typeof body !== 'object') return { message: String(body) };
@@ -74,4 +74,20 @@ export function readErrorBody(body: unknown): { message?: string; code?: string;
   else if (!out.message && typeof error === 'string' && error !== '') out.message = error;
   if (record.details !== undefined) out.details = record.details;
   return out;
+}
+
+// An HTML error page (a gateway's 502): its scripts and styles are not text, its entities are.
+function htmlToText(body: string): string {
+  return body
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -1,6 +1,6 @@
 import type { RelightParams, SkinEnhancerCreativeParams, SkinEnhancerFaithfulParams, StyleTransferParams, UpscaleParams } from './image-params.js';
 import { ImageTaskSchema, toImageTask } from './schemas.js';
-import { submit, waitOptionsOf, type ProxyContext, type SubmitSpec } from './submit.js';
+import { afterSubmit, submit, type ProxyContext, type SubmitSpec } from './submit.js';
 import type { ImageTask, ImageTaskKind, ImageTaskResult, Submitted, SubmitOptions } from './types.js';
 import {
   checkUpscaledPixels,
@@ -123,9 +123,7 @@ export class ImageResource {
 
   async #run(kind: ImageTaskKind, params: unknown, options: SubmitOptions | undefined): Promise<ImageTask | unknown> {
     const body = await submit(this.#ctx, { ...SPECS[kind], schema: ImageTaskSchema, family: 'image' }, params, options);
-    const task = toImageTask(kind, body);
-    const wait = waitOptionsOf(options);
-    return wait ? this.#ctx.wait(task, wait) : task;
+    return afterSubmit(this.#ctx, toImageTask(kind, body), options);
   }
 
   /** Shows no internals. */

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
-import { Checker, type HttpClient } from '../core/index.js';
+import { Checker, GraphcloudError, type HttpClient } from '../core/index.js';
+import { observe } from './wait.js';
 import { resolveImage, type Base64Format, type ResolvedImage } from './inputs.js';
 import type { Fields } from './validate-common.js';
 import type { SubmitOptions, TaskRef, WaitOptions } from './types.js';
@@ -40,7 +41,7 @@ export interface SubmitSpec<S extends z.ZodMiniType> {
  * @example const body = await submit(ctx, spec, { model: 'videoq2-pro', video_creation_id: id, video_url: url });
  */
 export async function submit<S extends z.ZodMiniType>(ctx: ProxyContext, spec: SubmitSpec<S>, params: unknown, options: SubmitOptions = {}): Promise<z.infer<S>> {
-  const { validate = true, wait: _wait, ...requestOptions } = options;
+  const { validate = true, wait: _wait, onSubmitted: _onSubmitted, ...requestOptions } = options;
   const check = new Checker();
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     check.fail('params', 'an object', params);
@@ -54,6 +55,23 @@ export async function submit<S extends z.ZodMiniType>(ctx: ProxyContext, spec: S
   if (validate) spec.afterEncode?.(fields, images, check, ctx);
   check.throwIfInvalid(spec.call);
   return ctx.http.request({ method: 'POST', path: spec.path, json: body, schema: spec.schema, idempotent: false, options: requestOptions });
+}
+
+/**
+ * Hands a submitted task to `onSubmitted`, then, with `wait`, waits for it. An SDK error of the wait
+ * carries the paid task as `error.task`, so it can be waited for again instead of lost.
+ * @example return afterSubmit(ctx, task, options);
+ */
+export async function afterSubmit<T extends TaskRef>(ctx: ProxyContext, task: T, options: SubmitOptions | undefined): Promise<T | unknown> {
+  observe(() => options?.onSubmitted?.(task as never));
+  const wait = waitOptionsOf(options);
+  if (!wait) return task;
+  try {
+    return await ctx.wait(task, wait);
+  } catch (error) {
+    if (error instanceof GraphcloudError && !('task' in error)) Object.defineProperty(error, 'task', { value: task, enumerable: true, configurable: true });
+    throw error;
+  }
 }
 
 /**

@@ -209,10 +209,18 @@ export interface SubmitOptions extends RequestOptions {
   validate?: boolean | undefined;
   /**
    * Wait for the task after submitting: `true`, or the options of `waitForTask()` (`signal` is
-   * shared with the submission). The call then resolves to the task's result.
+   * shared with the submission). The call then resolves to the task's result. When the wait fails
+   * with an SDK error (timeout, `401` on a status route...), the task is paid for and running: the
+   * error carries it as `error.task`, for another `waitForTask(error.task)`.
    * @default false
    */
   wait?: boolean | WaitOptions | undefined;
+  /**
+   * Called with the task as soon as the submission is accepted, before any wait: the place to store
+   * its id, since an abort during `wait` rejects with `signal.reason` alone. What it throws is ignored.
+   * @example onSubmitted: (task) => db.save(task.kind, task.taskId)
+   */
+  onSubmitted?: ((task: ImageTask | VideoTask) => void) | undefined;
 }
 
 /**

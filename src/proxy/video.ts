@@ -1,5 +1,5 @@
 import { VideoTaskSchema, toVideoTask } from './schemas.js';
-import { submit, waitOptionsOf, type ProxyContext, type SubmitSpec } from './submit.js';
+import { afterSubmit, submit, type ProxyContext, type SubmitSpec } from './submit.js';
 import type { Submitted, SubmitOptions, VideoTask, VideoTaskKind, VideoTaskResult } from './types.js';
 import { validateExtend, validateMultiframe, validateReferenceToVideo } from './validate-video.js';
 import type { ExtendParams, MultiframeParams, ReferenceToVideoParams } from './video-params.js';
@@ -77,9 +77,7 @@ export class VideoResource {
 
   async #run(kind: VideoTaskKind, params: unknown, options: SubmitOptions | undefined): Promise<VideoTask | unknown> {
     const body = await submit(this.#ctx, { ...SPECS[kind], schema: VideoTaskSchema, family: 'video' }, params, options);
-    const task = toVideoTask(kind, body);
-    const wait = waitOptionsOf(options);
-    return wait ? this.#ctx.wait(task, wait) : task;
+    return afterSubmit(this.#ctx, toVideoTask(kind, body), options);
   }
 
   /** Shows no internals. */

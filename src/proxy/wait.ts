@@ -96,11 +96,7 @@ export async function waitForStatus(task: TaskRef, read: ReadStatus, clock: Cloc
   let final: TaskStatus | undefined;
   for await (const status of pollTask(task, read, clock, options)) {
     final = status;
-    try {
-      options.onUpdate?.(status);
-    } catch {
-      // onUpdate observes; a failing callback must not abandon a paid task.
-    }
+    observe(() => options.onUpdate?.(status));
   }
   // pollTask returns only after a terminal status, which it always yields first.
   const done = final as TaskStatus;
@@ -117,4 +113,18 @@ function isTransient(error: unknown, notFoundIsLag: boolean): boolean {
   if (error instanceof NotFoundError) return notFoundIsLag;
   if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
   return error instanceof ApiError && (error.status === 408 || error.status === 429 || error.status >= 500);
+}
+
+/**
+ * Calls an observer (`onUpdate`, `onSubmitted`): what it throws, or an async one rejects with, is
+ * ignored, so a failing callback can neither abandon a paid task nor leave an unhandled rejection.
+ * @example observe(() => options.onUpdate?.(status));
+ */
+export function observe(call: () => unknown): void {
+  try {
+    const result = call();
+    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, () => {});
+  } catch {
+    // Observers observe.
+  }
 }

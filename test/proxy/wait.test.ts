@@ -238,6 +238,57 @@ describe('proxy.waitForTask()', () => {
   });
 });
 
+describe('proxy submissions with { wait }', () => {
+  it('a failed wait carries the paid task as error.task; onSubmitted saw it before the wait', async () => {
+    server.use(http.post(`${BASE}/proxy/imagevendor/v1/ai/image-upscaler`, () => HttpResponse.json({ data: { task_id: 't-1', status: 'CREATED' } })));
+    sequence(UPSCALE_STATUS, [status(401)]);
+    const submitted: string[] = [];
+    const done = client()
+      .image.upscale({ image: 'https://cdn.test/a.png' }, { wait: true, onSubmitted: (task) => void submitted.push(task.taskId) })
+      .catch((e: unknown) => e);
+    await settle();
+    const error = (await done) as AuthenticationError & { task?: unknown };
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.task).toMatchObject({ kind: 'upscale', taskId: 't-1', status: 'CREATED' });
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ task: { taskId: 't-1' } });
+    expect(submitted).toEqual(['t-1']);
+    expect(seen.filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
+  it('onSubmitted is told the task even when the wait is aborted (which rejects with signal.reason alone)', async () => {
+    server.use(http.post(`${BASE}/proxy/videovendor/extend`, () => HttpResponse.json({ task_id: 'v-1', state: 'created', credits: 5 })));
+    sequence(VIDEO_STATUS, [videoState('processing')]);
+    const controller = new AbortController();
+    const submitted: string[] = [];
+    const done = client()
+      .video.extend({ model: 'videoq2-pro', video_creation_id: 'c', video_url: 'https://cdn.test/v.mp4' }, { wait: true, signal: controller.signal, onSubmitted: (t) => void submitted.push(t.taskId) })
+      .catch((e: unknown) => e);
+    await settle();
+    const reason = new Error('left');
+    controller.abort(reason);
+    expect(await done).toBe(reason);
+    expect(submitted).toEqual(['v-1']);
+  });
+
+  it('an async onUpdate or onSubmitted that rejects breaks nothing and leaves no unhandled rejection', async () => {
+    server.use(http.post(`${BASE}/proxy/imagevendor/v1/ai/image-upscaler`, () => HttpResponse.json({ data: { task_id: 't-1', status: 'CREATED' } })));
+    sequence(UPSCALE_STATUS, [image('COMPLETED', ['https://cdn.test/out.png'])]);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const fail = async () => Promise.reject(new Error('observer down'));
+      const done = client().image.upscale({ image: 'https://cdn.test/a.png' }, { wait: { onUpdate: fail }, onSubmitted: fail });
+      await settle();
+      await expect(done).resolves.toMatchObject({ urls: ['https://cdn.test/out.png'] });
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+  });
+});
+
 describe('proxy.watchTask()', () => {
   it('yields each change, ends after the terminal status', async () => {
     sequence(VIDEO_STATUS, [videoState('created'), videoState('created'), videoState('processing', { progress: 10 }), videoState('processing', { progress: 80 }), videoState('success', { creations: [{ url: 'https://cdn.test/v.mp4' }] })]);

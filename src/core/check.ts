@@ -43,8 +43,10 @@ export class Checker {
     }
     if (typeof value !== 'string') return this.fail(path, 'a string', value);
     if (!rule.allowEmpty && value.trim() === '') return this.fail(path, 'a non-empty string', value);
+    // Characters are code points: an emoji is one character, though two UTF-16 units.
     if (rule.maxLength !== undefined && value.length > rule.maxLength) {
-      this.fail(path, `at most ${rule.maxLength} characters`, `${value.length} characters`);
+      const characters = countCodePoints(value);
+      if (characters > rule.maxLength) this.fail(path, `at most ${rule.maxLength} characters`, `${characters} characters`);
     }
   }
 
@@ -89,4 +91,18 @@ function describeRange(kind: string, rule: NumberRule): string {
   if (rule.min !== undefined) return `${kind} of at least ${rule.min}`;
   if (rule.max !== undefined) return `${kind} of at most ${rule.max}`;
   return kind;
+}
+
+function countCodePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is a single code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
 }

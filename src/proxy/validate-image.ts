@@ -86,6 +86,7 @@ export function validateStyleTransfer(p: Fields, check: Checker): void {
  */
 export function validateSkinEnhancerCreative(p: Fields, check: Checker): void {
   checkImageInput(check, 'image', p.image, true);
+  checkHttpsImage(check, p.image);
   checkIntegers(check, p, ['sharpen', 'smart_grain'], 0, 100);
   checkUrl(check, 'webhook_url', p.webhook_url);
 }
@@ -96,6 +97,7 @@ export function validateSkinEnhancerCreative(p: Fields, check: Checker): void {
  */
 export function validateSkinEnhancerFaithful(p: Fields, check: Checker): void {
   checkImageInput(check, 'image', p.image, true);
+  checkHttpsImage(check, p.image);
   checkIntegers(check, p, ['sharpen', 'skin_detail', 'smart_grain'], 0, 100);
   checkUrl(check, 'webhook_url', p.webhook_url);
 }
@@ -128,4 +130,9 @@ function checkPromptWeights(check: Checker, prompt: unknown): void {
     const weight = Number(match[2]);
     if (!(match[2]?.trim() && weight >= 1 && weight <= 1.4)) check.fail('prompt', 'weights "(text:weight)" from 1 to 1.4', match[0]);
   }
+}
+
+// Skin enhancers: "Base64 or publicly accessible HTTPS URL" (section 4.8); a plain http URL is refused.
+function checkHttpsImage(check: Checker, image: unknown): void {
+  if (typeof image === 'string' && /^http:\/\//i.test(image)) check.fail('image', 'an https URL (the skin enhancers fetch only HTTPS), Base64 or bytes', image);
 }

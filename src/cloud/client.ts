@@ -1,10 +1,10 @@
-import { Checker, HttpClient, redactUrl, type ClientOptions, type Credential, type FileInput, type RequestOptions } from '../core/index.js';
+import { Checker, ConnectionError, HttpClient, redactUrl, TimeoutError, type ClientOptions, type Credential, type FileInput, type RequestOptions } from '../core/index.js';
 import { JobWatcher, type WatchOptions } from '../watcher/job-watcher.js';
 import type { WatcherStats } from '../watcher/events.js';
 import { WatchHub } from '../watcher/hub.js';
 import type { WebSocketConstructor } from '../watcher/socket.js';
 import { CLOUD_DEFAULTS, resolvePolicy, type WatcherPolicyOptions } from './defaults.js';
-import { mapCloudError, toWorkflowValidationError, WorkflowError } from './errors.js';
+import { mapCloudError, SubmissionUnknownError, toWorkflowValidationError, WorkflowError } from './errors.js';
 import { fetchOutputs } from './outputs.js';
 import { runWorkflow, type RunWorkflowOptions } from './run-workflow.js';
 import { ObjectInfoSchema, PromptResponseSchema, toNodeErrors } from './schemas.js';
@@ -160,6 +160,7 @@ export class CloudClient {
    * @throws {WorkflowValidationError} the server rejected the workflow (400 with `node_errors`).
    * @throws {WorkflowError} a 200 answer carrying `error`.
    * @throws {InsufficientCreditsError} 402. @throws {SubscriptionInactiveError} 429.
+   * @throws {SubmissionUnknownError} no answer arrived: the job may exist; it is never resubmitted.
    * @example
    * ```ts
    * const { promptId } = await cloud.submitWorkflow(workflow, { partnerApiKey: true });
@@ -174,7 +175,11 @@ export class CloudClient {
     if (partnerApiKey === true) extra.api_key_platform_org = await this.#key();
     else if (typeof partnerApiKey === 'string') extra.api_key_platform_org = partnerApiKey;
     const json = { prompt: workflow, client_id: this.clientId, ...(Object.keys(extra).length > 0 ? { extra_data: extra } : {}) };
-    const body = await this.#call(() => this.#http.request({ method: 'POST', path: '/api/prompt', json, schema: PromptResponseSchema, options: request }));
+    const body = await this.#call(() => this.#http.request({ method: 'POST', path: '/api/prompt', json, schema: PromptResponseSchema, options: request })).catch((error: unknown) => {
+      // The request may have reached the server: say so, since a blind retry would run (and bill) the job twice.
+      if (error instanceof ConnectionError || error instanceof TimeoutError) throw new SubmissionUnknownError(redactUrl(`${this.baseUrl}/api/prompt`), error);
+      throw error;
+    });
     const nodeErrors = toNodeErrors(body.node_errors);
     if (body.error || !body.prompt_id) {
       const error = body.error;

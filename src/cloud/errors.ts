@@ -1,4 +1,4 @@
-import { ApiError, GraphcloudError, PaymentRequiredError, ValidationError, type ApiErrorInit, type ValidationIssue } from '../core/index.js';
+import { ApiError, ConnectionError, GraphcloudError, PaymentRequiredError, ValidationError, type ApiErrorInit, type ValidationIssue } from '../core/index.js';
 import { toNodeErrors } from './schemas.js';
 import type { JobResult, NodeErrors } from './types.js';
 
@@ -145,6 +145,48 @@ export class JobFailedError extends GraphcloudError {
     super(`Job ${result.promptId} ${result.status === 'failed' ? 'failed' : 'was cancelled'}${reason}`);
     this.promptId = result.promptId;
     this.status = result.status;
+    this.result = result;
+  }
+}
+
+/**
+ * The submission's answer never arrived (the connection broke, or the request timed out after it
+ * was sent): the job may exist and run, and be billed. The SDK never resubmits; check the queue
+ * (or wait for the job's messages) before submitting again. `cause` is the underlying
+ * `ConnectionError` or `TimeoutError`.
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof SubmissionUnknownError) console.warn('the job may be running; not resubmitting'); }
+ * ```
+ */
+export class SubmissionUnknownError extends ConnectionError {
+  override name = 'SubmissionUnknownError';
+
+  constructor(url: string, cause: Error) {
+    super('POST', url, cause);
+    this.message = `POST ${url}: no answer to the submission (${cause.message}). The job may have been created and may run and be billed; it was not resubmitted. Check your jobs before submitting again.`;
+  }
+}
+
+/**
+ * `runWorkflow(..., { download: true })` could not download an output of a finished run. The run
+ * itself is in `result` (outputs included, without `files`): nothing of it is lost, and each file
+ * can be fetched again with `cloud.getOutputFile()`.
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof OutputDownloadError) console.log(e.promptId, e.result.outputs, e.cause); }
+ * ```
+ */
+export class OutputDownloadError extends GraphcloudError {
+  override name = 'OutputDownloadError';
+  readonly promptId: string;
+  readonly result: JobResult;
+
+  constructor(result: JobResult, cause: unknown) {
+    super(`Job ${result.promptId} ${result.status}, but downloading its outputs failed${cause instanceof Error ? `: ${cause.message}` : ''}; error.result keeps its outputs`, { cause });
+    this.promptId = result.promptId;
     this.result = result;
   }
 }

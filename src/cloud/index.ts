@@ -4,6 +4,8 @@ export {
   InsufficientCreditsError,
   InvalidWorkflowError,
   JobFailedError,
+  OutputDownloadError,
+  SubmissionUnknownError,
   SubscriptionInactiveError,
   WatcherClosedError,
   WorkflowError,

@@ -2,7 +2,7 @@ import { Checker, throwIfAborted, type FileInput } from '../core/index.js';
 import type { ProgressData, WatchEvent } from '../watcher/events.js';
 import type { WatchHub } from '../watcher/hub.js';
 import type { CloudClient } from './client.js';
-import { InvalidWorkflowError, JobFailedError } from './errors.js';
+import { InvalidWorkflowError, JobFailedError, OutputDownloadError, WatcherClosedError } from './errors.js';
 import { listOutputFiles } from './outputs.js';
 import type { JobResult, OutputFile, Workflow } from './types.js';
 import type { UploadImageOptions } from './uploads.js';
@@ -64,32 +64,45 @@ export async function runWorkflow(deps: { client: CloudClient; hub: WatchHub }, 
   throwIfAborted(signal);
   const targets = checkArguments(workflow, uploads);
   const release = hub.retain();
+  // cloud.close() stops the work that costs nothing yet (checks, uploads, the socket wait); a
+  // submission in flight is left to finish so its prompt id is not lost.
+  const work = signal ? AbortSignal.any([signal, hub.closed]) : hub.closed;
   try {
     // Open the socket while validating and uploading: it must be up before the submission.
     const ready = hub.ready(signal);
     ready.catch(() => undefined);
     if (validate) {
-      const issues = validateWorkflow(workflow, await client.getObjectInfo({ signal }), { pending: new Set(targets.map((t) => t.key)) });
+      const issues = validateWorkflow(workflow, await client.getObjectInfo({ signal: work }), { pending: new Set(targets.map((t) => t.key)) });
       if (issues.length > 0) throw new InvalidWorkflowError(issues);
     }
     const names = await Promise.all(
       targets.map(async ({ spec }) => {
         const { file, ...rest } = isSpecObject(spec) ? spec : { file: spec };
-        const uploaded = await client.uploadImage(file, { ...rest, signal });
+        const uploaded = await client.uploadImage(file, { ...rest, signal: work });
         return uploaded.subfolder ? `${uploaded.subfolder}/${uploaded.name}` : uploaded.name;
       }),
     );
     const prepared = withInputs(workflow, targets, names);
     const since = await ready;
-    throwIfAborted(signal);
+    throwIfAborted(work);
     const submitted = await client.submitWorkflow(prepared, { partnerApiKey, extraData, signal });
+    // Closed while the submission was in flight: the job runs; name it rather than lose it.
+    if (hub.closed.aborted) throw new WatcherClosedError(submitted.promptId);
     const watcher = hub.watch(submitted.promptId, { signal, timeout, nodeErrors: submitted.nodeErrors }, since);
     if (onProgress) watcher.on('progress', onProgress);
     if (onEvent) watcher.onEvent(onEvent);
     release();
     const result = await watcher.result();
     if (result.status !== 'completed') throw new JobFailedError(result as JobResult & { status: 'failed' | 'cancelled' });
-    if (download) result.files = await downloadAll(client, result, signal);
+    if (download) {
+      try {
+        result.files = await downloadAll(client, result, signal);
+      } catch (error) {
+        throwIfAborted(signal);
+        // The run is paid for and finished: its outputs must survive a failed download.
+        throw new OutputDownloadError(result, error);
+      }
+    }
     return result;
   } finally {
     release();

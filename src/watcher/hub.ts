@@ -73,6 +73,11 @@ export class WatchHub {
     return this.#state;
   }
 
+  /** Aborts (reason: a `GraphcloudError`) when the client is closed: work in flight for it stops. */
+  get closed(): AbortSignal {
+    return this.#life.signal;
+  }
+
   /** Messages currently held for unclaimed prompt ids. */
   get heldCount(): number {
     return this.#router.heldCount;
@@ -151,7 +156,7 @@ export class WatchHub {
   /** Stops everything: every unsettled watcher rejects with `WatcherClosedError`, the socket closes. */
   close(): void {
     if (this.#life.signal.aborted) return;
-    this.#life.abort();
+    this.#life.abort(new GraphcloudError('The client was closed'));
     this.#cancelIdle();
     this.#shutdown();
     for (const waiter of this.#waiters) waiter.reject(new GraphcloudError('The client was closed'));

@@ -1,0 +1,108 @@
+import { delay, http, HttpResponse, ws } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { ConnectionError, GraphcloudError } from '../../src/core/index.js';
+import { CloudClient, OutputDownloadError, SubmissionUnknownError, WatcherClosedError } from '../../src/cloud/index.js';
+import { useMsw } from '../helpers/msw.js';
+
+// What the caller is left with when something goes wrong around a paid submission.
+const BASE = 'https://cloud.test';
+const KEY = 'sk-outcome-secret-5678';
+const { server } = useMsw();
+const socket = ws.link('wss://cloud.test/ws');
+const client = () => new CloudClient({ baseUrl: BASE, apiKey: KEY, retry: { limit: 3, baseDelayMs: 1, maxDelayMs: 2 }, watcher: { socket: { idleCloseMs: 5 } } });
+const WORKFLOW = { '1': { class_type: 'LoadImage', inputs: { image: 'x.png' } }, '9': { class_type: 'SaveImage', inputs: { images: ['1', 0] } } };
+
+describe('cloud.submitWorkflow()', () => {
+  it('does not retry a submission whose answer was lost, and says the job may exist', async () => {
+    let submits = 0;
+    server.use(http.post(`${BASE}/api/prompt`, () => (submits++, HttpResponse.error())));
+    const cloud = client();
+    const error = await cloud.submitWorkflow(WORKFLOW).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SubmissionUnknownError);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(/may have been created/);
+    expect((error as Error).message).not.toContain(KEY);
+    expect(submits).toBe(1);
+    await cloud.close();
+  });
+
+  it('treats a submission that timed out after it was sent the same way', async () => {
+    let submits = 0;
+    server.use(
+      http.post(`${BASE}/api/prompt`, async () => {
+        submits++;
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+    );
+    const cloud = client();
+    const error = await cloud.submitWorkflow(WORKFLOW, { timeout: 20 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SubmissionUnknownError);
+    expect(submits).toBe(1);
+    await cloud.close();
+  });
+});
+
+describe('cloud.runWorkflow()', () => {
+  it('keeps the result of a finished run when downloading its outputs fails', async () => {
+    server.use(
+      socket.addEventListener('connection', () => undefined),
+      http.post(`${BASE}/api/prompt`, () => {
+        queueMicrotask(() => {
+          for (const peer of socket.clients) {
+            peer.send(JSON.stringify({ type: 'execution_start', data: { prompt_id: 'p1' } }));
+            peer.send(JSON.stringify({ type: 'executed', data: { prompt_id: 'p1', node: '9', output: { images: [{ filename: 'out.png', subfolder: '', type: 'output' }] } } }));
+            peer.send(JSON.stringify({ type: 'execution_success', data: { prompt_id: 'p1' } }));
+          }
+        });
+        return HttpResponse.json({ prompt_id: 'p1', number: 1, node_errors: {} });
+      }),
+      http.get(`${BASE}/api/view`, () => HttpResponse.json({ message: 'signing failed' }, { status: 403 })),
+    );
+    const cloud = client();
+    const error = await cloud.runWorkflow(WORKFLOW, { download: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutputDownloadError);
+    expect((error as OutputDownloadError).result).toMatchObject({ promptId: 'p1', status: 'completed', outputs: { '9': { images: [{ filename: 'out.png' }] } } });
+    await cloud.close();
+  });
+
+  it('names the prompt id when the client is closed while the submission is in flight', async () => {
+    const cloud = client();
+    server.use(
+      socket.addEventListener('connection', () => undefined),
+      http.post(`${BASE}/api/prompt`, async () => {
+        await cloud.close();
+        return HttpResponse.json({ prompt_id: 'p2', number: 1, node_errors: {} });
+      }),
+    );
+    const error = await cloud.runWorkflow(WORKFLOW).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WatcherClosedError);
+    expect((error as WatcherClosedError).promptId).toBe('p2');
+  });
+
+  it('stops an upload in flight when the client is closed, and submits nothing', async () => {
+    const cloud = client();
+    let submits = 0;
+    let uploading!: () => void;
+    const started = new Promise<void>((resolve) => (uploading = resolve));
+    server.use(
+      socket.addEventListener('connection', () => undefined),
+      http.post(`${BASE}/api/upload/image`, async ({ request }) => {
+        // Read the body first: msw's own copy of it must not be cut short by the abort.
+        await request.arrayBuffer();
+        await delay(5);
+        uploading();
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+      http.post(`${BASE}/api/prompt`, () => (submits++, HttpResponse.json({ prompt_id: 'p3' }))),
+    );
+    const run = cloud.runWorkflow(WORKFLOW, { uploads: { '1.image': new Uint8Array([1]) } }).catch((e: unknown) => e);
+    await started;
+    await cloud.close();
+    const error = await run;
+    expect(error).toBeInstanceOf(GraphcloudError);
+    expect((error as Error).message).toMatch(/closed/);
+    expect(submits).toBe(0);
+  });
+});

@@ -1,4 +1,4 @@
-import { AuthenticationError, NotFoundError, PermissionDeniedError, sleep, type RequestOptions } from '../core/index.js';
+import { ApiError, AuthenticationError, NotFoundError, PermissionDeniedError, sleep, type RequestOptions } from '../core/index.js';
 import type { JobStatusInfo, NodeOutput } from '../cloud/types.js';
 import type { WatcherStats } from './events.js';
 import type { Track } from './router.js';
@@ -99,7 +99,9 @@ export class Poller {
   /** When a track is next due, in epoch ms. */
   #dueAt(track: Track): number {
     if (track.pollNow) return 0;
-    if (this.#options.fallback()) return track.nextPollAt;
+    // A failed poll is retried on its own backoff even while the socket is open: the poll was
+    // wanted (a reconnect, a silence) and the answer is still missing.
+    if (this.#options.fallback() || track.failures > 0) return track.nextPollAt;
     return Math.max(track.lastActivity + this.#options.policy.silenceMs, track.nextPollAt);
   }
 
@@ -163,19 +165,23 @@ export class Poller {
         this.#options.onFailure(track, error);
         return;
       }
-      this.#schedule(track);
+      this.#schedule(track, error);
     }
   }
 
-  #schedule(track: Track): void {
+  /** Plans the next poll: after `silenceMs` while the socket is fine, else on a backoff that honours `Retry-After`. */
+  #schedule(track: Track, error?: unknown): void {
     const { policy } = this.#options;
-    if (!this.#options.fallback()) {
+    if (error === undefined && !this.#options.fallback()) {
       track.failures = 0;
       track.nextPollAt = Date.now() + policy.silenceMs;
       return;
     }
     const full = Math.min(policy.maxIntervalMs, policy.minIntervalMs * 2 ** track.failures);
     track.failures++;
-    track.nextPollAt = Date.now() + Math.round(full / 2 + ((this.#options.random ?? Math.random)() * full) / 2);
+    const backoff = Math.round(full / 2 + ((this.#options.random ?? Math.random)() * full) / 2);
+    // A 429 or 503 names the earliest useful retry; asking sooner only adds load and refusals.
+    const retryAfter = error instanceof ApiError ? (error.retryAfterMs ?? 0) : 0;
+    track.nextPollAt = Date.now() + Math.max(backoff, retryAfter);
   }
 }

@@ -1,0 +1,73 @@
+import { http, HttpResponse, ws } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CloudClient, type CloudClientOptions } from '../../src/cloud/index.js';
+import { useMsw } from '../helpers/msw.js';
+
+const BASE = 'https://cloud.test';
+const { server } = useMsw();
+const link = ws.link('wss://cloud.test/ws');
+const POLICY: CloudClientOptions['watcher'] = {
+  socket: { minDelayMs: 100, maxDelayMs: 1_000, growFactor: 2, idleCloseMs: 500, connectionTimeoutMs: 1_000 },
+  poll: { silenceMs: 5_000, minIntervalMs: 200, maxIntervalMs: 1_000 },
+};
+let cloud: CloudClient | undefined;
+const make = (options: Partial<CloudClientOptions> = {}) => (cloud = new CloudClient({ baseUrl: BASE, apiKey: 'sk-poll', watcher: POLICY, retry: false, ...options }));
+/** Advances the fake clock in 5 ms steps, letting msw's real macrotasks run between steps. */
+async function step(ms: number): Promise<void> {
+  for (let t = 0; t < ms; t += 5) {
+    await vi.advanceTimersByTimeAsync(5);
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }));
+afterEach(async () => {
+  await cloud?.close();
+  cloud = undefined;
+  vi.useRealTimers();
+});
+
+describe('cloud.watch() polling', () => {
+  it('waits Retry-After before polling again after a 429', async () => {
+    class Unavailable {
+      constructor() {
+        throw new Error('no sockets here');
+      }
+    }
+    const times: number[] = [];
+    server.use(
+      http.get(`${BASE}/api/job/p/status`, () => {
+        times.push(Date.now());
+        return times.length === 1 ? HttpResponse.json({ message: 'slow down' }, { status: 429, headers: { 'retry-after': '3' } }) : HttpResponse.json({ status: 'success' });
+      }),
+      http.get(`${BASE}/api/jobs/p`, () => HttpResponse.json({ outputs: {} })),
+    );
+    const watcher = make({ WebSocket: Unavailable as never }).watch('p');
+    await step(4_000);
+    await expect(watcher.result()).resolves.toMatchObject({ status: 'completed', via: 'poll' });
+    expect(times).toHaveLength(2);
+    expect((times[1] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(3_000);
+  });
+
+  it('retries soon a status poll that failed after a server restart, instead of waiting silenceMs', async () => {
+    let connection = 0;
+    server.use(
+      link.addEventListener('connection', ({ client }) => {
+        if (++connection === 1) {
+          client.send(JSON.stringify({ type: 'execution_start', data: { prompt_id: 'p' } }));
+          client.close(1001, 'server restart');
+        }
+      }),
+    );
+    let polls = 0;
+    server.use(
+      http.get(`${BASE}/api/job/p/status`, () => (++polls <= 2 ? HttpResponse.json({ message: 'restarting' }, { status: 503 }) : HttpResponse.json({ status: 'success' }))),
+      http.get(`${BASE}/api/jobs/p`, () => HttpResponse.json({ outputs: { '9': { images: [{ filename: 'a.png' }] } } })),
+    );
+    const watcher = make().watch('p');
+    await step(2_000);
+    expect(connection).toBe(2);
+    expect(watcher.settled).toBe(true);
+    await expect(watcher.result()).resolves.toMatchObject({ status: 'completed', via: 'poll', outputsComplete: true });
+  });
+});

@@ -1,4 +1,7 @@
-/** Retry policy of idempotent requests. POST is never retried, whatever this says. */
+/**
+ * Retry policy of idempotent requests. POST is never retried, whatever this says.
+ * @example new RegistryClient({ baseUrl, retry: { limit: 4, budgetMs: 60_000 } });
+ */
 export interface RetryPolicy {
   /**
    * Retries after the first attempt.
@@ -22,7 +25,10 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-/** What `onRequest` receives: credentials already redacted. */
+/**
+ * What `onRequest` receives: credentials already redacted.
+ * @example new ProxyClient({ baseUrl, token, onRequest: (e: RequestEvent) => log.debug(e.method, e.url, e.attempt) });
+ */
 export interface RequestEvent {
   method: string;
   /** Redacted URL. */
@@ -33,7 +39,10 @@ export interface RequestEvent {
   attempt: number;
 }
 
-/** What `onResponse` receives after each attempt, successful or not. */
+/**
+ * What `onResponse` receives after each attempt, successful or not.
+ * @example new RegistryClient({ baseUrl, onResponse: (e: ResponseEvent) => e.error && log.warn(e.status, e.error, e.retryInMs) });
+ */
 export interface ResponseEvent {
   method: string;
   /** Redacted URL. */
@@ -49,7 +58,14 @@ export interface ResponseEvent {
   retryInMs?: number | undefined;
 }
 
-/** Options every client constructor accepts. */
+/**
+ * Options every client constructor accepts.
+ * @example
+ * ```ts
+ * const options: ClientOptions = { baseUrl: 'https://api.example.com', timeout: 30_000, totalTimeout: 120_000, retry: { limit: 3 } };
+ * new RegistryClient(options);
+ * ```
+ */
 export interface ClientOptions {
   /**
    * Base URL of the API, e.g. `https://api.example.com`. Credentials are sent only to this origin.
@@ -90,7 +106,10 @@ export interface ClientOptions {
   onResponse?: (event: ResponseEvent) => void;
 }
 
-/** Options of a single call; every public async method takes them last. */
+/**
+ * Options of a single call; every public async method takes them last.
+ * @example await registry.nodes.get('acme-upscale', { signal: AbortSignal.timeout(5_000), retry: false, headers: { 'x-trace': id } });
+ */
 export interface RequestOptions {
   /** Aborts the call, including any backoff sleep; the call rejects with `signal.reason`. */
   signal?: AbortSignal | undefined;

@@ -1,7 +1,7 @@
 import type { RelightParams, SkinEnhancerCreativeParams, SkinEnhancerFaithfulParams, StyleTransferParams, UpscaleParams } from './image-params.js';
 import { ImageTaskSchema, toImageTask } from './schemas.js';
 import { afterSubmit, submit, type ProxyContext, type SubmitSpec } from './submit.js';
-import type { ImageTask, ImageTaskKind, ImageTaskResult, Submitted, SubmitOptions } from './types.js';
+import type { ImageTask, ImageTaskKind, ImageTaskResult, Submitted, SubmitOptions, WaitOptions } from './types.js';
 import {
   checkUpscaledPixels,
   validateRelight,
@@ -64,8 +64,11 @@ export class ImageResource {
    * const done = await proxy.image.relight({ image: url, prompt: 'neon night (blue rim light:1.3)', style: 'contrasted_n_hdr' }, { wait: true });
    * ```
    */
-  relight<const O extends SubmitOptions = { wait?: false }>(params: RelightParams, options?: O): ImageSubmitted<'relight', O> {
-    return this.#run('relight', params, options) as ImageSubmitted<'relight', O>;
+  relight(params: RelightParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<ImageTaskResult>;
+  relight(params: RelightParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<ImageTask<'relight'>>;
+  relight(params: RelightParams, options?: SubmitOptions): Promise<ImageTask<'relight'> | ImageTaskResult>;
+  relight(params: RelightParams, options?: SubmitOptions): Promise<ImageTask<'relight'> | ImageTaskResult> {
+    return this.#run('relight', params, options) as Promise<ImageTask<'relight'> | ImageTaskResult>;
   }
 
   /**
@@ -78,8 +81,11 @@ export class ImageResource {
    * const task = await proxy.image.upscale({ image: { path: './small.png' }, scale_factor: '4x', creativity: 2 });
    * ```
    */
-  upscale<const O extends SubmitOptions = { wait?: false }>(params: UpscaleParams, options?: O): ImageSubmitted<'upscale', O> {
-    return this.#run('upscale', params, options) as ImageSubmitted<'upscale', O>;
+  upscale(params: UpscaleParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<ImageTaskResult>;
+  upscale(params: UpscaleParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<ImageTask<'upscale'>>;
+  upscale(params: UpscaleParams, options?: SubmitOptions): Promise<ImageTask<'upscale'> | ImageTaskResult>;
+  upscale(params: UpscaleParams, options?: SubmitOptions): Promise<ImageTask<'upscale'> | ImageTaskResult> {
+    return this.#run('upscale', params, options) as Promise<ImageTask<'upscale'> | ImageTaskResult>;
   }
 
   /**
@@ -91,8 +97,11 @@ export class ImageResource {
    * const task = await proxy.image.styleTransfer({ image: photo, reference_image: painting, style_strength: 70 });
    * ```
    */
-  styleTransfer<const O extends SubmitOptions = { wait?: false }>(params: StyleTransferParams, options?: O): ImageSubmitted<'styleTransfer', O> {
-    return this.#run('styleTransfer', params, options) as ImageSubmitted<'styleTransfer', O>;
+  styleTransfer(params: StyleTransferParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<ImageTaskResult>;
+  styleTransfer(params: StyleTransferParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<ImageTask<'styleTransfer'>>;
+  styleTransfer(params: StyleTransferParams, options?: SubmitOptions): Promise<ImageTask<'styleTransfer'> | ImageTaskResult>;
+  styleTransfer(params: StyleTransferParams, options?: SubmitOptions): Promise<ImageTask<'styleTransfer'> | ImageTaskResult> {
+    return this.#run('styleTransfer', params, options) as Promise<ImageTask<'styleTransfer'> | ImageTaskResult>;
   }
 
   /**
@@ -104,8 +113,11 @@ export class ImageResource {
    * const task = await proxy.image.skinEnhancerCreative({ image: { path: './face.jpg' }, sharpen: 30 });
    * ```
    */
-  skinEnhancerCreative<const O extends SubmitOptions = { wait?: false }>(params: SkinEnhancerCreativeParams, options?: O): ImageSubmitted<'skinEnhancerCreative', O> {
-    return this.#run('skinEnhancerCreative', params, options) as ImageSubmitted<'skinEnhancerCreative', O>;
+  skinEnhancerCreative(params: SkinEnhancerCreativeParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<ImageTaskResult>;
+  skinEnhancerCreative(params: SkinEnhancerCreativeParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<ImageTask<'skinEnhancerCreative'>>;
+  skinEnhancerCreative(params: SkinEnhancerCreativeParams, options?: SubmitOptions): Promise<ImageTask<'skinEnhancerCreative'> | ImageTaskResult>;
+  skinEnhancerCreative(params: SkinEnhancerCreativeParams, options?: SubmitOptions): Promise<ImageTask<'skinEnhancerCreative'> | ImageTaskResult> {
+    return this.#run('skinEnhancerCreative', params, options) as Promise<ImageTask<'skinEnhancerCreative'> | ImageTaskResult>;
   }
 
   /**
@@ -117,8 +129,11 @@ export class ImageResource {
    * const task = await proxy.image.skinEnhancerFaithful({ image: 'https://example.com/face.jpg', skin_detail: 90 });
    * ```
    */
-  skinEnhancerFaithful<const O extends SubmitOptions = { wait?: false }>(params: SkinEnhancerFaithfulParams, options?: O): ImageSubmitted<'skinEnhancerFaithful', O> {
-    return this.#run('skinEnhancerFaithful', params, options) as ImageSubmitted<'skinEnhancerFaithful', O>;
+  skinEnhancerFaithful(params: SkinEnhancerFaithfulParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<ImageTaskResult>;
+  skinEnhancerFaithful(params: SkinEnhancerFaithfulParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<ImageTask<'skinEnhancerFaithful'>>;
+  skinEnhancerFaithful(params: SkinEnhancerFaithfulParams, options?: SubmitOptions): Promise<ImageTask<'skinEnhancerFaithful'> | ImageTaskResult>;
+  skinEnhancerFaithful(params: SkinEnhancerFaithfulParams, options?: SubmitOptions): Promise<ImageTask<'skinEnhancerFaithful'> | ImageTaskResult> {
+    return this.#run('skinEnhancerFaithful', params, options) as Promise<ImageTask<'skinEnhancerFaithful'> | ImageTaskResult>;
   }
 
   async #run(kind: ImageTaskKind, params: unknown, options: SubmitOptions | undefined): Promise<ImageTask | unknown> {

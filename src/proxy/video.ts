@@ -1,6 +1,6 @@
 import { VideoTaskSchema, toVideoTask } from './schemas.js';
 import { afterSubmit, submit, type ProxyContext, type SubmitSpec } from './submit.js';
-import type { Submitted, SubmitOptions, VideoTask, VideoTaskKind, VideoTaskResult } from './types.js';
+import type { Submitted, SubmitOptions, VideoTask, VideoTaskKind, VideoTaskResult, WaitOptions } from './types.js';
 import { validateExtend, validateMultiframe, validateReferenceToVideo } from './validate-video.js';
 import type { ExtendParams, MultiframeParams, ReferenceToVideoParams } from './video-params.js';
 
@@ -45,8 +45,11 @@ export class VideoResource {
    * const task = await proxy.video.referenceToVideo({ model: 'videoq3-pro', prompt: 'a lighthouse in a storm', duration: 12, resolution: '1080p' });
    * ```
    */
-  referenceToVideo<const O extends SubmitOptions = { wait?: false }>(params: ReferenceToVideoParams, options?: O): VideoSubmitted<'referenceToVideo', O> {
-    return this.#run('referenceToVideo', params, options) as VideoSubmitted<'referenceToVideo', O>;
+  referenceToVideo(params: ReferenceToVideoParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<VideoTaskResult>;
+  referenceToVideo(params: ReferenceToVideoParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<VideoTask<'referenceToVideo'>>;
+  referenceToVideo(params: ReferenceToVideoParams, options?: SubmitOptions): Promise<VideoTask<'referenceToVideo'> | VideoTaskResult>;
+  referenceToVideo(params: ReferenceToVideoParams, options?: SubmitOptions): Promise<VideoTask<'referenceToVideo'> | VideoTaskResult> {
+    return this.#run('referenceToVideo', params, options) as Promise<VideoTask<'referenceToVideo'> | VideoTaskResult>;
   }
 
   /**
@@ -58,8 +61,11 @@ export class VideoResource {
    * const task = await proxy.video.extend({ model: 'videoq2-pro', video_creation_id: id, video_url: url, duration: 5 });
    * ```
    */
-  extend<const O extends SubmitOptions = { wait?: false }>(params: ExtendParams, options?: O): VideoSubmitted<'extend', O> {
-    return this.#run('extend', params, options) as VideoSubmitted<'extend', O>;
+  extend(params: ExtendParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<VideoTaskResult>;
+  extend(params: ExtendParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<VideoTask<'extend'>>;
+  extend(params: ExtendParams, options?: SubmitOptions): Promise<VideoTask<'extend'> | VideoTaskResult>;
+  extend(params: ExtendParams, options?: SubmitOptions): Promise<VideoTask<'extend'> | VideoTaskResult> {
+    return this.#run('extend', params, options) as Promise<VideoTask<'extend'> | VideoTaskResult>;
   }
 
   /**
@@ -71,8 +77,11 @@ export class VideoResource {
    * const task = await proxy.video.multiframe({ model: 'videoq2-turbo', start_image: a, image_settings: [{ key_image: b, duration: 2 }, { key_image: c, duration: 2 }] });
    * ```
    */
-  multiframe<const O extends SubmitOptions = { wait?: false }>(params: MultiframeParams, options?: O): VideoSubmitted<'multiframe', O> {
-    return this.#run('multiframe', params, options) as VideoSubmitted<'multiframe', O>;
+  multiframe(params: MultiframeParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<VideoTaskResult>;
+  multiframe(params: MultiframeParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<VideoTask<'multiframe'>>;
+  multiframe(params: MultiframeParams, options?: SubmitOptions): Promise<VideoTask<'multiframe'> | VideoTaskResult>;
+  multiframe(params: MultiframeParams, options?: SubmitOptions): Promise<VideoTask<'multiframe'> | VideoTaskResult> {
+    return this.#run('multiframe', params, options) as Promise<VideoTask<'multiframe'> | VideoTaskResult>;
   }
 
   async #run(kind: VideoTaskKind, params: unknown, options: SubmitOptions | undefined): Promise<VideoTask | unknown> {

@@ -4,7 +4,10 @@ import { NodesResource } from './nodes.js';
 import { PublishersResource } from './publishers.js';
 import { VersionsResource } from './versions.js';
 
-/** Options of `new RegistryClient()`. */
+/**
+ * Options of `new RegistryClient()`.
+ * @example new RegistryClient({ baseUrl: 'https://registry.example.com', token: () => vault.read('registry'), retry: { limit: 3 } });
+ */
 export interface RegistryClientOptions extends ClientOptions {
   /**
    * Bearer token (JWT) sent as `Authorization: Bearer <token>` to the registry's origin only;

@@ -2,7 +2,10 @@ import { Checker, path, type HttpClient, type RequestOptions } from '../core/ind
 import { NodeSchema } from './schemas.js';
 import type { Node, NodeParams } from './types.js';
 
-/** Options of `nodes.get()`. */
+/**
+ * Options of `nodes.get()`.
+ * @example await registry.nodes.get('acme-upscale', { includeTranslations: true, timeout: 5_000 });
+ */
 export interface GetNodeOptions extends RequestOptions {
   /** Include `translations` of the node's metadata. */
   includeTranslations?: boolean;

@@ -1,24 +1,66 @@
-/** Documented `Node.status` values. */
+/**
+ * Documented `Node.status` values.
+ * @example if (node.status && !NODE_STATUSES.includes(node.status as never)) console.log('new status', node.status);
+ */
 export const NODE_STATUSES = ['NodeStatusActive', 'NodeStatusDeleted', 'NodeStatusBanned'] as const;
-/** Documented `NodeVersion.status` values. */
+/**
+ * Documented `NodeVersion.status` values.
+ * @example await registry.versions.list({ statuses: NODE_VERSION_STATUSES.filter((s) => s !== 'NodeVersionStatusDeleted') });
+ */
 export const NODE_VERSION_STATUSES = ['NodeVersionStatusActive', 'NodeVersionStatusDeleted', 'NodeVersionStatusBanned', 'NodeVersionStatusPending', 'NodeVersionStatusFlagged'] as const;
-/** Documented `Publisher.status` values. */
+/**
+ * Documented `Publisher.status` values.
+ * @example PUBLISHER_STATUSES.includes('PublisherStatusBanned'); // true
+ */
 export const PUBLISHER_STATUSES = ['PublisherStatusActive', 'PublisherStatusBanned'] as const;
-/** Documented `GraphNode.policy` values. */
+/**
+ * Documented `GraphNode.policy` values.
+ * @example await registry.graphNodes.update(nodeId, '1.0.0', 'MyNode', { policy: GRAPH_NODE_POLICIES[2] }); // LocalOnly
+ */
 export const GRAPH_NODE_POLICIES = ['GraphNodePolicyActive', 'GraphNodePolicyBanned', 'GraphNodePolicyLocalOnly'] as const;
-/** Publisher member roles in use (wire-facts): only owners may write. */
+/**
+ * Publisher member roles in use (wire-facts): only owners may write.
+ * @example const owners = publisher.members?.filter((m) => m.role === PUBLISHER_ROLES[0]);
+ */
 export const PUBLISHER_ROLES = ['owner', 'member'] as const;
 
 /** A documented value, or a newer one the server added (kept, never rejected). */
 type Open<T extends string> = T | (string & {});
 
+/**
+ * A node's `status`: a documented value (`NODE_STATUSES`) or a newer one the server sends.
+ * @example const status: NodeStatus = 'NodeStatusActive';
+ */
 export type NodeStatus = Open<(typeof NODE_STATUSES)[number]>;
+/**
+ * A node version's `status`: a documented value (`NODE_VERSION_STATUSES`) or a newer one.
+ * @example const statuses: NodeVersionStatus[] = ['NodeVersionStatusFlagged', 'NodeVersionStatusPending'];
+ */
 export type NodeVersionStatus = Open<(typeof NODE_VERSION_STATUSES)[number]>;
+/**
+ * A publisher's `status`: a documented value (`PUBLISHER_STATUSES`) or a newer one.
+ * @example const status: PublisherStatus = 'PublisherStatusActive';
+ */
 export type PublisherStatus = Open<(typeof PUBLISHER_STATUSES)[number]>;
+/**
+ * A graph node's `policy`: a documented value (`GRAPH_NODE_POLICIES`) or a newer one.
+ * @example const policy: GraphNodePolicy = 'GraphNodePolicyLocalOnly';
+ */
 export type GraphNodePolicy = Open<(typeof GRAPH_NODE_POLICIES)[number]>;
+/**
+ * A publisher member's `role`: `owner`, `member`, or a newer one.
+ * @example const canWrite = (role: PublisherRole | null | undefined) => role === 'owner';
+ */
 export type PublisherRole = Open<(typeof PUBLISHER_ROLES)[number]>;
 
-/** A published node version. Wire names are kept (`createdAt`, `downloadUrl` beside snake_case). */
+/**
+ * A published node version. Wire names are kept (`createdAt`, `downloadUrl` beside snake_case).
+ * @example
+ * ```ts
+ * const { versions } = await registry.versions.list({ nodeId: 'acme-upscale' });
+ * for (const v of versions) console.log(v.version, v.status, v.downloadUrl);
+ * ```
+ */
 export interface NodeVersion {
   id: string;
   /** Semantic version, unique per node. */
@@ -43,7 +85,10 @@ export interface NodeVersion {
   [field: string]: unknown;
 }
 
-/** A member of a publisher. */
+/**
+ * A member of a publisher.
+ * @example const emails = publisher.members?.map((m) => m.user?.email) ?? [];
+ */
 export interface PublisherMember {
   id?: string | null;
   role?: PublisherRole | null;
@@ -51,7 +96,13 @@ export interface PublisherMember {
   [field: string]: unknown;
 }
 
-/** A publisher of nodes. */
+/**
+ * A publisher of nodes.
+ * @example
+ * ```ts
+ * const publisher: Publisher = await registry.publishers.create({ id: 'acme', name: 'Acme' });
+ * ```
+ */
 export interface Publisher {
   /** Unique, akin to a username; should be lowercase. */
   id: string;
@@ -67,7 +118,14 @@ export interface Publisher {
   [field: string]: unknown;
 }
 
-/** A custom node in the registry. */
+/**
+ * A custom node in the registry.
+ * @example
+ * ```ts
+ * const node: Node = await registry.nodes.get('acme-upscale');
+ * console.log(node.name, node.rating, node.latest_version?.version);
+ * ```
+ */
 export interface Node {
   id: string;
   name?: string | null;
@@ -102,7 +160,13 @@ export interface Node {
   [field: string]: unknown;
 }
 
-/** Per-version metadata of one graph node (a node class a version provides). */
+/**
+ * Per-version metadata of one graph node (a node class a version provides).
+ * @example
+ * ```ts
+ * const graphNode: GraphNode = await registry.graphNodes.update('acme-upscale', '1.2.0', 'AcmeUpscale', { category: 'image' });
+ * ```
+ */
 export interface GraphNode {
   graph_node_name: string;
   category?: string | null;
@@ -118,7 +182,10 @@ export interface GraphNode {
   [field: string]: unknown;
 }
 
-/** One page of `GET /versions`. */
+/**
+ * One page of `GET /versions`.
+ * @example const { versions, page, totalPages }: VersionPage = await registry.versions.list({ page: 2 });
+ */
 export interface VersionPage {
   page: number;
   pageSize: number;
@@ -127,19 +194,34 @@ export interface VersionPage {
   versions: NodeVersion[];
 }
 
-/** Body of `nodes.create()` / `nodes.update()`: the Node fields; `id` is required to create. */
+/**
+ * Body of `nodes.create()` / `nodes.update()`: the Node fields; `id` is required to create.
+ * @example const params: NodeParams = { id: 'acme-upscale', name: 'Acme Upscale', tags: ['image'] };
+ */
 export type NodeParams = Partial<Omit<Node, 'latest_version' | 'publisher'>> & { [field: string]: unknown };
-/** Body of `publishers.create()`. */
+/**
+ * Body of `publishers.create()`.
+ * @example const params: PublisherParams = { id: 'acme', name: 'Acme', website: 'https://acme.test' };
+ */
 export type PublisherParams = Partial<Omit<Publisher, 'members' | 'createdAt'>> & { id: string; [field: string]: unknown };
-/** Body of `graphNodes.update()`: a graph node without `graph_node_name` (it is in the path). */
+/**
+ * Body of `graphNodes.update()`: a graph node without `graph_node_name` (it is in the path).
+ * @example const params: GraphNodeParams = { category: 'image/upscale', deprecated: false };
+ */
 export type GraphNodeParams = Omit<Partial<GraphNode>, 'graph_node_name'>;
-/** Body of `versions.update()`. */
+/**
+ * Body of `versions.update()`.
+ * @example const params: VersionUpdateParams = { changelog: 'Fix a crash', deprecated: false };
+ */
 export interface VersionUpdateParams {
   changelog?: string;
   deprecated?: boolean;
 }
 
-/** Filters of `versions.list()`, mapped to the wire's query names. */
+/**
+ * Filters of `versions.list()`, mapped to the wire's query names.
+ * @example const params: ListVersionsParams = { nodeId: 'acme-upscale', statuses: ['NodeVersionStatusActive'], pageSize: 100 };
+ */
 export interface ListVersionsParams {
   /** Only versions of this node (`nodeId`). */
   nodeId?: string;

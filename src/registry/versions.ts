@@ -3,7 +3,10 @@ import { ids } from './nodes.js';
 import { NodeVersionSchema, VersionPageSchema } from './schemas.js';
 import type { ListVersionsParams, NodeVersion, VersionPage, VersionUpdateParams } from './types.js';
 
-/** Largest page size the registry accepts (wire-facts: `400` beyond). */
+/**
+ * Largest page size the registry accepts (wire-facts: `400` beyond).
+ * @example await registry.versions.list({ pageSize: MAX_PAGE_SIZE });
+ */
 export const MAX_PAGE_SIZE = 100;
 
 /**

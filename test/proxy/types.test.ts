@@ -17,6 +17,12 @@ describe('proxy public types', () => {
     expectTypeOf(() => proxy.video.referenceToVideo({}, { wait: flag })).returns.resolves.toEqualTypeOf<VideoTask<'referenceToVideo'> | VideoTaskResult>();
   });
 
+  it('keeps the result type when the options hold callbacks (onUpdate in wait, onSubmitted)', () => {
+    expectTypeOf(() => proxy.image.upscale({ image: IMG }, { wait: { onUpdate: (s) => void s.phase } })).returns.resolves.toEqualTypeOf<ImageTaskResult>();
+    expectTypeOf(() => proxy.video.extend({ model: 'videoq2-pro', video_creation_id: 'c', video_url: IMG }, { wait: true, onSubmitted: (task) => void task.taskId })).returns.resolves.toEqualTypeOf<VideoTaskResult>();
+    expectTypeOf(() => proxy.image.relight({ image: IMG }, { onSubmitted: (task) => void task.kind })).returns.resolves.toEqualTypeOf<ImageTask<'relight'>>();
+  });
+
   it('waitForTask() follows the kind of the task', () => {
     expectTypeOf(() => proxy.waitForTask({ kind: 'skinEnhancerFaithful', taskId: 't' })).returns.resolves.toEqualTypeOf<ImageTaskResult>();
     expectTypeOf(() => proxy.waitForTask({ kind: 'referenceToVideo', taskId: 't' })).returns.resolves.toEqualTypeOf<VideoTaskResult>();

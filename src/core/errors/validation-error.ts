@@ -1,6 +1,12 @@
 import { GraphcloudError } from './graphcloud-error.js';
 
-/** One rule an argument broke. */
+/**
+ * One rule an argument broke.
+ * @example
+ * ```ts
+ * catch (error) { if (error instanceof ValidationError) for (const i of error.issues) console.log(i.path, i.rule, i.received); }
+ * ```
+ */
 export interface ValidationIssue {
   /** Dotted path of the field, e.g. `advanced_settings.contrast` or `image_settings[1].key_image`. */
   path: string;

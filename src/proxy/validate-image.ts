@@ -123,12 +123,13 @@ function checkPrompt(check: Checker, prompt: unknown): void {
   check.string('prompt', prompt, { allowEmpty: true });
 }
 
-// "(text:weight)" with a weight of 1 to 1.4 (section 4.6).
+// "(text:weight)" with a weight of 1 to 1.4 (section 4.6). Only a number after the colon is a
+// weight: ordinary parentheses such as "(style: cinematic)" are prompt text and pass.
 function checkPromptWeights(check: Checker, prompt: unknown): void {
   if (typeof prompt !== 'string') return;
-  for (const match of prompt.matchAll(/\(([^()]*):\s*([^():]*)\)/g)) {
+  for (const match of prompt.matchAll(/\(([^()]*):\s*([+-]?(?:\d+\.?\d*|\.\d+))\s*\)/g)) {
     const weight = Number(match[2]);
-    if (!(match[2]?.trim() && weight >= 1 && weight <= 1.4)) check.fail('prompt', 'weights "(text:weight)" from 1 to 1.4', match[0]);
+    if (!(weight >= 1 && weight <= 1.4)) check.fail('prompt', 'weights "(text:weight)" from 1 to 1.4', match[0]);
   }
 }
 

@@ -38,6 +38,7 @@ const failing: [string, Call, string][] = [
   ['relight lightmap and reference image together', relight({ transfer_light_from_lightmap: IMG, transfer_light_from_reference_image: IMG }), 'transfer_light_from_reference_image'],
   ['relight prompt weight above 1.4', relight({ prompt: 'a room (warm light:1.5)' }), 'prompt'],
   ['relight prompt weight below 1', relight({ prompt: 'a room (warm light:0.9)' }), 'prompt'],
+  ['relight prompt weight of 2', relight({ prompt: 'a room (warm light: 2)' }), 'prompt'],
   ['relight advanced slider above 100', relight({ advanced_settings: { contrast: 101 } }), 'advanced_settings.contrast'],
   ['relight advanced slider below 0', relight({ advanced_settings: { blacks: -1 } }), 'advanced_settings.blacks'],
   ['relight advanced engine outside the enum', relight({ advanced_settings: { engine: 'turbo' } }), 'advanced_settings.engine'],
@@ -117,6 +118,7 @@ const failing: [string, Call, string][] = [
 ];
 
 const passing: [string, Call][] = [
+  ['relight prompt with ordinary parentheses', (p) => p.image.relight({ image: IMG, prompt: 'portrait (style: cinematic) (no weights here:)' })],
   ['relight strength 0 and 100, sliders 0 and 100, weight 1 and 1.4', (p) => p.image.relight({ image: IMG, light_transfer_strength: 0, prompt: '(a:1) (b:1.4)', advanced_settings: { whites: 0, blacks: 100 } })],
   ['relight strength 100 and a lightmap alone', relight({ light_transfer_strength: 100, transfer_light_from_lightmap: IMG })],
   ['upscale sliders at -10 and 10', upscale({ creativity: -10, fractality: 10, hdr: -10, resemblance: 10 })],

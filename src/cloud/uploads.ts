@@ -1,4 +1,5 @@
 import { baseName, Checker, mimeTypeOf, toBlob, type FileInput, type HttpClient, type RequestOptions } from '../core/index.js';
+import { streamForm, streamsUploads } from './multipart.js';
 import { UploadSchema } from './schemas.js';
 import type { FileRef, UploadResult } from './types.js';
 
@@ -71,6 +72,24 @@ export async function upload(http: HttpClient, kind: 'image' | 'mask', input: Fi
   const name = fileName(input, filename);
   let blob = await toBlob(input, 'input');
   if (!blob.type && mimeTypeOf(name)) blob = blob.slice(0, blob.size, mimeTypeOf(name));
+  const form = (file: Blob) => formOf(file, name, kind, type, overwrite, subfolder, originalRef);
+  // A file path is streamed from disk in small pieces (multipart.ts): the peak memory of a large
+  // upload stays far below the file's size. Other inputs are in memory already.
+  const streamed = typeof input === 'string' && streamsUploads() ? await streamForm(form(blob), form(new Blob([], { type: blob.type })), blob.size) : undefined;
+  // streamBody: fetch would otherwise tee the form to replay it on a redirect, holding the whole file in memory.
+  const answer = await http.request({
+    method: 'POST',
+    path: `/api/upload/${kind}`,
+    body: streamed?.body ?? form(blob),
+    streamBody: true,
+    schema: UploadSchema,
+    options: streamed ? { ...request, headers: { ...request.headers, ...streamed.headers } } : request,
+  });
+  return { name: answer.name, subfolder: answer.subfolder ?? '', type: answer.type ?? undefined };
+}
+
+/** The upload's form: `image`, `type`, `overwrite`, `subfolder`, and for a mask `original_ref`. */
+function formOf(blob: Blob, name: string, kind: 'image' | 'mask', type: string | undefined, overwrite: boolean | undefined, subfolder: string | undefined, originalRef: UploadResult | FileRef | undefined): FormData {
   const form = new FormData();
   form.append('image', blob, name);
   form.append('type', type ?? 'input');
@@ -81,7 +100,5 @@ export async function upload(http: HttpClient, kind: 'image' | 'mask', input: Fi
     // A JSON string, not nested form fields (wire-facts "Outputs and uploads").
     form.append('original_ref', JSON.stringify(ref));
   }
-  // streamBody: fetch would otherwise tee the form to replay it on a redirect, holding the whole file in memory.
-  const body = await http.request({ method: 'POST', path: `/api/upload/${kind}`, body: form, streamBody: true, schema: UploadSchema, options: request });
-  return { name: body.name, subfolder: body.subfolder ?? '', type: body.type ?? undefined };
+  return form;
 }

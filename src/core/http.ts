@@ -177,7 +177,7 @@ export class HttpClient {
         if (response) this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, error: `${cause.name}: ${cause.message}` }));
         throw cause;
       }
-      const error = signal.aborted ? (signal.reason as TimeoutError) : new ConnectionError(spec.method, redactUrl(url), sanitizeCause(cause, secrets));
+      const error = signal.aborted ? (signal.reason as TimeoutError) : new ConnectionError(spec.method, redactUrl(url), sanitizeCause(cause, secrets), response?.status);
       return { ok: false, error, status: response?.status ?? 0, startedAt };
     } finally {
       clearTimeout(timer);
@@ -193,7 +193,14 @@ export class HttpClient {
 
   async #auth(): Promise<AuthHeader | undefined> {
     const auth = this.#config.auth;
-    return auth ? resolveAuth(auth.scheme, auth.credential) : undefined;
+    if (!auth) return undefined;
+    try {
+      return await resolveAuth(auth.scheme, auth.credential);
+    } catch (cause) {
+      if (cause instanceof GraphcloudError) throw cause;
+      // The caller's credential function failed: nothing was sent, and retrying would not help.
+      throw new GraphcloudError(`The credential function failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    }
   }
 
   #headers(spec: RequestSpec<z.ZodMiniType | undefined>, auth: AuthHeader | undefined, hasBody: boolean): Record<string, string> {

@@ -1,7 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
-import { http, HttpResponse } from 'msw';
+import { http, HttpResponse, passthrough } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { HttpClient, ValidationError } from '../../src/core/index.js';
+import { ConnectionError, GraphcloudError, HttpClient, ValidationError } from '../../src/core/index.js';
 import { RegistryClient } from '../../src/registry/index.js';
 import { useMsw } from '../helpers/msw.js';
 
@@ -94,5 +96,51 @@ describe('credential redaction', () => {
     const client = new HttpClient({ baseUrl: BASE, auth: { scheme: 'api-key', credential: SECRET } });
     const error = await client.request({ method: 'GET', path: '/a' }).catch((e: unknown) => e);
     expect([String(error), JSON.stringify(error), inspect(error, { depth: 10 })].join('\n')).not.toContain(SECRET);
+  });
+});
+
+describe('HttpClient credential functions that fail', () => {
+  it('rejects with a GraphcloudError, sends nothing and does not retry', async () => {
+    let calls = 0;
+    const client = new HttpClient({
+      baseUrl: BASE,
+      auth: {
+        scheme: 'bearer',
+        credential: () => {
+          calls += 1;
+          throw new Error('vault unreachable');
+        },
+      },
+    });
+    const error = await client.request({ method: 'GET', path: '/a' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GraphcloudError);
+    expect(error).not.toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toContain('vault unreachable');
+    expect(calls).toBe(1);
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe('ConnectionError of a POST', () => {
+  it('says the server may have accepted a POST whose body broke after the headers', async () => {
+    // A real loopback server: headers and half a body, then the socket is destroyed.
+    const broken = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"prompt_id":');
+      setImmediate(() => res.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
+    server.use(http.post(`${origin}/prompt`, () => passthrough()));
+    try {
+      const error = (await new HttpClient({ baseUrl: origin }).request({ method: 'POST', path: '/prompt', json: {} }).catch((e: unknown) => e)) as ConnectionError;
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(error.status).toBe(200);
+      expect(error.message).toContain('answered 200');
+      expect(error.message).toContain('may have accepted it; it was not sent again');
+    } finally {
+      broken.close();
+    }
   });
 });

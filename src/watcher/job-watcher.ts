@@ -87,12 +87,28 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements JobSin
     return this.#settled;
   }
 
-  /** Resolves with the outcome of the job (failed and cancelled runs resolve too: check `status`). */
+  /**
+   * Resolves with the outcome of the job (failed and cancelled runs resolve too: check `status`).
+   *
+   * @example
+   * ```ts
+   * const { status, outputs, outputsComplete } = await cloud.watch(promptId).result();
+   * ```
+   */
   result(): Promise<JobResult> {
     return this.#result;
   }
 
-  /** Stops watching: releases the job; `result()` rejects with a `WatcherClosedError` if it had not settled. */
+  /**
+   * Stops watching: releases the job; `result()` rejects with a `WatcherClosedError` if it had not
+   * settled. The job itself keeps running on the server.
+   *
+   * @example
+   * ```ts
+   * const watcher = cloud.watch(promptId);
+   * setTimeout(() => watcher.close(), 60_000);
+   * ```
+   */
   close(): void {
     this.fail(new WatcherClosedError(this.promptId));
   }

@@ -48,6 +48,7 @@ function jsDocsOf(node) {
 
 const commentText = (comment) => (typeof comment === 'string' ? comment : (comment ?? []).map((part) => part.text ?? '').join('')).trim();
 const hasSummary = (docs) => docs.some((doc) => commentText(doc.comment) !== '');
+const isInternal = (docs) => docs.some((doc) => (doc.tags ?? []).some((tag) => tag.tagName.text === 'internal'));
 const hasExample = (docs) => docs.some((doc) => (doc.tags ?? []).some((tag) => tag.tagName.text === 'example'));
 
 const isOwnSource = (node) => {
@@ -77,6 +78,8 @@ function checkClassMethods(className, declaration) {
   const byName = new Map();
   for (const member of declaration.members) {
     if (!(ts.isMethodDeclaration(member) || ts.isGetAccessorDeclaration(member)) || !isPublicMember(member)) continue;
+    // `@internal` members are stripped from the published types (tsconfig `stripInternal`).
+    if (isInternal(jsDocsOf(member))) continue;
     const key = member.name.getText();
     byName.set(key, [...(byName.get(key) ?? []), member]);
   }

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 const steps = [
   ['typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']],
   ['lint', 'npx', ['eslint', '.']],
+  ['docs: JSDoc with @example on every export', 'node', ['scripts/check-docs.mjs']],
   ['unit tests', 'npx', ['vitest', 'run']],
   ['build', 'npm', ['run', 'build', '--silent']],
   ['typecheck e2e tests against dist', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.e2e.json']],

@@ -4,7 +4,7 @@ import type { WatchHub } from '../watcher/hub.js';
 import type { CloudClient } from './client.js';
 import { InvalidWorkflowError, JobFailedError, OutputDownloadError, WatcherClosedError } from './errors.js';
 import { listOutputFiles } from './outputs.js';
-import type { JobResult, OutputFile, Workflow } from './types.js';
+import type { JobResult, OutputFile, SubmitResult, Workflow } from './types.js';
 import type { UploadImageOptions } from './uploads.js';
 import { validateWorkflow } from './validate-workflow.js';
 
@@ -37,6 +37,11 @@ export interface RunWorkflowOptions {
   onProgress?: ((progress: ProgressData) => void) | undefined;
   /** Called with every event of the job (the same events `cloud.watch()` yields). */
   onEvent?: ((event: WatchEvent) => void) | undefined;
+  /**
+   * Called once the submission is accepted, before the wait: store `promptId` here, since an
+   * abort or a timeout afterwards rejects without it while the paid job keeps running.
+   */
+  onSubmitted?: ((submitted: SubmitResult) => void) | undefined;
   /** Key for partner nodes; `true` reuses the client's key. */
   partnerApiKey?: boolean | string | undefined;
   /** Other `extra_data` fields of the submission. */
@@ -60,7 +65,7 @@ const DOWNLOAD_CONCURRENCY = 4;
  */
 export async function runWorkflow(deps: { client: CloudClient; hub: WatchHub }, workflow: Workflow, options: RunWorkflowOptions): Promise<JobResult> {
   const { client, hub } = deps;
-  const { uploads = {}, signal, timeout, onProgress, onEvent, partnerApiKey, extraData, validate, download } = options;
+  const { uploads = {}, signal, timeout, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, validate, download } = options;
   throwIfAborted(signal);
   const targets = checkArguments(workflow, uploads);
   const release = hub.retain();
@@ -86,6 +91,7 @@ export async function runWorkflow(deps: { client: CloudClient; hub: WatchHub }, 
     const since = await ready;
     throwIfAborted(work);
     const submitted = await client.submitWorkflow(prepared, { partnerApiKey, extraData, signal });
+    notify(onSubmitted, submitted);
     // Closed while the submission was in flight: the job runs; name it rather than lose it.
     if (hub.closed.aborted) throw new WatcherClosedError(submitted.promptId);
     const watcher = hub.watch(submitted.promptId, { signal, timeout, nodeErrors: submitted.nodeErrors }, since);
@@ -106,6 +112,16 @@ export async function runWorkflow(deps: { client: CloudClient; hub: WatchHub }, 
     return result;
   } finally {
     release();
+  }
+}
+
+/** Calls an observer; a throwing or rejecting one must not lose the paid job being watched. */
+function notify<T>(observer: ((value: T) => unknown) | undefined, value: T): void {
+  try {
+    const returned = observer?.(value);
+    if (returned instanceof Promise) returned.catch(() => undefined);
+  } catch {
+    // Observers observe: the job goes on.
   }
 }
 

@@ -105,4 +105,28 @@ describe('cloud.runWorkflow()', () => {
     expect((error as Error).message).toMatch(/closed/);
     expect(submits).toBe(0);
   });
+
+  it('tells onSubmitted the prompt id before the wait, so an abort afterwards loses nothing', async () => {
+    const cloud = client();
+    const controller = new AbortController();
+    const seen: string[] = [];
+    server.use(
+      socket.addEventListener('connection', () => undefined),
+      http.post(`${BASE}/api/prompt`, () => HttpResponse.json({ prompt_id: 'p4', number: 1, node_errors: {} })),
+    );
+    const reason = new Error('user left');
+    const run = cloud
+      .runWorkflow(WORKFLOW, {
+        signal: controller.signal,
+        onSubmitted: ({ promptId }) => {
+          seen.push(promptId);
+          controller.abort(reason);
+          throw new Error('a broken observer must not matter');
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(await run).toBe(reason);
+    expect(seen).toEqual(['p4']);
+    await cloud.close();
+  });
 });

@@ -16,7 +16,9 @@ export function useMsw() {
   const server = setupServer();
   const seen: SeenRequest[] = [];
   server.events.on('request:start', async ({ request }) => {
-    seen.push({ method: request.method, url: new URL(request.url), headers: new Headers(request.headers), body: await request.clone().text() });
+    // A request aborted before its body was read rejects here: record it with no body.
+    const body = await request.clone().text().catch(() => '');
+    seen.push({ method: request.method, url: new URL(request.url), headers: new Headers(request.headers), body });
   });
   beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
   afterEach(() => {

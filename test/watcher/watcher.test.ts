@@ -108,6 +108,9 @@ describe('cloud.watch()', () => {
     });
     expect(rb).toMatchObject({ promptId: 'b', status: 'failed', outputs: { '7': { text: ['b'] } }, error: { message: 'bad', exceptionType: 'ValueError', nodeId: '7', nodeType: 'X' } });
     // One status poll per job watched without a submission (it may have ended before watch()).
+    // msw records a request asynchronously: give the two polls time to be seen, then no more.
+    for (let i = 0; i < 100 && statusCalls() < 2; i++) await tick(10);
+    await tick(50);
     expect(statusCalls()).toBe(2);
   });
 

@@ -54,6 +54,24 @@ export type GraphNodePolicy = Open<(typeof GRAPH_NODE_POLICIES)[number]>;
 export type PublisherRole = Open<(typeof PUBLISHER_ROLES)[number]>;
 
 /**
+ * What a node and a node version both declare: the hosts they support, and their tags.
+ * @example const runsOnMac = node.supported_os?.includes('darwin') ?? true;
+ */
+export interface SupportAndTags {
+  /** Accelerator kinds supported. */
+  supported_accelerators?: string[] | null;
+  /** Supported frontend versions. */
+  supported_host_frontend_version?: string | null;
+  /** Supported runtime versions. */
+  supported_host_version?: string | null;
+  /** Operating systems supported. */
+  supported_os?: string[] | null;
+  tags?: string[] | null;
+  /** Admin-only tags (security warnings, admin metadata). */
+  tags_admin?: string[] | null;
+}
+
+/**
  * A published node version. Wire names are kept (`createdAt`, `downloadUrl` beside snake_case).
  * @example
  * ```ts
@@ -61,7 +79,7 @@ export type PublisherRole = Open<(typeof PUBLISHER_ROLES)[number]>;
  * for (const v of versions) console.log(v.version, v.status, v.downloadUrl);
  * ```
  */
-export interface NodeVersion {
+export interface NodeVersion extends SupportAndTags {
   id: string;
   /** Semantic version, unique per node. */
   version?: string | null;
@@ -76,12 +94,6 @@ export interface NodeVersion {
   downloadUrl?: string | null;
   status?: NodeVersionStatus | null;
   status_reason?: string | null;
-  supported_accelerators?: string[] | null;
-  supported_host_frontend_version?: string | null;
-  supported_host_version?: string | null;
-  supported_os?: string[] | null;
-  tags?: string[] | null;
-  tags_admin?: string[] | null;
   [field: string]: unknown;
 }
 
@@ -126,7 +138,7 @@ export interface Publisher {
  * console.log(node.name, node.rating, node.latest_version?.version);
  * ```
  */
-export interface Node {
+export interface Node extends SupportAndTags {
   id: string;
   name?: string | null;
   author?: string | null;
@@ -149,12 +161,6 @@ export interface Node {
   search_ranking?: number | null;
   status?: NodeStatus | null;
   status_detail?: string | null;
-  supported_accelerators?: string[] | null;
-  supported_host_frontend_version?: string | null;
-  supported_host_version?: string | null;
-  supported_os?: string[] | null;
-  tags?: string[] | null;
-  tags_admin?: string[] | null;
   /** Translations of the node's metadata; the shape is not documented, so it is kept as sent. */
   translations?: Record<string, unknown> | null;
   [field: string]: unknown;

@@ -18,6 +18,18 @@ function faultyClient(harnessed: Harness, fault: string, options: Partial<Constr
   return new CloudClient({ baseUrl: harnessed.sim.cloudUrl, apiKey: harnessed.sim.apiKey, watcher: FAST_WATCHER, retry: FAST_RETRY, headers: { [FAULT_HEADER]: fault }, ...options });
 }
 
+
+/** Scale then save (node 3), then a node that fails: the run fails after node 3 has saved its output. */
+function failsLate(image: string): Workflow {
+  return {
+    '1': { class_type: 'LoadImage', inputs: { image } },
+    '2': { class_type: 'ImageScale', inputs: { image: ['1', 0], upscale_method: 'bilinear', width: 20, height: 0, crop: 'disabled' } },
+    '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'before' } },
+    '4': { class_type: 'FailNode', inputs: { message: 'late failure', image: ['2', 0] } },
+    '5': { class_type: 'SaveImage', inputs: { images: ['4', 0], filename_prefix: 'never' } },
+  };
+}
+
 describe('cloud.runWorkflow() through dist/, end to end', () => {
   it('resolves when the run finished before the submit response arrived (per-request fault)', async () => {
     h = await harness();
@@ -91,13 +103,7 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
     h = await harness();
     const { name } = await h.cloud.uploadImage(png(), { filename: 'f.png' });
     // The scale node runs (and triggers the drop), then FailNode fails while the socket is down.
-    const workflow: Workflow = {
-      '1': { class_type: 'LoadImage', inputs: { image: name } },
-      '2': { class_type: 'ImageScale', inputs: { image: ['1', 0], upscale_method: 'bilinear', width: 20, height: 0, crop: 'disabled' } },
-      '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'before' } },
-      '4': { class_type: 'FailNode', inputs: { message: 'late failure', image: ['2', 0] } },
-      '5': { class_type: 'SaveImage', inputs: { images: ['4', 0], filename_prefix: 'never' } },
-    };
+    const workflow = failsLate(name);
     const cloud = faultyClient(h, 'drop-mid-run, raw-status');
     try {
       const error = await rejectionOf(cloud.runWorkflow(workflow), 15_000, 'run failing during an outage');
@@ -114,13 +120,7 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
   it('keeps the outputs of the nodes that ran when a failure is learned by polling', async () => {
     h = await harness();
     const { name } = await h.cloud.uploadImage(png(), { filename: 'g.png' });
-    const workflow: Workflow = {
-      '1': { class_type: 'LoadImage', inputs: { image: name } },
-      '2': { class_type: 'ImageScale', inputs: { image: ['1', 0], upscale_method: 'bilinear', width: 20, height: 0, crop: 'disabled' } },
-      '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'before' } },
-      '4': { class_type: 'FailNode', inputs: { message: 'late failure', image: ['2', 0] } },
-      '5': { class_type: 'SaveImage', inputs: { images: ['4', 0], filename_prefix: 'never' } },
-    };
+    const workflow = failsLate(name);
     const cloud = faultyClient(h, 'drop-mid-run');
     try {
       const error = (await rejectionOf(cloud.runWorkflow(workflow), 15_000, 'run failing during an outage')) as JobFailedError;

@@ -14,7 +14,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
 import { CloudClient, GraphcloudError, ProxyClient, RegistryClient, type TaskStatus, type WatchEvent, type Workflow } from 'graphcloud';
 
 interface Target {
@@ -54,27 +53,6 @@ async function target(): Promise<Target> {
   };
 }
 
-/** A small gradient PNG, so the demo needs no file on disk. */
-function gradientPng(width: number, height: number): Uint8Array {
-  const raw = Buffer.alloc((1 + width * 3) * height);
-  for (let y = 0; y < height; y++) {
-    const row = y * (1 + width * 3);
-    for (let x = 0; x < width; x++) raw.set([Math.round((255 * x) / width), Math.round((255 * y) / height), 160], row + 1 + x * 3);
-  }
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(data.length);
-    const tail = Buffer.alloc(4);
-    tail.writeUInt32BE(crc32(body));
-    return Buffer.concat([head, body, tail]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 /**
  * Progress of a run: a bar redrawn in place on a terminal, plain lines otherwise (one per node,
@@ -159,7 +137,8 @@ async function main(): Promise<void> {
     await mkdir(outputDir, { recursive: true });
 
     console.log('1. Upload an image');
-    const input = gradientPng(96, 64);
+    const { encodePng } = await import('graphcloud/testing');
+    const input = encodePng(96, 64, [90, 140, 220]); // a small PNG, so the demo needs no file on disk
     const uploaded = await cloud.uploadImage(input, { filename: 'demo-input.png' });
     console.log(`  uploaded as "${uploaded.name}" (${input.byteLength} bytes)\n`);
 

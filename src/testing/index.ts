@@ -9,6 +9,7 @@
 export { startSimulator, SIMULATOR_DEFAULTS } from './simulator.js';
 export { FAULT_HEADER } from './faults.js';
 export { BINARY_EVENT, IMAGE_FORMAT } from './frames.js';
+export { encodePng, type Rgb } from './png.js';
 export type {
   FailureRule,
   FailureRuleHandle,

@@ -1,27 +1,11 @@
 // Shared helpers of the end-to-end tests. They import only the BUILT package ('graphcloud' and
 // 'graphcloud/testing', which resolve to dist/ through the package's own exports).
-import { crc32, deflateSync } from 'node:zlib';
 import { CloudClient, type CloudClientOptions, type Workflow } from 'graphcloud';
-import { startSimulator, type Simulator, type SimulatorOptions } from 'graphcloud/testing';
+import { encodePng, startSimulator, type Simulator, type SimulatorOptions } from 'graphcloud/testing';
 
 /** A solid-colour RGB PNG (the simulator reads its header for the size). */
 export function png(width = 16, height = 16, rgb: [number, number, number] = [200, 80, 40]): Uint8Array {
-  const row = Buffer.alloc(1 + width * 3);
-  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
-  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]));
+  return encodePng(width, height, rgb);
 }
 
 /** True when the bytes start with the PNG signature. */

@@ -1,7 +1,7 @@
-import type { RelightParams, SkinEnhancerCreativeParams, SkinEnhancerFaithfulParams, StyleTransferParams, UpscaleParams } from './image-params.js';
+import type { ImageParamsByKind } from './image-params.js';
 import { ImageTaskSchema, toImageTask } from './schemas.js';
 import { afterSubmit, submit, type ProxyContext, type SubmitSpec } from './submit.js';
-import type { ImageTask, ImageTaskKind, ImageTaskResult, Submitted, SubmitOptions, WaitOptions } from './types.js';
+import type { ImageTask, ImageTaskKind, ImageTaskResult, Submitted, SubmitMethod, SubmitOptions } from './types.js';
 import {
   checkUpscaledPixels,
   validateRelight,
@@ -64,12 +64,7 @@ export class ImageResource {
    * const done = await proxy.image.relight({ image: url, prompt: 'neon night (blue rim light:1.3)', style: 'contrasted_n_hdr' }, { wait: true });
    * ```
    */
-  relight(params: RelightParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<ImageTaskResult>;
-  relight(params: RelightParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<ImageTask<'relight'>>;
-  relight(params: RelightParams, options?: SubmitOptions): Promise<ImageTask<'relight'> | ImageTaskResult>;
-  relight(params: RelightParams, options?: SubmitOptions): Promise<ImageTask<'relight'> | ImageTaskResult> {
-    return this.#run('relight', params, options) as Promise<ImageTask<'relight'> | ImageTaskResult>;
-  }
+  readonly relight = this.#method('relight');
 
   /**
    * Upscales an image; the result may not exceed 25.3 million pixels (checked when the input's
@@ -81,12 +76,7 @@ export class ImageResource {
    * const task = await proxy.image.upscale({ image: { path: './small.png' }, scale_factor: '4x', creativity: 2 });
    * ```
    */
-  upscale(params: UpscaleParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<ImageTaskResult>;
-  upscale(params: UpscaleParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<ImageTask<'upscale'>>;
-  upscale(params: UpscaleParams, options?: SubmitOptions): Promise<ImageTask<'upscale'> | ImageTaskResult>;
-  upscale(params: UpscaleParams, options?: SubmitOptions): Promise<ImageTask<'upscale'> | ImageTaskResult> {
-    return this.#run('upscale', params, options) as Promise<ImageTask<'upscale'> | ImageTaskResult>;
-  }
+  readonly upscale = this.#method('upscale');
 
   /**
    * Transfers the style of `reference_image` onto `image`.
@@ -97,12 +87,7 @@ export class ImageResource {
    * const task = await proxy.image.styleTransfer({ image: photo, reference_image: painting, style_strength: 70 });
    * ```
    */
-  styleTransfer(params: StyleTransferParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<ImageTaskResult>;
-  styleTransfer(params: StyleTransferParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<ImageTask<'styleTransfer'>>;
-  styleTransfer(params: StyleTransferParams, options?: SubmitOptions): Promise<ImageTask<'styleTransfer'> | ImageTaskResult>;
-  styleTransfer(params: StyleTransferParams, options?: SubmitOptions): Promise<ImageTask<'styleTransfer'> | ImageTaskResult> {
-    return this.#run('styleTransfer', params, options) as Promise<ImageTask<'styleTransfer'> | ImageTaskResult>;
-  }
+  readonly styleTransfer = this.#method('styleTransfer');
 
   /**
    * Enhances skin with an artistic, stylised look.
@@ -113,12 +98,7 @@ export class ImageResource {
    * const task = await proxy.image.skinEnhancerCreative({ image: { path: './face.jpg' }, sharpen: 30 });
    * ```
    */
-  skinEnhancerCreative(params: SkinEnhancerCreativeParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<ImageTaskResult>;
-  skinEnhancerCreative(params: SkinEnhancerCreativeParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<ImageTask<'skinEnhancerCreative'>>;
-  skinEnhancerCreative(params: SkinEnhancerCreativeParams, options?: SubmitOptions): Promise<ImageTask<'skinEnhancerCreative'> | ImageTaskResult>;
-  skinEnhancerCreative(params: SkinEnhancerCreativeParams, options?: SubmitOptions): Promise<ImageTask<'skinEnhancerCreative'> | ImageTaskResult> {
-    return this.#run('skinEnhancerCreative', params, options) as Promise<ImageTask<'skinEnhancerCreative'> | ImageTaskResult>;
-  }
+  readonly skinEnhancerCreative = this.#method('skinEnhancerCreative');
 
   /**
    * Enhances skin while staying faithful to the original.
@@ -129,11 +109,11 @@ export class ImageResource {
    * const task = await proxy.image.skinEnhancerFaithful({ image: 'https://example.com/face.jpg', skin_detail: 90 });
    * ```
    */
-  skinEnhancerFaithful(params: SkinEnhancerFaithfulParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<ImageTaskResult>;
-  skinEnhancerFaithful(params: SkinEnhancerFaithfulParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<ImageTask<'skinEnhancerFaithful'>>;
-  skinEnhancerFaithful(params: SkinEnhancerFaithfulParams, options?: SubmitOptions): Promise<ImageTask<'skinEnhancerFaithful'> | ImageTaskResult>;
-  skinEnhancerFaithful(params: SkinEnhancerFaithfulParams, options?: SubmitOptions): Promise<ImageTask<'skinEnhancerFaithful'> | ImageTaskResult> {
-    return this.#run('skinEnhancerFaithful', params, options) as Promise<ImageTask<'skinEnhancerFaithful'> | ImageTaskResult>;
+  readonly skinEnhancerFaithful = this.#method('skinEnhancerFaithful');
+
+  /** One submission method: the overloads of `SubmitMethod` type what `#run` returns. */
+  #method<K extends ImageTaskKind>(kind: K): SubmitMethod<ImageParamsByKind[K], ImageTask<K>, ImageTaskResult> {
+    return ((params: unknown, options?: SubmitOptions) => this.#run(kind, params, options)) as SubmitMethod<ImageParamsByKind[K], ImageTask<K>, ImageTaskResult>;
   }
 
   async #run(kind: ImageTaskKind, params: unknown, options: SubmitOptions | undefined): Promise<ImageTask | unknown> {

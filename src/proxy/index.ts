@@ -48,6 +48,7 @@ export type {
   ImageTaskResult,
   ImageTaskStatus,
   Submitted,
+  SubmitMethod,
   SubmitOptions,
   TaskKind,
   TaskPhase,

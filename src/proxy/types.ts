@@ -224,6 +224,17 @@ export interface SubmitOptions extends RequestOptions {
 }
 
 /**
+ * A submission method of `proxy.image` / `proxy.video`: it resolves to the task, or, with `wait`,
+ * to the finished task's result.
+ * @example const upscale: SubmitMethod<UpscaleParams, ImageTask<'upscale'>, ImageTaskResult> = proxy.image.upscale;
+ */
+export interface SubmitMethod<Params, Task, Result> {
+  (params: Params, options: SubmitOptions & { wait: true | WaitOptions }): Promise<Result>;
+  (params: Params, options?: SubmitOptions & { wait?: false | undefined }): Promise<Task>;
+  (params: Params, options?: SubmitOptions): Promise<Task | Result>;
+}
+
+/**
  * What a submission resolves to: the task, or its result when `wait` is set.
  * @example type T = Submitted<ImageTask<'upscale'>, ImageTaskResult, { wait: true }>; // ImageTaskResult
  */

@@ -1,8 +1,8 @@
 import { VideoTaskSchema, toVideoTask } from './schemas.js';
 import { afterSubmit, submit, type ProxyContext, type SubmitSpec } from './submit.js';
-import type { Submitted, SubmitOptions, VideoTask, VideoTaskKind, VideoTaskResult, WaitOptions } from './types.js';
+import type { Submitted, SubmitMethod, SubmitOptions, VideoTask, VideoTaskKind, VideoTaskResult } from './types.js';
 import { validateExtend, validateMultiframe, validateReferenceToVideo } from './validate-video.js';
-import type { ExtendParams, MultiframeParams, ReferenceToVideoParams } from './video-params.js';
+import type { VideoParamsByKind } from './video-params.js';
 
 type Spec = Omit<SubmitSpec<typeof VideoTaskSchema>, 'schema' | 'family'>;
 
@@ -45,12 +45,7 @@ export class VideoResource {
    * const task = await proxy.video.referenceToVideo({ model: 'videoq3-pro', prompt: 'a lighthouse in a storm', duration: 12, resolution: '1080p' });
    * ```
    */
-  referenceToVideo(params: ReferenceToVideoParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<VideoTaskResult>;
-  referenceToVideo(params: ReferenceToVideoParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<VideoTask<'referenceToVideo'>>;
-  referenceToVideo(params: ReferenceToVideoParams, options?: SubmitOptions): Promise<VideoTask<'referenceToVideo'> | VideoTaskResult>;
-  referenceToVideo(params: ReferenceToVideoParams, options?: SubmitOptions): Promise<VideoTask<'referenceToVideo'> | VideoTaskResult> {
-    return this.#run('referenceToVideo', params, options) as Promise<VideoTask<'referenceToVideo'> | VideoTaskResult>;
-  }
+  readonly referenceToVideo = this.#method('referenceToVideo');
 
   /**
    * Extends a video (given by creation id and URL) by 1 to 7 seconds.
@@ -61,12 +56,7 @@ export class VideoResource {
    * const task = await proxy.video.extend({ model: 'videoq2-pro', video_creation_id: id, video_url: url, duration: 5 });
    * ```
    */
-  extend(params: ExtendParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<VideoTaskResult>;
-  extend(params: ExtendParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<VideoTask<'extend'>>;
-  extend(params: ExtendParams, options?: SubmitOptions): Promise<VideoTask<'extend'> | VideoTaskResult>;
-  extend(params: ExtendParams, options?: SubmitOptions): Promise<VideoTask<'extend'> | VideoTaskResult> {
-    return this.#run('extend', params, options) as Promise<VideoTask<'extend'> | VideoTaskResult>;
-  }
+  readonly extend = this.#method('extend');
 
   /**
    * Generates a video through 2 to 9 key frames after a start image.
@@ -77,11 +67,11 @@ export class VideoResource {
    * const task = await proxy.video.multiframe({ model: 'videoq2-turbo', start_image: a, image_settings: [{ key_image: b, duration: 2 }, { key_image: c, duration: 2 }] });
    * ```
    */
-  multiframe(params: MultiframeParams, options: SubmitOptions & { wait: true | WaitOptions }): Promise<VideoTaskResult>;
-  multiframe(params: MultiframeParams, options?: SubmitOptions & { wait?: false | undefined }): Promise<VideoTask<'multiframe'>>;
-  multiframe(params: MultiframeParams, options?: SubmitOptions): Promise<VideoTask<'multiframe'> | VideoTaskResult>;
-  multiframe(params: MultiframeParams, options?: SubmitOptions): Promise<VideoTask<'multiframe'> | VideoTaskResult> {
-    return this.#run('multiframe', params, options) as Promise<VideoTask<'multiframe'> | VideoTaskResult>;
+  readonly multiframe = this.#method('multiframe');
+
+  /** One submission method: the overloads of `SubmitMethod` type what `#run` returns. */
+  #method<K extends VideoTaskKind>(kind: K): SubmitMethod<VideoParamsByKind[K], VideoTask<K>, VideoTaskResult> {
+    return ((params: unknown, options?: SubmitOptions) => this.#run(kind, params, options)) as SubmitMethod<VideoParamsByKind[K], VideoTask<K>, VideoTaskResult>;
   }
 
   async #run(kind: VideoTaskKind, params: unknown, options: SubmitOptions | undefined): Promise<VideoTask | unknown> {

@@ -117,6 +117,14 @@ describe('proxy submissions: exact wire shape', () => {
     expect(params.image).toBeInstanceOf(Uint8Array);
   });
 
+  it('submits through a method taken off its resource (methods are bound)', async () => {
+    server.use(http.post(`${BASE}/proxy/imagevendor/v1/ai/image-upscaler`, () => HttpResponse.json({ data: { task_id: 't-bound', status: 'CREATED', generated: [] } })));
+    const { upscale } = client().image;
+    const task = await upscale({ image: 'https://cdn.test/a.png', scale_factor: '2x' });
+    expect(task.taskId).toBe('t-bound');
+    expect(seen).toHaveLength(1);
+  });
+
   it('keeps its credential out of util.inspect', () => {
     const text = inspect(client(), { depth: 5 });
     expect(text).toMatch(/^ProxyClient \{ baseUrl: 'https:\/\/proxy\.test\/?' \}$/);

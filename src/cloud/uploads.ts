@@ -60,8 +60,7 @@ function fileName(input: FileInput, explicit: string | undefined): string {
  * ```
  */
 export async function upload(http: HttpClient, kind: 'image' | 'mask', input: FileInput, options: UploadMaskOptions | UploadImageOptions = {}): Promise<UploadResult> {
-  const { type, overwrite, filename, subfolder, ...request } = options;
-  const originalRef = 'originalRef' in options ? options.originalRef : undefined;
+  const { type, overwrite, filename, subfolder, originalRef, ...request } = options as UploadMaskOptions;
   const check = new Checker();
   check.required('input', input);
   check.oneOf('options.type', type, ['input', 'temp']);

@@ -1,6 +1,6 @@
 import { ValidationError, type ValidationIssue } from './errors/validation-error.js';
 
-/** Bounds and flags shared by the checks. */
+/** Bounds and flags shared by the number checks. */
 export interface NumberRule {
   min?: number;
   max?: number;
@@ -35,7 +35,7 @@ export class Checker {
     return true;
   }
 
-  /** A string, non-empty by default, with an optional maximum length. */
+  /** A string, non-empty by default, with an optional maximum length in characters. */
   string(path: string, value: unknown, rule: { required?: boolean; maxLength?: number; allowEmpty?: boolean } = {}): void {
     if (value === undefined || value === null) {
       if (rule.required) this.fail(path, 'a non-empty string', value);
@@ -53,12 +53,24 @@ export class Checker {
   /** A whole number within optional bounds. */
   integer(path: string, value: unknown, rule: NumberRule = {}): void {
     if (value === undefined || value === null) {
-      if (rule.required) this.fail(path, `${describeRange('an integer', rule)}`, value);
+      if (rule.required) this.fail(path, describeRange('an integer', rule), value);
       return;
     }
     if (typeof value !== 'number' || !Number.isInteger(value)) return this.fail(path, describeRange('an integer', rule), value);
     if ((rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
       this.fail(path, describeRange('an integer', rule), value);
+    }
+  }
+
+  /** A finite number within optional bounds (`NaN` and `Infinity` are refused). */
+  number(path: string, value: unknown, rule: NumberRule = {}): void {
+    if (value === undefined || value === null) {
+      if (rule.required) this.fail(path, describeRange('a finite number', rule), value);
+      return;
+    }
+    if (typeof value !== 'number' || !Number.isFinite(value)) return this.fail(path, describeRange('a finite number', rule), value);
+    if ((rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
+      this.fail(path, describeRange('a finite number', rule), value);
     }
   }
 
@@ -80,10 +92,49 @@ export class Checker {
     if (!allowed.includes(value)) this.fail(path, `one of: ${allowed.join(', ')}`, value);
   }
 
+  /**
+   * An id that becomes one URL path segment: a non-empty string that is not `.` or `..`, also
+   * once percent-decoded (a URL parser resolves dot segments, which would reach another route).
+   */
+  id(path: string, value: unknown): void {
+    if (typeof value !== 'string' || value.trim() === '') return this.fail(path, 'a non-empty id string', value);
+    if (isDotSegment(value)) this.fail(path, 'an id, not "." or ".." (which would address another route)', value);
+  }
+
   /** Throws a `ValidationError` when any rule was broken. */
   throwIfInvalid(context?: string): void {
     if (this.issues.length > 0) throw new ValidationError(this.issues, context);
   }
+}
+
+/** True for `.`, `..` and any percent-encoding of them, decoded up to three times. */
+export function isDotSegment(value: string): boolean {
+  let current = value;
+  for (let i = 0; i < 4; i++) {
+    if (current === '.' || current === '..') return true;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(current);
+    } catch {
+      return false;
+    }
+    if (decoded === current) return false;
+    current = decoded;
+  }
+  return false;
+}
+
+/**
+ * Checks that every named id is a valid path segment, and throws at once when one is not.
+ *
+ * @example
+ * ```ts
+ * checkIds('registry.nodes.delete()', { publisherId, nodeId });
+ * ```
+ */
+export function checkIds(context: string, values: Record<string, unknown>, check = new Checker()): void {
+  for (const [name, value] of Object.entries(values)) check.id(name, value);
+  check.throwIfInvalid(context);
 }
 
 function describeRange(kind: string, rule: NumberRule): string {

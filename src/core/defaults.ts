@@ -10,16 +10,18 @@
 export const HTTP_DEFAULTS = Object.freeze({
   /** Per-attempt timeout in ms (connect, headers and body). */
   timeout: 60_000,
-  /** Overall deadline of one call in ms, across attempts and backoff sleeps. */
+  /** Deadline of one call in ms, across attempts and backoff sleeps. */
   totalTimeout: 180_000,
   retry: Object.freeze({
     /** Retries after the first attempt (idempotent requests only; POST never). */
     limit: 2,
-    /** Clock budget in ms for all retries of one call: no retry starts past it. */
+    /** Clock budget in ms for all retries of one call: no retry ends past it. */
     budgetMs: 30_000,
-    /** First backoff delay in ms; doubles per retry, with jitter. */
-    baseDelayMs: 500,
+    /** First backoff delay in ms; grows by `growFactor` per retry, with jitter. */
+    minDelayMs: 500,
     /** Cap of one backoff delay in ms. */
     maxDelayMs: 8_000,
+    /** Growth of the backoff delay per retry. */
+    growFactor: 2,
   }),
 });

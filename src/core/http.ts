@@ -2,10 +2,12 @@ import ky, { type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
 import { resolveAuth, type AuthHeader, type AuthScheme, type Credential } from './auth.js';
 import { HTTP_DEFAULTS } from './defaults.js';
-import { ConnectionError, createApiError, GraphcloudError, TimeoutError, type ApiError } from './errors/index.js';
+import { ClientClosedError, ConnectionError, createApiError, GraphcloudError, TimeoutError, type ApiError } from './errors/index.js';
+import { assertOptions, REQUEST_RULES } from './option-rules.js';
 import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';
 import { redactHeaders, redactUrl, scrubSecrets } from './redact.js';
-import { backoffDelay, isTransientStatus, parseRetryAfter } from './retry.js';
+import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
+import { callSafely } from './callbacks.js';
 import { parseResponse } from './schema.js';
 import { sleep } from './sleep.js';
 import { appendQuery, buildUrl, type QueryValue } from './url.js';
@@ -14,7 +16,11 @@ import { appendQuery, buildUrl, type QueryValue } from './url.js';
 export interface HttpClientConfig extends ClientOptions {
   auth?: { scheme: AuthScheme; credential: Credential } | undefined;
   /** Statuses an idempotent request retries; the cloud excludes 429 (subscription inactive). */
-  isRetryableStatus?: (status: number) => boolean;
+  isRetryableStatus?: ((status: number) => boolean) | undefined;
+  /** Gives a client's own meaning to an error status (the cloud's 402, 429, workflow 400s). */
+  mapError?: ((error: ApiError) => GraphcloudError) | undefined;
+  /** The client's name in a `ClientClosedError`: `CloudClient`, `RegistryClient`... */
+  clientName?: string | undefined;
 }
 
 /** One call to the API. */
@@ -53,6 +59,7 @@ export class HttpClient {
   readonly #origin: string;
   readonly #ky: KyInstance;
   readonly #config: HttpClientConfig;
+  readonly #life = new AbortController();
 
   constructor(config: HttpClientConfig) {
     let origin: string;
@@ -65,6 +72,26 @@ export class HttpClient {
     this.#origin = origin;
     this.#config = config;
     this.#ky = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, ...(config.fetch ? { fetch: config.fetch } : {}) });
+  }
+
+  /** Aborts (reason: a `ClientClosedError`) when the client is closed. */
+  get closed(): AbortSignal {
+    return this.#life.signal;
+  }
+
+  /** Rejects every call in flight and every later call with a `ClientClosedError`. */
+  close(): void {
+    if (!this.#life.signal.aborted) this.#life.abort(new ClientClosedError(this.#config.clientName ?? 'client'));
+  }
+
+  /** Throws the `ClientClosedError` once the client is closed. */
+  throwIfClosed(): void {
+    if (this.#life.signal.aborted) throw this.#life.signal.reason;
+  }
+
+  /** The client's credential for this moment (a function is called), or `undefined` without one. */
+  async credential(): Promise<string | undefined> {
+    return (await this.#auth())?.secret;
   }
 
   /** Sends the call and returns its validated body. */
@@ -84,6 +111,9 @@ export class HttpClient {
   }
 
   async #run<T>(spec: RequestSpec<z.ZodMiniType | undefined>, onSuccess: (r: Response, url: string, secret: string[]) => Promise<T>, timeBody = true): Promise<T> {
+    this.throwIfClosed();
+    // A backstop: every public method checks its options first, with its own context.
+    assertOptions(`${spec.method} ${spec.path}`, spec.options, REQUEST_RULES);
     const options = spec.options ?? {};
     const policy = retryPolicy(this.#config.retry, options.retry);
     const idempotent = spec.idempotent ?? spec.method !== 'POST';
@@ -118,7 +148,9 @@ export class HttpClient {
     let url = this.#urlOf(spec);
     const timer = setTimeout(() => controller.abort(new TimeoutError(`${spec.method} ${redactUrl(url)}`, timeout.reported)), timeout.ms);
     const onAbort = () => controller.abort(caller?.reason);
+    const onClose = () => controller.abort(this.#life.signal.reason);
     caller?.addEventListener('abort', onAbort, { once: true });
+    this.#life.signal.addEventListener('abort', onClose, { once: true });
     const signal = controller.signal;
     const startedAt = Date.now();
     const secrets: string[] = [];
@@ -158,7 +190,8 @@ export class HttpClient {
       if (!response.ok) {
         const body = scrubSecrets(await readBody(response), secrets);
         const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-        const error = createApiError({ status: response.status, method: spec.method, url: redactUrl(url), body, requestId, retryAfterMs });
+        const raw = createApiError({ status: response.status, method: spec.method, url: redactUrl(url), body, requestId, retryAfterMs });
+        const error = this.#config.mapError?.(raw) ?? raw;
         return { ok: false, error, status: response.status, requestId, startedAt };
       }
       // A raw response streams after this returns: the caller's signal keeps cancelling it until
@@ -166,13 +199,17 @@ export class HttpClient {
       streaming = !timeBody;
       if (streaming) {
         clearTimeout(timer);
-        response = releaseWhenDone(response, () => caller?.removeEventListener('abort', onAbort));
+        response = releaseWhenDone(response, () => {
+          caller?.removeEventListener('abort', onAbort);
+          this.#life.signal.removeEventListener('abort', onClose);
+        });
       }
       const value = await onSuccess(response, url, secrets);
       this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, requestId }));
       return { ok: true, value };
     } catch (cause) {
       if (caller?.aborted) throw caller.reason;
+      if (this.#life.signal.aborted) throw this.#life.signal.reason;
       if (cause instanceof GraphcloudError && !(cause instanceof TimeoutError)) {
         if (response) this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, error: `${cause.name}: ${cause.message}` }));
         throw cause;
@@ -181,7 +218,10 @@ export class HttpClient {
       return { ok: false, error, status: response?.status ?? 0, startedAt };
     } finally {
       clearTimeout(timer);
-      if (!streaming) caller?.removeEventListener('abort', onAbort);
+      if (!streaming) {
+        caller?.removeEventListener('abort', onAbort);
+        this.#life.signal.removeEventListener('abort', onClose);
+      }
     }
   }
 
@@ -211,10 +251,7 @@ export class HttpClient {
   }
 
   #isRetryable(error: GraphcloudError): boolean {
-    if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
-    const status = (error as ApiError).status;
-    if (typeof status !== 'number') return false;
-    return this.#config.isRetryableStatus ? this.#config.isRetryableStatus(status) : isTransientStatus(status);
+    return isTransientError(error, this.#config.isRetryableStatus ?? isTransientStatus);
   }
 
   #emitResponse(spec: RequestSpec<z.ZodMiniType | undefined>, outcome: Attempt<unknown> & { ok: false }, attempt: number, retryInMs: number | undefined): void {
@@ -224,13 +261,8 @@ export class HttpClient {
   }
 
   #emit(call: () => unknown): void {
-    try {
-      const result = call();
-      // An async hook's rejection would otherwise be unhandled (which ends a Node process).
-      if (isThenable(result)) result.then(undefined, () => {});
-    } catch {
-      // Hooks observe; a failing logger must never fail (or repeat) a paid request.
-    }
+    // Hooks observe; a failing logger must never fail (or repeat) a paid request.
+    callSafely(call);
   }
 
   /** Hides the base URL's secrets and the client's internals from `util.inspect`. */
@@ -253,10 +285,6 @@ function retryDelay(error: GraphcloudError, attempt: number, policy: RetryPolicy
 
 function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
 /** The same response, whose body calls `release` once it is read to the end, cancelled or broken. */

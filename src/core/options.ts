@@ -1,33 +1,60 @@
+// The one options vocabulary of the SDK. Every client, every call and every wait spells the same
+// thing the same way; `docs/options.md` and the README's options table list them.
+//
+//   timeout       per-attempt HTTP timeout (connect, headers and body), everywhere
+//   totalTimeout  one HTTP call, across its attempts and backoff sleeps
+//   waitTimeout   a whole wait (a job, a task), across every poll
+//   signal        aborts anything; the call rejects with `signal.reason`
+//   retry         retry policy of idempotent requests (POST is never retried)
+//   poll          the backoff between status reads of a wait
+
 /**
- * Retry policy of idempotent requests. POST is never retried, whatever this says.
- * @example new RegistryClient({ baseUrl, retry: { limit: 4, budgetMs: 60_000 } });
+ * A growing delay with jitter: each delay is drawn between half and all of
+ * `min(maxDelayMs, minDelayMs * growFactor^(n-1))`. Retries, socket reconnects and status polls
+ * all use this shape and the same formula (`backoffDelay`).
+ *
+ * @example
+ * ```ts
+ * const poll: Backoff = { minDelayMs: 1_000, maxDelayMs: 18_000, growFactor: 2 };
+ * ```
  */
-export interface RetryPolicy {
+export interface Backoff {
+  /** First delay in ms. */
+  minDelayMs: number;
+  /** Cap of one delay in ms. */
+  maxDelayMs: number;
+  /** Growth of the delay per step (at least 1). */
+  growFactor: number;
+}
+
+/**
+ * Retry policy of idempotent requests (GET, PUT, DELETE). POST is never retried, whatever this says.
+ *
+ * @example
+ * ```ts
+ * new RegistryClient({ baseUrl, retry: { limit: 4, budgetMs: 60_000 } });
+ * ```
+ */
+export interface RetryPolicy extends Backoff {
   /**
    * Retries after the first attempt.
    * @default 2 (`DEFAULTS.http.retry.limit`)
    */
   limit: number;
   /**
-   * Clock budget in ms for one call's retries: a retry whose delay would end past it is not made.
+   * Clock budget in ms for one call's retries: a retry whose backoff would end past it is not made.
    * @default 30_000
    */
   budgetMs: number;
-  /**
-   * First backoff delay in ms; doubles per retry with jitter (half to full delay).
-   * @default 500
-   */
-  baseDelayMs: number;
-  /**
-   * Cap of a single backoff delay in ms.
-   * @default 8_000
-   */
-  maxDelayMs: number;
 }
 
 /**
  * What `onRequest` receives: credentials already redacted.
- * @example new ProxyClient({ baseUrl, token, onRequest: (e: RequestEvent) => log.debug(e.method, e.url, e.attempt) });
+ *
+ * @example
+ * ```ts
+ * new ProxyClient({ baseUrl, token, onRequest: (e: RequestEvent) => log.debug(e.method, e.url, e.attempt) });
+ * ```
  */
 export interface RequestEvent {
   method: string;
@@ -41,7 +68,11 @@ export interface RequestEvent {
 
 /**
  * What `onResponse` receives after each attempt, successful or not.
- * @example new RegistryClient({ baseUrl, onResponse: (e: ResponseEvent) => e.error && log.warn(e.status, e.error, e.retryInMs) });
+ *
+ * @example
+ * ```ts
+ * new RegistryClient({ baseUrl, onResponse: (e: ResponseEvent) => e.error && log.warn(e.status, e.error, e.retryInMs) });
+ * ```
  */
 export interface ResponseEvent {
   method: string;
@@ -59,16 +90,44 @@ export interface ResponseEvent {
 }
 
 /**
- * Options every client constructor accepts.
+ * Options of a single HTTP call; every public method that sends a request accepts them.
+ *
  * @example
  * ```ts
- * const options: ClientOptions = { baseUrl: 'https://api.example.com', timeout: 30_000, totalTimeout: 120_000, retry: { limit: 3 } };
+ * await registry.nodes.get('acme-upscale', { signal: AbortSignal.timeout(5_000), retry: false, headers: { 'x-trace': id } });
+ * ```
+ */
+export interface RequestOptions {
+  /** Aborts the call, including any backoff sleep; the call rejects with `signal.reason`. */
+  signal?: AbortSignal | undefined;
+  /**
+   * Per-attempt timeout in ms: connect, headers and the whole body. Overrides the client's.
+   * @default 60_000 (`DEFAULTS.http.timeout`)
+   */
+  timeout?: number | undefined;
+  /**
+   * Deadline of the whole call in ms, across attempts and backoff sleeps. Overrides the client's.
+   * @default 180_000 (`DEFAULTS.http.totalTimeout`)
+   */
+  totalTimeout?: number | undefined;
+  /** Retry policy for this call (merged over the client's), or `false`. POST is never retried. */
+  retry?: Partial<RetryPolicy> | false | undefined;
+  /** Extra headers for this call. Credential headers are sent to the client's own origin only. */
+  headers?: Record<string, string> | undefined;
+}
+
+/**
+ * Options every client constructor accepts (each client adds its credential option).
+ *
+ * @example
+ * ```ts
+ * const options: ClientOptions = { baseUrl: 'https://api.example.com', timeout: 30_000, retry: { limit: 3 } };
  * new RegistryClient(options);
  * ```
  */
 export interface ClientOptions {
   /**
-   * Base URL of the API, e.g. `https://api.example.com`. Credentials are sent only to this origin.
+   * Base URL of the API, e.g. `https://api.example.com`. Credentials are sent to this origin only.
    * @example 'http://127.0.0.1:8787'
    */
   baseUrl: string;
@@ -76,49 +135,52 @@ export interface ClientOptions {
    * The fetch implementation (for proxies, instrumentation or older runtimes).
    * @default globalThis.fetch
    */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof globalThis.fetch | undefined;
   /**
-   * Per-attempt timeout in ms.
+   * Per-attempt timeout in ms of every request.
    * @default 60_000 (`DEFAULTS.http.timeout`)
    */
-  timeout?: number;
+  timeout?: number | undefined;
   /**
-   * Overall deadline of one call in ms, across retries and backoff sleeps.
+   * Deadline of one call in ms, across attempts and backoff sleeps.
    * @default 180_000 (`DEFAULTS.http.totalTimeout`)
    */
-  totalTimeout?: number;
+  totalTimeout?: number | undefined;
   /**
-   * Retry policy for idempotent requests, or `false` to never retry.
+   * Retry policy of idempotent requests, or `false` to never retry.
    * @default DEFAULTS.http.retry
    */
-  retry?: Partial<RetryPolicy> | false;
-  /** Extra headers sent with every request. */
-  headers?: Record<string, string>;
+  retry?: Partial<RetryPolicy> | false | undefined;
+  /** Extra headers sent with every request. Credential headers go to `baseUrl`'s origin only. */
+  headers?: Record<string, string> | undefined;
   /**
-   * Called before every attempt, with redacted data. Errors thrown by hooks are ignored.
+   * Called before every attempt, with redacted data. What it throws or rejects with is ignored.
    * @example onRequest: (e) => console.log(e.method, e.url)
    */
-  onRequest?: (event: RequestEvent) => void;
+  onRequest?: ((event: RequestEvent) => unknown) | undefined;
   /**
-   * Called after every attempt, with redacted data. Errors thrown by hooks are ignored.
+   * Called after every attempt, with redacted data. What it throws or rejects with is ignored.
    * @example onResponse: (e) => metrics.observe(e.url, e.durationMs)
    */
-  onResponse?: (event: ResponseEvent) => void;
+  onResponse?: ((event: ResponseEvent) => unknown) | undefined;
 }
 
 /**
- * Options of a single call; every public async method takes them last.
- * @example await registry.nodes.get('acme-upscale', { signal: AbortSignal.timeout(5_000), retry: false, headers: { 'x-trace': id } });
+ * Options of a wait (a cloud job, a media task): how long, how often, and how to stop it.
+ *
+ * @example
+ * ```ts
+ * await proxy.waitForTask(task, { waitTimeout: 10 * 60_000, poll: { maxDelayMs: 10_000 } });
+ * ```
  */
-export interface RequestOptions {
-  /** Aborts the call, including any backoff sleep; the call rejects with `signal.reason`. */
+export interface WaitOptions {
+  /** Stops waiting (the job or task itself goes on); the wait rejects with `signal.reason`. */
   signal?: AbortSignal | undefined;
-  /** Per-attempt timeout in ms (overrides the client's). */
-  timeout?: number | undefined;
-  /** Overall deadline in ms (overrides the client's). */
-  totalTimeout?: number | undefined;
-  /** Retry policy for this call, or `false`. Ignored for POST, which is never retried. */
-  retry?: Partial<RetryPolicy> | false | undefined;
-  /** Extra headers for this call. */
-  headers?: Record<string, string> | undefined;
+  /**
+   * Deadline of the whole wait in ms, or `false` for none. Time spent on failed status reads
+   * counts. The wait then rejects with a `TimeoutError` carrying the job or task as `submitted`.
+   */
+  waitTimeout?: number | false | undefined;
+  /** Delays between status reads, merged over the client's. */
+  poll?: Partial<Backoff> | undefined;
 }

@@ -19,7 +19,7 @@ import { useMsw } from '../helpers/msw.js';
 const BASE = 'https://cloud.test';
 const KEY = 'sk-cloud-secret-1234';
 const { server, seen } = useMsw();
-const client = (extra: Partial<ConstructorParameters<typeof CloudClient>[0]> = {}) => new CloudClient({ baseUrl: BASE, apiKey: KEY, retry: { baseDelayMs: 1, maxDelayMs: 2 }, ...extra });
+const client = (extra: Partial<ConstructorParameters<typeof CloudClient>[0]> = {}) => new CloudClient({ baseUrl: BASE, apiKey: KEY, retry: { minDelayMs: 1, maxDelayMs: 2 }, ...extra });
 
 const OBJECT_INFO = {
   KSampler: {

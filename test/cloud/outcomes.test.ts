@@ -9,7 +9,7 @@ const BASE = 'https://cloud.test';
 const KEY = 'sk-outcome-secret-5678';
 const { server } = useMsw();
 const socket = ws.link('wss://cloud.test/ws');
-const client = () => new CloudClient({ baseUrl: BASE, apiKey: KEY, retry: { limit: 3, baseDelayMs: 1, maxDelayMs: 2 }, watcher: { socket: { idleCloseMs: 5 } } });
+const client = () => new CloudClient({ baseUrl: BASE, apiKey: KEY, retry: { limit: 3, minDelayMs: 1, maxDelayMs: 2 }, watcher: { socket: { idleCloseMs: 5 } } });
 const WORKFLOW = { '1': { class_type: 'LoadImage', inputs: { image: 'x.png' } }, '9': { class_type: 'SaveImage', inputs: { images: ['1', 0] } } };
 
 describe('cloud.submitWorkflow()', () => {

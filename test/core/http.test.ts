@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { GraphcloudError, HttpClient, ResponseValidationError, sleep } from '../../src/core/index.js';
+import { ClientClosedError, GraphcloudError, HttpClient, ResponseValidationError, sleep } from '../../src/core/index.js';
 import { useMsw } from '../helpers/msw.js';
 
 const BASE = 'https://api.test';
@@ -176,5 +176,22 @@ describe('ResponseValidationError', () => {
     expect(wrapped.body).toEqual({ data: { status: 'CREATED' } });
     expect(flat.field).toBe('task_id');
     expect(flat.message).toContain('task_id');
+  });
+});
+
+describe('HttpClient.close()', () => {
+  it('rejects a call in flight and every later call with a ClientClosedError, and leaves no listener', async () => {
+    server.use(http.get(`${BASE}/slow`, async () => {
+      await sleep(5_000);
+      return HttpResponse.json({});
+    }));
+    const client = new HttpClient({ baseUrl: BASE, clientName: 'RegistryClient' });
+    const caller = new AbortController();
+    const inFlight = client.request({ method: 'GET', path: '/slow', options: { signal: caller.signal } });
+    await recorded();
+    client.close();
+    await expect(inFlight).rejects.toBeInstanceOf(ClientClosedError);
+    await expect(client.request({ method: 'GET', path: '/slow' })).rejects.toThrow('The RegistryClient was closed');
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 });

@@ -103,7 +103,7 @@ describe('HttpClient retries', () => {
 
   it('bounds retries by the budget even when attempts remain', async () => {
     failThen(100, () => new HttpResponse(null, { status: 500 }));
-    const client = new HttpClient({ baseUrl: BASE, retry: { limit: 100, budgetMs: 5_000, baseDelayMs: 1_000, maxDelayMs: 1_000 } });
+    const client = new HttpClient({ baseUrl: BASE, retry: { limit: 100, budgetMs: 5_000, minDelayMs: 1_000, maxDelayMs: 1_000 } });
     const done = client.request({ method: 'GET', path: '/thing' }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(await done).toBeInstanceOf(InternalServerError);
@@ -142,7 +142,7 @@ describe('HttpClient retries', () => {
 
   it('rejects with a TimeoutError at the overall deadline', async () => {
     server.use(http.get(`${BASE}/thing`, () => new HttpResponse(null, { status: 503 })));
-    const client = new HttpClient({ baseUrl: BASE, totalTimeout: 2_000, retry: { limit: 50, budgetMs: 60_000, baseDelayMs: 400, maxDelayMs: 400 } });
+    const client = new HttpClient({ baseUrl: BASE, totalTimeout: 2_000, retry: { limit: 50, budgetMs: 60_000, minDelayMs: 400, maxDelayMs: 400 } });
     const done = client.request({ method: 'GET', path: '/thing' }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(3_000);
     const error = await done;

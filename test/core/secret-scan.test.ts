@@ -33,7 +33,7 @@ describe('secret scan', () => {
     const payloads: unknown[] = [];
     const hooks = { onRequest: (e: unknown) => payloads.push(e), onResponse: (e: unknown) => payloads.push(e) };
     const clients = [
-      new HttpClient({ baseUrl: BASE, auth: { scheme: 'bearer', credential: SECRETS[0]! }, retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 1 }, timeout: 50, ...hooks }),
+      new HttpClient({ baseUrl: BASE, auth: { scheme: 'bearer', credential: SECRETS[0]! }, retry: { limit: 1, minDelayMs: 1, maxDelayMs: 1 }, timeout: 50, ...hooks }),
       new HttpClient({ baseUrl: BASE, auth: { scheme: 'api-key', credential: async () => SECRETS[1]! }, retry: false, timeout: 50, ...hooks }),
     ];
     const { z } = { z: await import('zod/mini') };

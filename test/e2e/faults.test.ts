@@ -168,7 +168,7 @@ describe('HTTP faults', () => {
 
   it('honours a 429 Retry-After on registry reads, and fails at once when Retry-After exceeds the retry budget', async () => {
     h = await harness();
-    const registry = new RegistryClient({ baseUrl: h.sim.registryUrl, retry: { limit: 3, budgetMs: 5_000, baseDelayMs: 10, maxDelayMs: 50 } });
+    const registry = new RegistryClient({ baseUrl: h.sim.registryUrl, retry: { limit: 3, budgetMs: 5_000, minDelayMs: 10, maxDelayMs: 50 } });
     const once = h.sim.faults.failRequests({ area: 'registry', method: 'GET', path: '/versions', status: 429, retryAfter: 1, times: 1 });
     const page = await within(registry.versions.list({ pageSize: 3 }), 5_000, 'list after a 429');
     expect(page.versions).toHaveLength(3);
@@ -201,7 +201,7 @@ describe('HTTP faults', () => {
     expect(await rejectionOf(registry.versions.list(), 5_000, 'slow list')).toBeInstanceOf(TimeoutError);
     slow.remove();
     h.sim.faults.failRequests({ area: 'registry', path: '/versions', delayMs: 1_000, times: 1 });
-    const retrying = new RegistryClient({ baseUrl: h.sim.registryUrl, timeout: 150, retry: { limit: 2, budgetMs: 5_000, baseDelayMs: 10, maxDelayMs: 20 } });
+    const retrying = new RegistryClient({ baseUrl: h.sim.registryUrl, timeout: 150, retry: { limit: 2, budgetMs: 5_000, minDelayMs: 10, maxDelayMs: 20 } });
     const page = await within(retrying.versions.list({ pageSize: 2 }), 5_000, 'list after one slow attempt');
     expect(page.versions).toHaveLength(2);
   });
@@ -219,7 +219,7 @@ describe('HTTP faults', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    const registry = new RegistryClient({ baseUrl: `http://127.0.0.1:${port}`, retry: { limit: 2, budgetMs: 2_000, baseDelayMs: 10, maxDelayMs: 20 } });
+    const registry = new RegistryClient({ baseUrl: `http://127.0.0.1:${port}`, retry: { limit: 2, budgetMs: 2_000, minDelayMs: 10, maxDelayMs: 20 } });
     expect(await rejectionOf(registry.nodes.get('demo-node'), 5_000, 'get from a closed port')).toBeInstanceOf(ConnectionError);
   });
 });

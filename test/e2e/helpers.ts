@@ -28,7 +28,7 @@ export const FAST_WATCHER: NonNullable<CloudClientOptions['watcher']> = {
 };
 
 /** Fast retries for idempotent requests (the core's policy, scaled down). */
-export const FAST_RETRY = { limit: 4, budgetMs: 10_000, baseDelayMs: 10, maxDelayMs: 100 };
+export const FAST_RETRY = { limit: 4, budgetMs: 10_000, minDelayMs: 10, maxDelayMs: 100 };
 
 /**
  * Bounds an await: rejects with an error naming `what` when `promise` has not settled within

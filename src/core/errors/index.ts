@@ -1,4 +1,4 @@
-export { GraphcloudError } from './graphcloud-error.js';
+export { GraphcloudError, ClientClosedError, withSubmitted, type SubmittedWork } from './graphcloud-error.js';
 export { ApiError, readErrorBody, type ApiErrorInit } from './api-error.js';
 export {
   AuthenticationError,

@@ -1,0 +1,274 @@
+import { Checker } from './check.js';
+
+/**
+ * A rule for one option: records what is wrong with `value` on `check` (nothing when it is
+ * `undefined`: options are optional unless a rule says otherwise).
+ *
+ * @example
+ * ```ts
+ * const positive: Rule = (check, path, value) => check.number(path, value, { min: 1 });
+ * ```
+ */
+export type Rule = (check: Checker, path: string, value: unknown) => void;
+
+/**
+ * The rules of an options object, by option name. An option not listed is refused (with a
+ * "did you mean" when a listed name is close): a misspelled option must not be silently ignored.
+ *
+ * @example
+ * ```ts
+ * const rules: OptionRules = { ...REQUEST_RULES, validate: rule.boolean };
+ * ```
+ */
+export type OptionRules = Readonly<Record<string, Rule>>;
+
+// A timer longer than 2^31-1 ms fires after 1 ms in every runtime.
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * The option rules every part of the SDK reuses.
+ *
+ * @example
+ * ```ts
+ * const rules: OptionRules = { timeout: rule.duration, onProgress: rule.callback };
+ * ```
+ */
+export const rule = Object.freeze({
+  /** A timeout in ms: a finite number above 0 (up to the timer limit). */
+  duration: ((check, path, value) => {
+    if (value === undefined) return;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
+      check.fail(path, `a number of milliseconds above 0 and at most ${MAX_TIMER_MS}`, value);
+    }
+  }) as Rule,
+  /** A deadline in ms, or `false` for none. */
+  deadline: ((check, path, value) => {
+    if (value === undefined || value === false) return;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+      check.fail(path, 'a number of milliseconds above 0, or false for no deadline', value);
+    }
+  }) as Rule,
+  /** A function (a callback or hook). */
+  callback: ((check, path, value) => {
+    if (value !== undefined && typeof value !== 'function') check.fail(path, 'a function', value);
+  }) as Rule,
+  /** An `AbortSignal`. */
+  signal: ((check, path, value) => {
+    if (value !== undefined && !isAbortSignal(value)) check.fail(path, 'an AbortSignal (for example AbortSignal.timeout(ms) or controller.signal)', value);
+  }) as Rule,
+  /** Header names to string values. */
+  headers: ((check, path, value) => {
+    if (value === undefined) return;
+    if (!isPlainObject(value)) return check.fail(path, 'an object of header names to string values', value);
+    for (const [name, header] of Object.entries(value)) {
+      if (!/^[!#$%&'*+\-.^`|~\w]+$/.test(name)) check.fail(`${path}["${name}"]`, 'a valid header name', name);
+      else if (typeof header !== 'string') check.fail(`${path}.${name}`, 'a string', header);
+      else if (/[\r\n\0]/.test(header)) check.fail(`${path}.${name}`, 'a header value without line breaks', '(a value with a line break)');
+    }
+  }) as Rule,
+  boolean: ((check, path, value) => check.boolean(path, value)) as Rule,
+  string: ((check, path, value) => check.string(path, value)) as Rule,
+  /** Anything: the option is known, its value is checked elsewhere. */
+  any: (() => undefined) as Rule,
+  /** One of a fixed list of values. */
+  oneOf: (values: readonly unknown[]): Rule => (check, path, value) => check.oneOf(path, value, values),
+  /** A nested options object with its own rules. */
+  object: (rules: OptionRules): Rule => (check, path, value) => {
+    if (value !== undefined) checkOptions(check, path, value, rules);
+  },
+  /** An object with string keys, each value checked by `each`. */
+  record: (each: Rule, what = 'an object'): Rule => (check, path, value) => {
+    if (value === undefined) return;
+    if (!isPlainObject(value)) return check.fail(path, what, value);
+    for (const [key, item] of Object.entries(value)) each(check, `${path}["${key}"]`, item);
+  },
+});
+
+/**
+ * The rules of a backoff (`minDelayMs`, `maxDelayMs`, `growFactor`). `floorMs` is the smallest
+ * first delay allowed: a status poll every millisecond only adds load.
+ *
+ * @example
+ * ```ts
+ * const poll = rule.object(backoffRules(100));
+ * ```
+ */
+export function backoffRules(floorMs: number): OptionRules {
+  const delay: Rule = (check, path, value) => check.number(path, value, { min: floorMs, max: MAX_TIMER_MS });
+  return {
+    minDelayMs: delay,
+    maxDelayMs: delay,
+    growFactor: (check, path, value) => check.number(path, value, { min: 1, max: 10 }),
+  };
+}
+
+const RETRY_RULES: OptionRules = {
+  ...backoffRules(0),
+  limit: (check, path, value) => check.integer(path, value, { min: 0, max: 10 }),
+  budgetMs: (check, path, value) => check.number(path, value, { min: 0 }),
+};
+
+/**
+ * Rules of the retry option: a partial `RetryPolicy`, or `false`.
+ *
+ * @example
+ * ```ts
+ * const rules: OptionRules = { retry: retryRule };
+ * ```
+ */
+export const retryRule: Rule = (check, path, value) => {
+  if (value === undefined || value === false) return;
+  checkOptions(check, path, value, RETRY_RULES);
+};
+
+/**
+ * Rules of `RequestOptions`: every public method that sends a request checks them.
+ *
+ * @example
+ * ```ts
+ * checkOptions(check, 'options', options, { ...REQUEST_RULES, includeTranslations: rule.boolean });
+ * ```
+ */
+export const REQUEST_RULES: OptionRules = Object.freeze({
+  signal: rule.signal,
+  timeout: rule.duration,
+  totalTimeout: rule.duration,
+  retry: retryRule,
+  headers: rule.headers,
+});
+
+/**
+ * Rules of `ClientOptions` (every constructor adds its own credential and options).
+ *
+ * @example
+ * ```ts
+ * checkOptions(check, 'options', options, { ...CLIENT_RULES, token: credentialRule });
+ * ```
+ */
+export const CLIENT_RULES: OptionRules = Object.freeze({
+  baseUrl: (check, path, value) => {
+    if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || !URL.canParse(value)) {
+      check.fail(path, 'an absolute http(s) URL such as https://api.example.com', typeof value === 'string' ? '(not an absolute http(s) URL)' : value);
+    }
+  },
+  fetch: rule.callback,
+  timeout: rule.duration,
+  totalTimeout: rule.duration,
+  retry: retryRule,
+  headers: rule.headers,
+  onRequest: rule.callback,
+  onResponse: rule.callback,
+});
+
+/**
+ * Rules of `WaitOptions`; `floorMs` is the smallest poll delay allowed.
+ *
+ * @example
+ * ```ts
+ * checkOptions(check, 'options', options, { ...waitRules(100), onUpdate: rule.callback });
+ * ```
+ */
+export function waitRules(floorMs = 100): OptionRules {
+  return { signal: rule.signal, waitTimeout: rule.deadline, poll: rule.object(backoffRules(floorMs)) };
+}
+
+/**
+ * A credential option: a non-empty string, or a function returning one.
+ *
+ * @example
+ * ```ts
+ * checkOptions(check, 'options', options, { ...CLIENT_RULES, apiKey: credentialRule });
+ * ```
+ */
+export const credentialRule: Rule = (check, path, value) => {
+  if (value === undefined || typeof value === 'function') return;
+  // The value is a secret: never echo it in the error.
+  if (typeof value !== 'string' || value.trim() === '') check.fail(path, 'a non-empty string, or a function returning one', typeof value === 'string' ? '(an empty string)' : typeof value);
+};
+
+/**
+ * Checks an options object: `undefined` passes, anything but a plain object is refused, every
+ * known option is checked by its rule, and an unknown one is refused with the closest known name.
+ * Records on `check`; returns whether `value` was an object to read.
+ *
+ * @example
+ * ```ts
+ * const check = new Checker();
+ * checkOptions(check, 'options', options, REQUEST_RULES);
+ * check.throwIfInvalid('registry.nodes.get()');
+ * ```
+ */
+export function checkOptions(check: Checker, path: string, value: unknown, rules: OptionRules): value is Record<string, unknown> {
+  if (value === undefined) return false;
+  if (!isPlainObject(value)) {
+    check.fail(path, 'an options object (or nothing)', value);
+    return false;
+  }
+  for (const [name, option] of Object.entries(value)) {
+    const known = Object.hasOwn(rules, name) ? rules[name] : undefined;
+    if (known) known(check, `${path}.${name}`, option);
+    else check.fail(`${path}.${name}`, `a known option${suggest(name, Object.keys(rules))}`, '(unknown option)');
+  }
+  return true;
+}
+
+/**
+ * Checks the options of a public method and throws a `ValidationError` naming every bad option,
+ * before anything is sent.
+ *
+ * @example
+ * ```ts
+ * assertOptions('registry.nodes.get()', options, { ...REQUEST_RULES, includeTranslations: rule.boolean });
+ * ```
+ */
+export function assertOptions(context: string, value: unknown, rules: OptionRules, path = 'options'): void {
+  const check = new Checker();
+  checkOptions(check, path, value, rules);
+  check.throwIfInvalid(context);
+}
+
+function suggest(name: string, known: readonly string[]): string {
+  let best: string | undefined;
+  let distance = 3;
+  for (const candidate of known) {
+    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < distance) {
+      best = candidate;
+      distance = d;
+    }
+  }
+  return best ? ` (did you mean "${best}"?)` : ` (one of: ${known.join(', ')})`;
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return 99;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length] ?? 99;
+}
+
+/**
+ * True for a plain object (`{}`, `Object.create(null)`), false for arrays, class instances, null.
+ *
+ * @example
+ * ```ts
+ * isPlainObject({ a: 1 }); // true
+ * isPlainObject(new Date()); // false
+ * ```
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === null || proto === Object.prototype;
+}
+
+function isAbortSignal(value: unknown): value is AbortSignal {
+  if (typeof AbortSignal !== 'undefined' && value instanceof AbortSignal) return true;
+  // Signals from another realm or polyfill: the shape the SDK uses.
+  const candidate = value as Partial<AbortSignal> | null;
+  return typeof candidate === 'object' && candidate !== null && typeof candidate.aborted === 'boolean' && typeof candidate.addEventListener === 'function' && typeof candidate.removeEventListener === 'function';
+}

@@ -1,0 +1,255 @@
+import { NotFoundError } from './errors/status-errors.js';
+import { TimeoutError } from './errors/timeout-error.js';
+import { ApiError } from './errors/api-error.js';
+import type { Limiter } from './limiter.js';
+import type { Backoff } from './options.js';
+import { backoffDelay, isTransientError } from './retry.js';
+import { sleep } from './sleep.js';
+
+/**
+ * Time as a wait sees it: `Date.now` and the core's abortable `sleep`. Replace it to simulate
+ * hours of polling in milliseconds (`bench/proxy-wait.ts`).
+ *
+ * @example
+ * ```ts
+ * let now = 0;
+ * const clock: Clock = { now: () => now, sleep: async (ms) => { now += ms; } };
+ * ```
+ */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * Real time.
+ *
+ * @example
+ * ```ts
+ * await realClock.sleep(1_000, signal);
+ * ```
+ */
+export const realClock: Clock = Object.freeze({ now: () => Date.now(), sleep });
+
+/**
+ * One status reading: its value, whether it is final, and whether the server confirmed the work
+ * is still queued (time between two queued readings can be free, see `freeQueued`).
+ *
+ * @example
+ * ```ts
+ * const reading: PollReading<TaskStatus> = { value: status, terminal: status.phase === 'succeeded', queued: status.phase === 'queued' };
+ * ```
+ */
+export interface PollReading<T> {
+  value: T;
+  terminal: boolean;
+  queued?: boolean | undefined;
+}
+
+/**
+ * What a custom schedule sees when it decides when the next reading is due.
+ *
+ * @example
+ * ```ts
+ * const dueIn = (state: PollState) => state.lastReadAt + 20_000 - state.now;
+ * ```
+ */
+export interface PollState {
+  now: number;
+  startedAt: number;
+  /** When the last reading ended (or the wait started). */
+  lastReadAt: number;
+  /** Successful readings so far. */
+  reads: number;
+}
+
+/**
+ * Wakes a sleeping wait so it re-plans: `wake()` re-asks the schedule, `wake(true)` reads at once
+ * (still never before a server's `Retry-After`).
+ *
+ * @example
+ * ```ts
+ * const waker = new Waker();
+ * socket.on('reconnect', () => waker.wake(true));
+ * ```
+ */
+export class Waker {
+  #sleeping: AbortController | undefined;
+  #urgent = false;
+
+  /** Interrupts the current sleep; `urgent` makes the next reading due now. */
+  wake(urgent = false): void {
+    if (urgent) this.#urgent = true;
+    this.#sleeping?.abort();
+  }
+
+  /** @internal The signal of the next sleep. */
+  arm(): AbortSignal {
+    this.#sleeping = new AbortController();
+    return this.#sleeping.signal;
+  }
+
+  /** @internal Reads and clears the urgent flag. */
+  takeUrgent(): boolean {
+    const urgent = this.#urgent;
+    this.#urgent = false;
+    return urgent;
+  }
+}
+
+/**
+ * How to poll: what to read, how long and how often.
+ *
+ * @example
+ * ```ts
+ * const options: PollOptions<TaskStatus> = { describe: 'upscale task t1', read, backoff: { minDelayMs: 1_000, maxDelayMs: 24_000, growFactor: 2 }, waitTimeout: 600_000 };
+ * ```
+ */
+export interface PollOptions<T> {
+  /** Reads the state once; `signal` aborts the read (the caller's signal, the deadline). */
+  read(signal: AbortSignal): Promise<PollReading<T>>;
+  /** What is waited for, as a `TimeoutError` names it: `upscale task 123`, `job abc`. */
+  describe: string;
+  /** Delays between readings (growing per reading) and after failed ones (growing per failure). */
+  backoff: Backoff;
+  signal?: AbortSignal | undefined;
+  /** Deadline of the whole wait in ms, or `false`/`undefined` for none. */
+  waitTimeout?: number | false | undefined;
+  /** Time between two readings that both say "queued" does not count against `waitTimeout`. */
+  freeQueued?: boolean | undefined;
+  /** The work was queued when the wait started (the submission said so). */
+  startsQueued?: boolean | undefined;
+  /** When the next reading is due after a successful one, in ms from now; default the backoff. */
+  dueIn?: ((state: PollState) => number) | undefined;
+  /** A `404` before the first successful reading is lag (not an error) for this long, in ms. */
+  notFoundGraceMs?: number | undefined;
+  /** Which failed readings are worth another; default `isTransientError`. */
+  isTransient?: ((error: unknown) => boolean) | undefined;
+  /** Shared bound on readings in flight at once (one slow answer delays no other wait). */
+  limiter?: Limiter | undefined;
+  clock?: Clock | undefined;
+  waker?: Waker | undefined;
+  random?: (() => number) | undefined;
+}
+
+/**
+ * The one wait engine of the SDK: reads a state until it is terminal, yielding every successful
+ * reading (the terminal one last). Failed readings that are transient are retried on the
+ * backoff, never before the server's `Retry-After`; any other failure is thrown. The deadline
+ * counts all time, failed readings included, except the time between two readings that both
+ * confirmed "queued" when `freeQueued` is set; it also aborts a reading in flight. Every sleep is
+ * abortable (`signal`, `waker`), so `break`, an abort or a close leaves no timer behind.
+ *
+ * @throws {TimeoutError} when `waitTimeout` is spent (`cause`: the last failed reading).
+ * @example
+ * ```ts
+ * for await (const { value } of poll({ describe: 'job p1', read, backoff })) console.log(value);
+ * ```
+ */
+export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollReading<T>, void, undefined> {
+  const clock = options.clock ?? realClock;
+  const random = options.random ?? Math.random;
+  const isTransient = options.isTransient ?? isTransientError;
+  const deadline = typeof options.waitTimeout === 'number' ? options.waitTimeout : undefined;
+  const { signal, waker, backoff } = options;
+  const startedAt = clock.now();
+  let lastAt = startedAt;
+  let lastQueued = options.startsQueued === true;
+  let charged = 0;
+  let reads = 0;
+  let failures = 0;
+  let lastError: unknown;
+  // When the next reading is due, fixed once per reading (the jitter is drawn once); `undefined`
+  // while a custom schedule decides.
+  let dueAt: number | undefined = options.dueIn ? undefined : startedAt;
+  let notBefore = 0;
+
+  const counting = () => !(options.freeQueued && lastQueued);
+  const budgetLeft = () => (deadline === undefined ? Infinity : deadline - charged - (counting() ? clock.now() - lastAt : 0));
+  const timedOut = () => new TimeoutError(`waiting for ${options.describe}`, deadline ?? 0, lastError);
+
+  for (;;) {
+    // Sleep until the next reading is due, re-planning whenever the waker rings.
+    for (;;) {
+      if (signal?.aborted) throw signal.reason;
+      if (budgetLeft() <= 0) throw timedOut();
+      const now = clock.now();
+      const urgent = waker?.takeUrgent() ?? false;
+      let due = dueAt ?? (urgent ? now : now + Math.max(0, options.dueIn?.({ now, startedAt, lastReadAt: lastAt, reads }) ?? 0));
+      if (urgent) due = now;
+      due = Math.max(due, notBefore);
+      if (due <= now) break;
+      const wakeSignal = waker?.arm();
+      const stop = wakeSignal && signal ? AbortSignal.any([signal, wakeSignal]) : (wakeSignal ?? signal);
+      try {
+        await clock.sleep(Math.min(due - now, budgetLeft()), stop);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (!wakeSignal?.aborted) throw error;
+        // Woken: re-plan.
+      }
+    }
+
+    let reading: PollReading<T> | undefined;
+    let failure: unknown;
+    const left = budgetLeft();
+    const cutoff = new AbortController();
+    const cancelCutoff = new AbortController();
+    // A reading in flight is cut off at the deadline. Real timers: a simulated clock (which moves
+    // when slept on) schedules the readings; only the runtime's timers can race one.
+    if (Number.isFinite(left) && counting()) sleep(left, cancelCutoff.signal).then(() => cutoff.abort(timedOut()), () => undefined);
+    const readSignal = signal ? AbortSignal.any([signal, cutoff.signal]) : cutoff.signal;
+    try {
+      reading = await (options.limiter ? options.limiter.run(() => options.read(readSignal), readSignal) : options.read(readSignal));
+    } catch (error) {
+      failure = error;
+    } finally {
+      cancelCutoff.abort();
+    }
+    const now = clock.now();
+    const queuedNow = reading?.queued === true;
+    if (!(options.freeQueued && lastQueued && queuedNow)) charged += now - lastAt;
+    lastAt = now;
+    lastQueued = queuedNow;
+
+    if (reading) {
+      reads++;
+      failures = 0;
+      notBefore = 0;
+      yield reading;
+      if (reading.terminal) return;
+      dueAt = options.dueIn ? undefined : now + backoffDelay(reads, backoff, random);
+    } else {
+      if (signal?.aborted) throw signal.reason;
+      if (cutoff.signal.aborted) throw cutoff.signal.reason;
+      const lag = failure instanceof NotFoundError && reads === 0 && now - startedAt < (options.notFoundGraceMs ?? 0);
+      if (!lag && !isTransient(failure)) throw failure;
+      lastError = failure;
+      failures++;
+      const retryAfter = failure instanceof ApiError ? (failure.retryAfterMs ?? 0) : 0;
+      // Never ask again before the server's Retry-After; if that lies past the budget, stop now.
+      if (retryAfter > 0 && counting() && retryAfter >= budgetLeft()) throw timedOut();
+      notBefore = now + retryAfter;
+      dueAt = now + Math.max(backoffDelay(failures, backoff, random), retryAfter);
+    }
+  }
+}
+
+/**
+ * Polls until a terminal reading and resolves with its value; `onReading` sees every reading.
+ *
+ * @throws {TimeoutError} when `waitTimeout` is spent.
+ * @example
+ * ```ts
+ * const status = await pollUntil({ describe: 'job p1', read, backoff, waitTimeout: 60_000 });
+ * ```
+ */
+export async function pollUntil<T>(options: PollOptions<T>, onReading?: (reading: PollReading<T>) => void): Promise<T> {
+  let last: PollReading<T> | undefined;
+  for await (const reading of poll(options)) {
+    last = reading;
+    onReading?.(reading);
+  }
+  // poll() returns only after a terminal reading, which it always yields first.
+  return (last as PollReading<T>).value;
+}

@@ -1,4 +1,4 @@
-import { encodePng } from '../../src/testing/png.js';
+import { encodePng } from '../../src/testing/index.js';
 import type { Workflow } from '../../src/cloud/index.js';
 
 export const png = (width = 16, height = 16): Uint8Array => encodePng(width, height, [10, 20, 30]);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodePng } from '../../src/testing/png.js';
+import { encodePng } from '../../src/testing/index.js';
 import { startSimulator } from '../../src/testing/index.js';
 import { AuthenticationError } from '../../src/core/index.js';
 import { ProxyClient, TaskFailedError, type WaitOptions } from '../../src/proxy/index.js';

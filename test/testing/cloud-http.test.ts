@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
-import { encodePng } from '../../src/testing/png.js';
+import { encodePng } from '../../src/testing/index.js';
 import { json, png, scaleWorkflow, submit, upgradeStatus, upload, wsUrl } from './helpers.js';
 
 let sim: Simulator | undefined;

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import type { Simulator } from '../../src/testing/index.js';
-import { encodePng } from '../../src/testing/png.js';
+import { encodePng } from '../../src/testing/index.js';
 
 export type Received =
   | { kind: 'json'; type: string; data: Record<string, unknown> }

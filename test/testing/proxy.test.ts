@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
-import { encodePng } from '../../src/testing/png.js';
+import { encodePng } from '../../src/testing/index.js';
 
 let sim: Simulator | undefined;
 let clock = 0;

@@ -1,5 +1,5 @@
-import { path, type HttpClient, type RequestOptions } from '../core/index.js';
-import { ids } from './nodes.js';
+import { checkIds, path, type HttpClient, type RequestOptions } from '../core/index.js';
+import { body, withOptions } from './checks.js';
 import { GraphNodeSchema } from './schemas.js';
 import type { GraphNode, GraphNodeParams } from './types.js';
 
@@ -28,12 +28,12 @@ export class GraphNodesResource {
    * console.log(graphNode.graph_node_name);
    * ```
    */
-  async update(nodeId: string, version: string, graphNodeName: string, body: GraphNodeParams, options?: RequestOptions): Promise<GraphNode> {
-    ids('registry.graphNodes.update()', { nodeId, version, graphNodeName });
+  async update(nodeId: string, version: string, graphNodeName: string, params: GraphNodeParams, options?: RequestOptions): Promise<GraphNode> {
+    checkIds('registry.graphNodes.update()', { nodeId, version, graphNodeName }, withOptions(body('params', params), options));
     return this.#http.request({
       method: 'PUT',
       path: path`/nodes/${nodeId}/versions/${version}/graph-nodes/${graphNodeName}`,
-      json: body,
+      json: params,
       schema: GraphNodeSchema,
       options,
     });

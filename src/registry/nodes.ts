@@ -1,4 +1,5 @@
-import { Checker, path, type HttpClient, type RequestOptions } from '../core/index.js';
+import { Checker, checkIds, path, REQUEST_RULES, rule, type HttpClient, type RequestOptions } from '../core/index.js';
+import { body, withOptions } from './checks.js';
 import { NodeSchema } from './schemas.js';
 import type { Node, NodeParams } from './types.js';
 
@@ -8,8 +9,10 @@ import type { Node, NodeParams } from './types.js';
  */
 export interface GetNodeOptions extends RequestOptions {
   /** Include `translations` of the node's metadata. */
-  includeTranslations?: boolean;
+  includeTranslations?: boolean | undefined;
 }
+
+const GET_RULES = { ...REQUEST_RULES, includeTranslations: rule.boolean };
 
 /**
  * Nodes of the registry: `registry.nodes`.
@@ -29,17 +32,16 @@ export class NodesResource {
   /**
    * Creates a node under a publisher you own (`POST /publishers/{publisherId}/nodes`).
    *
-   * @throws {ValidationError} when `publisherId` or `node.id` is empty.
+   * @throws {ValidationError} when `publisherId` or `node.id` is not an id.
    * @example
    * ```ts
    * await registry.nodes.create('acme', { id: 'acme-upscale', name: 'Acme Upscale', tags: ['image'] });
    * ```
    */
   async create(publisherId: string, node: NodeParams & { id: string }, options?: RequestOptions): Promise<Node> {
-    const check = new Checker();
-    check.string('publisherId', publisherId, { required: true });
-    check.string('node.id', node?.id, { required: true });
-    check.throwIfInvalid('registry.nodes.create()');
+    const check = body('node', node);
+    check.id('node.id', node?.id);
+    checkIds('registry.nodes.create()', { publisherId }, withOptions(check, options));
     return this.#http.request({ method: 'POST', path: path`/publishers/${publisherId}/nodes`, json: node, schema: NodeSchema, options });
   }
 
@@ -52,7 +54,7 @@ export class NodesResource {
    * ```
    */
   async update(publisherId: string, nodeId: string, node: NodeParams, options?: RequestOptions): Promise<Node> {
-    ids('registry.nodes.update()', { publisherId, nodeId });
+    checkIds('registry.nodes.update()', { publisherId, nodeId }, withOptions(body('node', node), options));
     return this.#http.request({ method: 'PUT', path: path`/publishers/${publisherId}/nodes/${nodeId}`, json: node, schema: NodeSchema, options });
   }
 
@@ -65,7 +67,7 @@ export class NodesResource {
    * ```
    */
   async delete(publisherId: string, nodeId: string, options?: RequestOptions): Promise<void> {
-    ids('registry.nodes.delete()', { publisherId, nodeId });
+    checkIds('registry.nodes.delete()', { publisherId, nodeId }, withOptions(new Checker(), options));
     await this.#http.request({ method: 'DELETE', path: path`/publishers/${publisherId}/nodes/${nodeId}`, options });
   }
 
@@ -77,16 +79,10 @@ export class NodesResource {
    * const node = await registry.nodes.get('acme-upscale', { includeTranslations: true });
    * ```
    */
-  async get(nodeId: string, options: GetNodeOptions = {}): Promise<Node> {
-    ids('registry.nodes.get()', { nodeId });
-    const { includeTranslations, ...requestOptions } = options;
-    return this.#http.request({
-      method: 'GET',
-      path: path`/nodes/${nodeId}`,
-      query: { include_translations: includeTranslations },
-      schema: NodeSchema,
-      options: requestOptions,
-    });
+  async get(nodeId: string, options?: GetNodeOptions): Promise<Node> {
+    checkIds('registry.nodes.get()', { nodeId }, withOptions(new Checker(), options, GET_RULES));
+    const { includeTranslations, ...request } = options ?? {};
+    return this.#http.request({ method: 'GET', path: path`/nodes/${nodeId}`, query: { include_translations: includeTranslations }, schema: NodeSchema, options: request });
   }
 
   /**
@@ -100,17 +96,9 @@ export class NodesResource {
    * ```
    */
   async review(nodeId: string, stars: number, options?: RequestOptions): Promise<Node> {
-    const check = new Checker();
-    check.string('nodeId', nodeId, { required: true });
+    const check = withOptions(new Checker(), options);
     check.integer('stars', stars, { min: 1, max: 5, required: true });
-    check.throwIfInvalid('registry.nodes.review()');
+    checkIds('registry.nodes.review()', { nodeId }, check);
     return this.#http.request({ method: 'POST', path: path`/nodes/${nodeId}/reviews`, query: { star: stars }, schema: NodeSchema, options });
   }
-}
-
-/** Checks that every named id is a non-empty string. */
-export function ids(context: string, values: Record<string, unknown>): void {
-  const check = new Checker();
-  for (const [name, value] of Object.entries(values)) check.string(name, value, { required: true });
-  check.throwIfInvalid(context);
 }

@@ -1,5 +1,5 @@
-import { Checker, path, type HttpClient, type RequestOptions } from '../core/index.js';
-import { ids } from './nodes.js';
+import { Checker, checkIds, type HttpClient, path, type RequestOptions } from '../core/index.js';
+import { body, withOptions } from './checks.js';
 import { PublisherSchema } from './schemas.js';
 import type { Publisher, PublisherParams } from './types.js';
 
@@ -21,15 +21,15 @@ export class PublishersResource {
   /**
    * Creates a publisher (`POST /publishers`). The id is akin to a username and should be lowercase.
    *
-   * @throws {ValidationError} when `id` is empty.
+   * @throws {ValidationError} when `id` is not an id.
    * @example
    * ```ts
    * const publisher = await registry.publishers.create({ id: 'acme', name: 'Acme', website: 'https://acme.test' });
    * ```
    */
   async create(publisher: PublisherParams, options?: RequestOptions): Promise<Publisher> {
-    const check = new Checker();
-    check.string('publisher.id', publisher?.id, { required: true });
+    const check = withOptions(body('publisher', publisher), options);
+    check.id('publisher.id', publisher?.id);
     check.throwIfInvalid('registry.publishers.create()');
     return this.#http.request({ method: 'POST', path: '/publishers', json: publisher, schema: PublisherSchema, options });
   }
@@ -43,7 +43,7 @@ export class PublishersResource {
    * ```
    */
   async deleteToken(publisherId: string, tokenId: string, options?: RequestOptions): Promise<void> {
-    ids('registry.publishers.deleteToken()', { publisherId, tokenId });
+    checkIds('registry.publishers.deleteToken()', { publisherId, tokenId }, withOptions(new Checker(), options));
     await this.#http.request({ method: 'DELETE', path: path`/publishers/${publisherId}/tokens/${tokenId}`, options });
   }
 }

@@ -19,7 +19,7 @@ export const PUBLISHER_STATUSES = ['PublisherStatusActive', 'PublisherStatusBann
  */
 export const GRAPH_NODE_POLICIES = ['GraphNodePolicyActive', 'GraphNodePolicyBanned', 'GraphNodePolicyLocalOnly'] as const;
 /**
- * Publisher member roles in use (wire-facts): only owners may write.
+ * Publisher member roles in use (docs/wire-protocol.md#registry-routes-parameters-and-answers): only owners may write.
  * @example const owners = publisher.members?.filter((m) => m.role === PUBLISHER_ROLES[0]);
  */
 export const PUBLISHER_ROLES = ['owner', 'member'] as const;

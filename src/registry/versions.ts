@@ -1,13 +1,26 @@
-import { Checker, paginate, path, type HttpClient, type RequestOptions } from '../core/index.js';
-import { ids } from './nodes.js';
+import { Checker, checkIds, checkOptions, paginate, path, rule, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
+import { body, withOptions } from './checks.js';
 import { NodeVersionSchema, VersionPageSchema } from './schemas.js';
 import type { ListVersionsParams, NodeVersion, VersionPage, VersionUpdateParams } from './types.js';
 
 /**
- * Largest page size the registry accepts (wire-facts: `400` beyond).
+ * Largest page size the registry accepts (`400` beyond; docs/wire-protocol.md#registry-routes-parameters-and-answers).
  * @example await registry.versions.list({ pageSize: MAX_PAGE_SIZE });
  */
 export const MAX_PAGE_SIZE = 100;
+
+const LIST_RULES: OptionRules = {
+  nodeId: rule.string,
+  statuses: (check, path, value) => {
+    if (value === undefined) return;
+    if (!Array.isArray(value)) return check.fail(path, 'an array of NodeVersion statuses', value);
+    value.forEach((status: unknown, i) => check.string(`${path}[${i}]`, status, { required: true }));
+  },
+  page: (check, path, value) => check.integer(path, value, { min: 1 }),
+  pageSize: (check, path, value) => check.integer(path, value, { min: 1, max: MAX_PAGE_SIZE }),
+  statusReason: rule.string,
+  includeStatusReason: rule.boolean,
+};
 
 /**
  * Node versions of the registry: `registry.versions`.
@@ -34,12 +47,9 @@ export class VersionsResource {
    * ```
    */
   async list(params: ListVersionsParams = {}, options?: RequestOptions): Promise<VersionPage> {
-    const check = new Checker();
-    check.integer('page', params.page, { min: 1 });
-    check.integer('pageSize', params.pageSize, { min: 1, max: MAX_PAGE_SIZE });
-    check.string('nodeId', params.nodeId);
-    if (params.statuses !== undefined && !Array.isArray(params.statuses)) check.fail('statuses', 'an array of NodeVersion statuses', params.statuses);
-    check.boolean('includeStatusReason', params.includeStatusReason);
+    const check = withOptions(new Checker(), options);
+    // Filters are checked like options: a misspelled one must not silently list everything.
+    checkOptions(check, 'params', params, LIST_RULES);
     check.throwIfInvalid('registry.versions.list()');
     return this.#http.request({
       method: 'GET',
@@ -69,6 +79,10 @@ export class VersionsResource {
    * ```
    */
   listAll(params: ListVersionsParams = {}, options?: RequestOptions): AsyncIterable<NodeVersion> {
+    // Checked now, not when the loop starts: a bad filter fails where it was written.
+    const check = withOptions(new Checker(), options);
+    checkOptions(check, 'params', params, LIST_RULES);
+    check.throwIfInvalid('registry.versions.listAll()');
     return paginate((page) => this.list({ ...params, page }, options), (result) => result.versions, params.page ?? 1);
   }
 
@@ -81,16 +95,15 @@ export class VersionsResource {
    * await registry.versions.update('acme', 'acme-upscale', version.id, { deprecated: true });
    * ```
    */
-  async update(publisherId: string, nodeId: string, versionId: string, body: VersionUpdateParams, options?: RequestOptions): Promise<NodeVersion> {
-    ids('registry.versions.update()', { publisherId, nodeId, versionId });
-    const check = new Checker();
-    check.string('changelog', body?.changelog, { allowEmpty: true });
-    check.boolean('deprecated', body?.deprecated);
-    check.throwIfInvalid('registry.versions.update()');
+  async update(publisherId: string, nodeId: string, versionId: string, params: VersionUpdateParams, options?: RequestOptions): Promise<NodeVersion> {
+    const check = withOptions(body('params', params), options);
+    check.string('params.changelog', params?.changelog, { allowEmpty: true });
+    check.boolean('params.deprecated', params?.deprecated);
+    checkIds('registry.versions.update()', { publisherId, nodeId, versionId }, check);
     return this.#http.request({
       method: 'PUT',
       path: path`/publishers/${publisherId}/nodes/${nodeId}/versions/${versionId}`,
-      json: body,
+      json: params,
       schema: NodeVersionSchema,
       options,
     });

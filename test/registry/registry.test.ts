@@ -144,7 +144,7 @@ describe('registry.versions', () => {
   ])('list(%o) throws ValidationError naming %s and sends nothing', async (params, field) => {
     const error = (await registry.versions.list(params).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error.issues.map((i) => i.path)).toEqual([field]);
+    expect(error.issues.map((i) => i.path)).toEqual([`params.${field}`]);
     expect(seen).toHaveLength(0);
   });
 

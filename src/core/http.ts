@@ -2,10 +2,12 @@ import ky, { type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
 import { resolveAuth, type AuthHeader, type AuthScheme, type Credential } from './auth.js';
 import { HTTP_DEFAULTS } from './defaults.js';
+import { errorCode } from './errors/connection-error.js';
 import { ClientClosedError, ConnectionError, createApiError, GraphcloudError, TimeoutError, type ApiError } from './errors/index.js';
+import { guardStream, raceSignal, readText } from './guard.js';
 import { assertOptions, REQUEST_RULES } from './option-rules.js';
 import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';
-import { redactHeaders, redactUrl, scrubSecrets } from './redact.js';
+import { redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS } from './redact.js';
 import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 import { callSafely } from './callbacks.js';
 import { parseResponse } from './schema.js';
@@ -98,19 +100,23 @@ export class HttpClient {
   async request<S extends z.ZodMiniType>(spec: RequestSpec<S> & { schema: S }): Promise<z.infer<S>>;
   async request(spec: RequestSpec): Promise<undefined>;
   async request(spec: RequestSpec<z.ZodMiniType | undefined>): Promise<unknown> {
-    return this.#run(spec, async (response, url, secret) => {
-      const body = await readBody(response);
+    return this.#run(spec, async (response, url, secret, signal) => {
+      const body = await readBody(response, signal);
       if (!spec.schema) return undefined;
       return parseResponse(spec.schema, body, spec.method, url, secret);
     });
   }
 
-  /** Sends the call and returns the successful `Response` unread (for downloads and streams). */
+  /**
+   * Sends the call and returns the successful `Response` unread (for downloads and streams). Its
+   * body fails with a `TimeoutError` when no byte arrives for `timeout` or past `totalTimeout`, and
+   * with the caller's reason on abort.
+   */
   async requestRaw(spec: RequestSpec): Promise<Response> {
     return this.#run(spec, async (response) => response, false);
   }
 
-  async #run<T>(spec: RequestSpec<z.ZodMiniType | undefined>, onSuccess: (r: Response, url: string, secret: string[]) => Promise<T>, timeBody = true): Promise<T> {
+  async #run<T>(spec: RequestSpec<z.ZodMiniType | undefined>, onSuccess: OnSuccess<T>, timeBody = true): Promise<T> {
     this.throwIfClosed();
     // A backstop: every public method checks its options first, with its own context.
     assertOptions(`${spec.method} ${spec.path}`, spec.options, REQUEST_RULES);
@@ -127,7 +133,8 @@ export class HttpClient {
       const remaining = deadlineAt - Date.now();
       if (remaining <= 0) throw new TimeoutError(operation(), total);
       const timeout = remaining < perAttempt ? { ms: remaining, reported: total } : { ms: perAttempt, reported: perAttempt };
-      const outcome = await this.#attempt(spec, attempt, timeout, options.signal, onSuccess, timeBody);
+      const stream = timeBody ? undefined : { idleMs: perAttempt, deadlineMs: remaining, totalMs: total };
+      const outcome = await this.#attempt(spec, attempt, timeout, options.signal, onSuccess, stream);
       if (outcome.ok) return outcome.value;
       const error = outcome.error;
       const deadlineHit = error instanceof TimeoutError && timeout.ms !== perAttempt;
@@ -141,9 +148,10 @@ export class HttpClient {
     }
   }
 
-  async #attempt<T>(spec: RequestSpec<z.ZodMiniType | undefined>, attempt: number, timeout: { ms: number; reported: number }, caller: AbortSignal | undefined, onSuccess: (r: Response, url: string, secret: string[]) => Promise<T>, timeBody: boolean): Promise<Attempt<T>> {
-    // One controller per attempt, linked to the caller's signal by a listener: cheaper than
-    // AbortSignal.any on the hot path, and the listener is removed when the attempt ends.
+  async #attempt<T>(spec: RequestSpec<z.ZodMiniType | undefined>, attempt: number, timeout: { ms: number; reported: number }, caller: AbortSignal | undefined, onSuccess: OnSuccess<T>, stream: { idleMs: number; deadlineMs: number; totalMs: number } | undefined): Promise<Attempt<T>> {
+    // One controller per attempt, linked to the caller's signal and the client's life by
+    // listeners (removed when the attempt ends). Every wait below races this signal itself
+    // (guard.ts): the fetch implementation's own abort propagation can be lost to a GC.
     const controller = new AbortController();
     let url = this.#urlOf(spec);
     const timer = setTimeout(() => controller.abort(new TimeoutError(`${spec.method} ${redactUrl(url)}`, timeout.reported)), timeout.ms);
@@ -160,14 +168,17 @@ export class HttpClient {
       let method: string = spec.method;
       let body: BodyInit | undefined = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
       for (let hop = 0; ; hop++) {
-        const auth = new URL(url).origin === this.#origin ? await this.#auth() : undefined;
+        const sameOrigin = new URL(url).origin === this.#origin;
+        const auth = sameOrigin ? await this.#auth() : undefined;
         if (auth) secrets.push(auth.secret);
-        const headers = this.#headers(spec, auth, body !== undefined);
+        const headers = this.#headers(spec, auth, body !== undefined, sameOrigin);
+        for (const [name, value] of Object.entries(headers)) if (SECRET_HEADERS.has(name.toLowerCase())) secrets.push(...headerSecrets(value));
         this.#emit(() => this.#config.onRequest?.({ method, url: redactUrl(url), headers: redactHeaders(headers), attempt }));
-        response = await this.#ky(url, { method, headers, body: body ?? null, signal, redirect: spec.streamBody ? 'error' : 'manual' });
+        const sent = this.#ky(url, { method, headers, body: body ?? null, signal, redirect: spec.streamBody ? 'error' : 'manual' });
+        response = await raceSignal(sent, signal, discard);
         const location = response.headers.get('location');
         if (!isRedirect(response.status) || !location) break;
-        await response.body?.cancel();
+        discard(response);
         if (hop >= MAX_REDIRECTS) {
           throw new GraphcloudError(`${spec.method} ${redactUrl(this.#urlOf(spec))} was redirected more than ${MAX_REDIRECTS} times (a redirect loop?); last hop ${redactUrl(url)}`);
         }
@@ -188,23 +199,31 @@ export class HttpClient {
       }
       const requestId = readRequestId(response.headers);
       if (!response.ok) {
-        const body = scrubSecrets(await readBody(response), secrets);
+        const body = scrubSecrets(await readBody(response, signal), secrets);
         const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
         const raw = createApiError({ status: response.status, method: spec.method, url: redactUrl(url), body, requestId, retryAfterMs });
         const error = this.#config.mapError?.(raw) ?? raw;
         return { ok: false, error, status: response.status, requestId, startedAt };
       }
-      // A raw response streams after this returns: the caller's signal keeps cancelling it until
-      // the body is read, cancelled or broken, and then lets go of it (no listener piles up).
-      streaming = !timeBody;
-      if (streaming) {
+      if (stream) {
+        // A raw response streams after this returns: its own guard bounds it (an idle timeout and
+        // the total deadline), follows the caller's signal and the client's life until the body
+        // is read, cancelled or broken, and then lets go of them (no listener piles up).
+        streaming = true;
         clearTimeout(timer);
-        response = releaseWhenDone(response, () => {
-          caller?.removeEventListener('abort', onAbort);
-          this.#life.signal.removeEventListener('abort', onClose);
+        const operation = `${spec.method} ${redactUrl(url)}`;
+        response = guardStream(response, {
+          signals: [caller, this.#life.signal],
+          idleMs: stream.idleMs,
+          deadlineMs: stream.deadlineMs,
+          timeoutError: (ms) => new TimeoutError(operation, ms === stream.deadlineMs ? stream.totalMs : ms),
+          onDone: () => {
+            caller?.removeEventListener('abort', onAbort);
+            this.#life.signal.removeEventListener('abort', onClose);
+          },
         });
       }
-      const value = await onSuccess(response, url, secrets);
+      const value = await onSuccess(response, url, secrets, signal);
       this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, requestId }));
       return { ok: true, value };
     } catch (cause) {
@@ -243,8 +262,12 @@ export class HttpClient {
     }
   }
 
-  #headers(spec: RequestSpec<z.ZodMiniType | undefined>, auth: AuthHeader | undefined, hasBody: boolean): Record<string, string> {
-    const headers: Record<string, string> = { accept: 'application/json', ...this.#config.headers, ...spec.options?.headers };
+  #headers(spec: RequestSpec<z.ZodMiniType | undefined>, auth: AuthHeader | undefined, hasBody: boolean, sameOrigin: boolean): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    for (const [name, value] of [...Object.entries(this.#config.headers ?? {}), ...Object.entries(spec.options?.headers ?? {})]) {
+      // Credential headers the caller set follow the same rule as the client's own: its origin only.
+      if (sameOrigin || !SECRET_HEADERS.has(name.toLowerCase())) headers[name] = value;
+    }
     if (spec.json !== undefined && hasBody) headers['content-type'] = 'application/json';
     if (auth) headers[auth.name] = auth.value;
     return headers;
@@ -287,37 +310,6 @@ function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
-/** The same response, whose body calls `release` once it is read to the end, cancelled or broken. */
-function releaseWhenDone(response: Response, release: () => void): Response {
-  const source = response.body;
-  if (!source) {
-    release();
-    return response;
-  }
-  const reader = source.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          release();
-          controller.close();
-        } else {
-          controller.enqueue(value);
-        }
-      } catch (error) {
-        release();
-        controller.error(error);
-      }
-    },
-    async cancel(reason) {
-      release();
-      await reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
 function readRequestId(headers: Headers): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
     const value = headers.get(name);
@@ -326,9 +318,9 @@ function readRequestId(headers: Headers): string | undefined {
   return undefined;
 }
 
-/** Reads a body as JSON when it parses, as text otherwise, `undefined` when empty. */
-export async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+/** Reads a body as JSON when it parses, as text otherwise, `undefined` when empty; bounded by `signal`. */
+export async function readBody(response: Response, signal: AbortSignal): Promise<unknown> {
+  const text = await readText(response, signal);
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -337,8 +329,24 @@ export async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+// The runtime's error, with credentials scrubbed from its text and its code kept (it tells a
+// refused connection, certainly not sent, from one that broke later).
 function sanitizeCause(cause: unknown, secrets: string[]): Error {
   const message = cause instanceof Error ? cause.message : String(cause);
   const inner = cause instanceof Error && cause.cause instanceof Error ? `: ${cause.cause.message}` : '';
-  return new Error(scrubSecrets(message + inner, secrets));
+  const code = errorCode(cause);
+  return Object.assign(new Error(scrubSecrets(message + inner, secrets)), code ? { code } : {});
 }
+
+/** Cancels a response nobody will read, freeing its connection. */
+function discard(response: Response): void {
+  response.body?.cancel().catch(() => undefined);
+}
+
+/** The secret parts of a credential header value: the whole value and the token after a scheme. */
+function headerSecrets(value: string): string[] {
+  const token = value.replace(/^(bearer|basic|token)\s+/i, '');
+  return token === value ? [value] : [value, token];
+}
+
+type OnSuccess<T> = (response: Response, url: string, secrets: string[], signal: AbortSignal) => Promise<T>;

@@ -1,5 +1,6 @@
 const REDACTED = '[REDACTED]';
-const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+/** Header names that carry credentials (lowercase). */
+export const SECRET_HEADERS: ReadonlySet<string> = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 const SECRET_PARAMS = /^(token|access_token|api_key|apikey|key|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential)$/i;
 
 /** Returns a copy of the URL with credentials in the query and userinfo replaced by `[REDACTED]`. */

@@ -1,0 +1,164 @@
+// The SDK's own timers and the caller's signal bound every wait of a request: the headers, a
+// buffered body and a streamed body. The fetch implementation's own propagation of an abort is not
+// relied on: ky combines signals with AbortSignal.any, whose derived signal a garbage collection
+// can drop mid-read, after which a stalled body never settles. Each guard below holds a strong
+// reference to its signal (through its listener and timer) until the body is consumed.
+import { GraphcloudError } from './errors/graphcloud-error.js';
+
+/** Largest body the SDK buffers (JSON and error answers); a larger one is an error, not an out-of-memory. */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Settles with `work`, or rejects with `signal.reason` as soon as the signal aborts. A value that
+ * arrives after the abort is handed to `onLate` (to cancel a response body nobody will read).
+ *
+ * @example
+ * ```ts
+ * const response = await raceSignal(fetch(url), signal, (late) => void late.body?.cancel());
+ * ```
+ */
+export function raceSignal<T>(work: Promise<T>, signal: AbortSignal, onLate?: (value: T) => void): Promise<T> {
+  if (signal.aborted) {
+    work.then((value) => onLate?.(value), () => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    let done = false;
+    const abort = () => {
+      done = true;
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        if (done) onLate?.(value);
+        else resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        if (!done) reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Reads a whole body as text under `signal` (cancelling the stream when it aborts), refusing more
+ * than `MAX_BODY_BYTES`.
+ *
+ * @example
+ * ```ts
+ * const text = await readText(response, controller.signal);
+ * ```
+ */
+export async function readText(response: Response, signal: AbortSignal): Promise<string> {
+  const stream = response.body;
+  if (!stream) return '';
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await raceSignal(reader.read(), signal);
+      if (done) return text + decoder.decode();
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) throw new GraphcloudError(`The response body is larger than ${MAX_BODY_BYTES} bytes; the SDK does not buffer it`);
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch (error) {
+    reader.cancel(error).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Options of `guardStream()`.
+ *
+ * @example
+ * ```ts
+ * const options: StreamGuard = { signals: [caller], idleMs: 60_000, deadlineMs: 180_000, timeoutError: (ms) => new TimeoutError(op, ms), onDone };
+ * ```
+ */
+export interface StreamGuard {
+  /** Any of them aborting cancels the stream with its reason. */
+  signals: readonly (AbortSignal | undefined)[];
+  /** No byte for this long fails the stream. */
+  idleMs: number;
+  /** The whole stream must end within this long. */
+  deadlineMs: number;
+  timeoutError(limitMs: number): Error;
+  /** Called once, when the body was read to its end, cancelled or failed. */
+  onDone(): void;
+}
+
+/**
+ * The same response, whose body fails when a signal aborts, when no byte arrives for `idleMs`, or
+ * past `deadlineMs`, and releases its listeners and timers once it ends.
+ *
+ * @example
+ * ```ts
+ * return guardStream(response, { signals: [caller, closed], idleMs, deadlineMs, timeoutError, onDone });
+ * ```
+ */
+export function guardStream(response: Response, guard: StreamGuard): Response {
+  const source = response.body;
+  if (!source) {
+    guard.onDone();
+    return response;
+  }
+  const reader = source.getReader();
+  const life = new AbortController();
+  const removers: (() => void)[] = [];
+  // The idle timer runs only while the reader waits for the server: a slow consumer is not a stall.
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(deadline);
+    clearTimeout(idle);
+    for (const remove of removers) remove();
+    guard.onDone();
+  };
+  const stop = (reason: unknown) => life.abort(reason);
+  life.signal.addEventListener('abort', () => {
+    reader.cancel(life.signal.reason).catch(() => undefined);
+    finish();
+  }, { once: true });
+  for (const signal of guard.signals) {
+    if (!signal) continue;
+    const onAbort = () => stop(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    removers.push(() => signal.removeEventListener('abort', onAbort));
+    if (signal.aborted) onAbort();
+  }
+  if (!life.signal.aborted) deadline = setTimeout(() => stop(guard.timeoutError(guard.deadlineMs)), Math.min(guard.deadlineMs, 2_147_483_647));
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      idle = setTimeout(() => stop(guard.timeoutError(guard.idleMs)), Math.min(guard.idleMs, 2_147_483_647));
+      try {
+        const { done, value } = await raceSignal(reader.read(), life.signal);
+        clearTimeout(idle);
+        if (done) {
+          finish();
+          controller.close();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (error) {
+        clearTimeout(idle);
+        finish();
+        reader.cancel(error).catch(() => undefined);
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      finish();
+      await reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}

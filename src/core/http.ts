@@ -37,6 +37,8 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
   body?: BodyInit | undefined;
   /** Schema of the success body; without one the body is ignored and `undefined` returned. */
   schema?: S;
+  /** Credentials the body carries (a partner key, a personal access token): scrubbed from every error. */
+  secrets?: readonly string[] | undefined;
   /** Override idempotency; POST is never retried unless this says so explicitly. */
   idempotent?: boolean | undefined;
   /**
@@ -161,7 +163,7 @@ export class HttpClient {
     this.#life.signal.addEventListener('abort', onClose, { once: true });
     const signal = controller.signal;
     const startedAt = Date.now();
-    const secrets: string[] = [];
+    const secrets: string[] = [...(spec.secrets ?? [])];
     let response: Response | undefined;
     let streaming = false;
     try {
@@ -197,7 +199,8 @@ export class HttpClient {
       if (response.type === 'opaqueredirect') {
         throw new GraphcloudError(`${spec.method} ${redactUrl(url)} redirected, and this runtime hides redirect targets; the SDK will not follow it with credentials`);
       }
-      const requestId = readRequestId(response.headers);
+      // A server can echo a credential anywhere, its request id header included.
+      const requestId = scrubSecrets(readRequestId(response.headers), secrets);
       if (!response.ok) {
         const body = scrubSecrets(await readBody(response, signal), secrets);
         const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));

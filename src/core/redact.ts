@@ -29,15 +29,23 @@ export function redactHeaders(headers: Headers | Record<string, string>): Record
   return out;
 }
 
-/** Replaces every occurrence of the given secrets in a string, or in the strings of a JSON-like value. */
+const MAX_DEPTH = 64;
+
+/**
+ * Replaces every occurrence of the given secrets in a string, or in the strings and keys of a
+ * JSON-like value, at any depth: a subtree nested deeper than 64 levels is replaced by a marker
+ * (a hostile body must neither hide a secret below the scrubber nor exhaust the stack).
+ */
 export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
-  const active = secrets.filter((s) => s.length >= 4);
+  const active = [...new Set(secrets)].filter((s) => typeof s === 'string' && s.length >= 4);
   if (active.length === 0) return value;
+  const text = (input: string) => active.reduce((out, secret) => out.split(secret).join(REDACTED), input);
   const scrub = (input: unknown, depth: number): unknown => {
-    if (typeof input === 'string') return active.reduce((text, secret) => text.split(secret).join(REDACTED), input);
-    if (depth > 20 || input === null || typeof input !== 'object') return input;
+    if (typeof input === 'string') return text(input);
+    if (input === null || typeof input !== 'object') return input;
+    if (depth >= MAX_DEPTH) return `[TRUNCATED: nested deeper than ${MAX_DEPTH} levels]`;
     if (Array.isArray(input)) return input.map((item) => scrub(item, depth + 1));
-    return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, scrub(v, depth + 1)]));
+    return Object.fromEntries(Object.entries(input).map(([k, v]) => [text(k), scrub(v, depth + 1)]));
   };
   return scrub(value, 0) as T;
 }

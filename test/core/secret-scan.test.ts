@@ -56,3 +56,38 @@ describe('secret scan', () => {
     for (const secret of SECRETS) expect(everything).not.toContain(secret);
   });
 });
+
+describe('secret scan: echoes the 0.1.0 scrubber missed', () => {
+  const KEY = 'sk-echo-apikey-1a2b3c4d5e';
+  const PARTNER = 'sk-echo-partner-9z8y7x6w';
+
+  function deep(levels: number, leaf: string): Record<string, unknown> | string {
+    let value: Record<string, unknown> | string = leaf;
+    for (let i = 0; i < levels; i++) value = { nested: value };
+    return value;
+  }
+
+  it('scrubs every credential the request carried (header and declared body fields), at any depth, in keys and in the request id', async () => {
+    server.use(
+      http.post(`${BASE}/echo/:kind`, async ({ params, request }) => {
+        const sent = (await request.json()) as { partner: string };
+        const key = request.headers.get('x-api-key') ?? '';
+        const headers = { 'x-request-id': `req-${key}` };
+        if (params.kind === 'deep') return HttpResponse.json(deep(40, `key ${key} partner ${sent.partner}`), { status: 500, headers });
+        if (params.kind === 'keys') return HttpResponse.json({ [key]: 'as a key', nested: { [sent.partner]: true } }, { status: 400, headers });
+        return HttpResponse.json({ message: `you sent ${sent.partner}`, echo: sent }, { status: 400, headers });
+      }),
+    );
+    const payloads: unknown[] = [];
+    const client = new HttpClient({ baseUrl: BASE, auth: { scheme: 'api-key', credential: KEY }, retry: false, onResponse: (e) => payloads.push(e) });
+    const errors: unknown[] = [];
+    for (const kind of ['deep', 'keys', 'body']) {
+      errors.push(await client.request({ method: 'POST', path: `/echo/${kind}`, json: { partner: PARTNER }, secrets: [PARTNER] }).catch((e: unknown) => e));
+    }
+    expect(errors.every((e) => e instanceof Error)).toBe(true);
+    const everything = [...errors, ...payloads].map(renderings).join('\n');
+    expect(everything).toContain('[REDACTED]');
+    expect(everything).not.toContain(KEY);
+    expect(everything).not.toContain(PARTNER);
+  });
+});

@@ -1,19 +1,34 @@
-/** One page of a paginated list. */
+import { GraphcloudError } from './errors/graphcloud-error.js';
+
+/** What a page says about the paging; every field may be missing (the published schemas mark them optional). */
 export interface PageInfo {
-  page: number;
-  totalPages: number;
+  page?: number | null | undefined;
+  totalPages?: number | null | undefined;
 }
+
+/** A bound no real listing reaches: a server that never says "last page" cannot make a loop run forever. */
+export const MAX_PAGES = 10_000;
 
 /**
  * Iterates every item of every page, fetching pages lazily (the next page is requested only when
- * the loop reaches it). Stops at `totalPages`, or at an empty page, whichever comes first.
+ * the loop reaches it). Stops at an empty page, at `totalPages` when the server says it, or at a
+ * page shorter than `pageSize` when it does not.
+ *
+ * @example
+ * ```ts
+ * for await (const v of paginate((page) => list({ page, pageSize: 50 }), (p) => p.versions, 1, 50)) console.log(v);
+ * ```
  */
-export async function* paginate<P extends PageInfo, T>(fetchPage: (page: number) => Promise<P>, items: (page: P) => readonly T[], firstPage = 1): AsyncGenerator<T, void, undefined> {
+export async function* paginate<P extends PageInfo, T>(fetchPage: (page: number) => Promise<P>, items: (page: P) => readonly T[], firstPage = 1, pageSize?: number): AsyncGenerator<T, void, undefined> {
   for (let page = firstPage; ; page++) {
+    if (page - firstPage >= MAX_PAGES) throw new GraphcloudError(`Stopped listing after ${MAX_PAGES} pages: the server never signalled the last page`);
     const result = await fetchPage(page);
     const list = items(result);
     yield* list;
+    if (list.length === 0) return;
+    const total = typeof result.totalPages === 'number' ? result.totalPages : undefined;
     // The loop's own page number counts too: a server that echoes a wrong `page` cannot make it run on.
-    if (list.length === 0 || Math.max(page, result.page) >= result.totalPages) return;
+    if (total !== undefined && Math.max(page, result.page ?? page) >= total) return;
+    if (total === undefined && pageSize !== undefined && list.length < pageSize) return;
   }
 }

@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
-import type { GraphNode, Node, NodeVersion, Publisher, VersionPage } from './types.js';
+import type { GraphNode, Node, NodeVersion, Publisher } from './types.js';
 
-// The registry is permissive: documented fields are type-checked when present (servers send null
-// for empty values); the identity fields the SDK and its users read are required.
+// Every field of the registry's published schema is optional (ids included): a field is
+// type-checked when present (servers send null for empty values) and never required, so an answer
+// is not refused for a field the SDK does not need (docs/wire-protocol.md#registry-routes-parameters-and-answers).
 const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 const strings = opt(z.array(z.string()));
 
 export const NodeVersionSchema: z.ZodMiniType<NodeVersion> = z.looseObject({
-  id: z.string(),
+  id: opt(z.string()),
   version: opt(z.string()),
   node_id: opt(z.string()),
   changelog: opt(z.string()),
@@ -30,14 +31,14 @@ const PublisherMemberSchema = z.looseObject({
 });
 
 export const PublisherSchema: z.ZodMiniType<Publisher> = z.looseObject({
-  id: z.string(),
+  id: opt(z.string()),
   name: opt(z.string()),
   members: opt(z.array(PublisherMemberSchema)),
   status: opt(z.string()),
 });
 
 export const NodeSchema: z.ZodMiniType<Node> = z.looseObject({
-  id: z.string(),
+  id: opt(z.string()),
   name: opt(z.string()),
   downloads: opt(z.number()),
   github_stars: opt(z.number()),
@@ -51,15 +52,15 @@ export const NodeSchema: z.ZodMiniType<Node> = z.looseObject({
 });
 
 export const GraphNodeSchema: z.ZodMiniType<GraphNode> = z.looseObject({
-  graph_node_name: z.string(),
+  graph_node_name: opt(z.string()),
   policy: opt(z.string()),
   output_is_list: opt(z.array(z.boolean())),
 });
 
-export const VersionPageSchema: z.ZodMiniType<VersionPage> = z.looseObject({
-  page: z.number(),
-  pageSize: z.number(),
-  total: z.number(),
-  totalPages: z.number(),
-  versions: z.array(NodeVersionSchema),
+export const VersionPageSchema = z.looseObject({
+  page: opt(z.number()),
+  pageSize: opt(z.number()),
+  total: opt(z.number()),
+  totalPages: opt(z.number()),
+  versions: opt(z.array(NodeVersionSchema)),
 });

@@ -80,7 +80,8 @@ export interface SupportAndTags {
  * ```
  */
 export interface NodeVersion extends SupportAndTags {
-  id: string;
+  /** The version's id (a UUID): what `versions.update()` takes. Optional in the published schema. */
+  id?: string | null;
   /** Semantic version, unique per node. */
   version?: string | null;
   node_id?: string | null;
@@ -116,8 +117,8 @@ export interface PublisherMember {
  * ```
  */
 export interface Publisher {
-  /** Unique, akin to a username; should be lowercase. */
-  id: string;
+  /** Unique, akin to a username; should be lowercase. Optional in the published schema. */
+  id?: string | null;
   name?: string | null;
   description?: string | null;
   createdAt?: string | null;
@@ -139,7 +140,8 @@ export interface Publisher {
  * ```
  */
 export interface Node extends SupportAndTags {
-  id: string;
+  /** Unique node id. Optional in the published schema. */
+  id?: string | null;
   name?: string | null;
   author?: string | null;
   banner_url?: string | null;
@@ -174,7 +176,8 @@ export interface Node extends SupportAndTags {
  * ```
  */
 export interface GraphNode {
-  graph_node_name: string;
+  /** The graph node's name (in the answer only). Optional in the published schema. */
+  graph_node_name?: string | null;
   category?: string | null;
   deprecated?: boolean | null;
   description?: string | null;
@@ -193,28 +196,69 @@ export interface GraphNode {
  * @example const { versions, page, totalPages }: VersionPage = await registry.versions.list({ page: 2 });
  */
 export interface VersionPage {
-  page: number;
-  pageSize: number;
-  total: number;
-  totalPages: number;
+  page?: number | null;
+  pageSize?: number | null;
+  total?: number | null;
+  totalPages?: number | null;
+  /** The versions of this page (empty when the server sent none). */
   versions: NodeVersion[];
 }
 
 /**
- * Body of `nodes.create()` / `nodes.update()`: the Node fields; `id` is required to create.
+ * Body of `nodes.create()` / `nodes.update()`: the writable Node fields (`id` is required to
+ * create). Fields a newer server accepts can be added; they are sent as given.
  * @example const params: NodeParams = { id: 'acme-upscale', name: 'Acme Upscale', tags: ['image'] };
  */
-export type NodeParams = Partial<Omit<Node, 'latest_version' | 'publisher'>> & { [field: string]: unknown };
+export interface NodeParams extends SupportAndTags {
+  id?: string;
+  name?: string;
+  author?: string;
+  banner_url?: string;
+  /** @deprecated Use `tags`; the field will be removed from the API. */
+  category?: string;
+  description?: string;
+  icon?: string;
+  /** Path to the LICENSE file in the node's repository. */
+  license?: string;
+  preempted_graph_node_names?: string[];
+  repository?: string;
+  status?: NodeStatus;
+  status_detail?: string;
+  translations?: Record<string, unknown>;
+  [field: string]: unknown;
+}
 /**
- * Body of `publishers.create()`.
+ * Body of `publishers.create()`: the writable Publisher fields; `id` is required.
  * @example const params: PublisherParams = { id: 'acme', name: 'Acme', website: 'https://acme.test' };
  */
-export type PublisherParams = Partial<Omit<Publisher, 'members' | 'createdAt'>> & { id: string; [field: string]: unknown };
+export interface PublisherParams {
+  /** Unique, akin to a username; should be lowercase. */
+  id: string;
+  name?: string;
+  description?: string;
+  logo?: string;
+  source_code_repo?: string;
+  support?: string;
+  website?: string;
+  [field: string]: unknown;
+}
 /**
- * Body of `graphNodes.update()`: a graph node without `graph_node_name` (it is in the path).
+ * Body of `graphNodes.update()`: a graph node's writable fields (`graph_node_name` is in the path).
  * @example const params: GraphNodeParams = { category: 'image/upscale', deprecated: false };
  */
-export type GraphNodeParams = Omit<Partial<GraphNode>, 'graph_node_name'>;
+export interface GraphNodeParams {
+  category?: string;
+  deprecated?: boolean;
+  description?: string;
+  experimental?: boolean;
+  function?: string;
+  input_types?: string;
+  output_is_list?: boolean[];
+  policy?: GraphNodePolicy;
+  return_names?: string;
+  return_types?: string;
+  [field: string]: unknown;
+}
 /**
  * Body of `versions.update()`.
  * @example const params: VersionUpdateParams = { changelog: 'Fix a crash', deprecated: false };

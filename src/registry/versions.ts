@@ -51,7 +51,7 @@ export class VersionsResource {
     // Filters are checked like options: a misspelled one must not silently list everything.
     checkOptions(check, 'params', params, LIST_RULES);
     check.throwIfInvalid('registry.versions.list()');
-    return this.#http.request({
+    const page = await this.#http.request({
       method: 'GET',
       path: '/versions',
       query: {
@@ -65,6 +65,7 @@ export class VersionsResource {
       schema: VersionPageSchema,
       options,
     });
+    return { ...page, versions: page.versions ?? [] };
   }
 
   /**
@@ -83,7 +84,7 @@ export class VersionsResource {
     const check = withOptions(new Checker(), options);
     checkOptions(check, 'params', params, LIST_RULES);
     check.throwIfInvalid('registry.versions.listAll()');
-    return paginate((page) => this.list({ ...params, page }, options), (result) => result.versions, params.page ?? 1);
+    return paginate((page) => this.list({ ...params, page }, options), (result) => result.versions, params.page ?? 1, params.pageSize);
   }
 
   /**

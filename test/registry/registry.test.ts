@@ -191,7 +191,7 @@ describe('registry.versions', () => {
   it('update() PUTs changelog and deprecated by version id', async () => {
     const v = version(7);
     server.use(http.put(`${BASE}/publishers/acme/nodes/acme-upscale/versions/:versionId`, () => HttpResponse.json({ ...v, deprecated: true })));
-    const updated = await registry.versions.update('acme', 'acme-upscale', v.id, { changelog: 'Fix', deprecated: true });
+    const updated = await registry.versions.update('acme', 'acme-upscale', v.id!, { changelog: 'Fix', deprecated: true });
     expect(only()).toMatchObject({ method: 'PUT', path: `/publishers/acme/nodes/acme-upscale/versions/${v.id}`, json: { changelog: 'Fix', deprecated: true } });
     expect(updated.deprecated).toBe(true);
   });
@@ -259,5 +259,40 @@ describe('registry error shapes', () => {
     server.use(http.get(`${BASE}/versions`, () => HttpResponse.json({ page: 1, pageSize: 10, total: 0, totalPages: 0, versions: [] })));
     await new RegistryClient({ baseUrl: BASE }).versions.list();
     expect(only().headers.get('authorization')).toBeNull();
+  });
+});
+
+describe('registry answers as the published schema allows them (every field optional)', () => {
+  it('parses a node, version, publisher and graph node without their ids', async () => {
+    const { id: _n, ...nodeWithoutId } = node;
+    server.use(
+      http.get(`${BASE}/nodes/:id`, () => HttpResponse.json({ ...nodeWithoutId, latest_version: { version: '1.0.0' }, publisher: { name: 'Acme' } })),
+      http.put(`${BASE}/nodes/:n/versions/:v/graph-nodes/:g`, () => HttpResponse.json({ category: 'image' })),
+      http.post(`${BASE}/publishers`, () => HttpResponse.json({ name: 'Acme' })),
+    );
+    await expect(registry.nodes.get('acme-upscale')).resolves.toMatchObject({ name: node.name, latest_version: { version: '1.0.0' } });
+    await expect(registry.graphNodes.update('n', '1.0.0', 'G', {})).resolves.toEqual({ category: 'image' });
+    await expect(registry.publishers.create({ id: 'acme' })).resolves.toEqual({ name: 'Acme' });
+  });
+
+  it('lists a page without its paging fields, and walks pages until a short one when totalPages is missing', async () => {
+    server.use(
+      http.get(`${BASE}/versions`, ({ request }) => {
+        const n = Number(new URL(request.url).searchParams.get('page'));
+        return HttpResponse.json({ versions: n < 3 ? [version(n * 10), version(n * 10 + 1)] : [version(n * 10)] });
+      }),
+    );
+    await expect(registry.versions.list({ page: 1 })).resolves.toMatchObject({ versions: [{ version: '1.0.10' }, { version: '1.0.11' }] });
+    const all: string[] = [];
+    for await (const v of registry.versions.listAll({ pageSize: 2 })) all.push(v.version ?? '');
+    expect(all).toEqual(['1.0.10', '1.0.11', '1.0.20', '1.0.21', '1.0.30']);
+  });
+
+  it('reads an answer with no versions list as an empty page', async () => {
+    server.use(http.get(`${BASE}/versions`, () => HttpResponse.json({ page: 1 })));
+    await expect(registry.versions.list()).resolves.toEqual({ page: 1, versions: [] });
+    const all: unknown[] = [];
+    for await (const v of registry.versions.listAll()) all.push(v);
+    expect(all).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { ClientClosedError, ConnectionError, createApiError, GraphcloudError, Ti
 import { guardStream, raceSignal, readText } from './guard.js';
 import { assertOptions, REQUEST_RULES } from './option-rules.js';
 import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';
-import { redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS } from './redact.js';
+import { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS } from './redact.js';
 import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 import { callSafely } from './callbacks.js';
 import { parseResponse } from './schema.js';
@@ -39,6 +39,10 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
   schema?: S;
   /** Credentials the body carries (a partner key, a personal access token): scrubbed from every error. */
   secrets?: readonly string[] | undefined;
+  /** Answer fields that hold a secret (a token created just now): their values never reach an error. */
+  secretFields?: readonly string[] | undefined;
+  /** Send no credential at all, even to the client's own origin (a signed upload URL). */
+  anonymous?: boolean | undefined;
   /** Override idempotency; POST is never retried unless this says so explicitly. */
   idempotent?: boolean | undefined;
   /**
@@ -105,7 +109,7 @@ export class HttpClient {
     return this.#run(spec, async (response, url, secret, signal) => {
       const body = await readBody(response, signal);
       if (!spec.schema) return undefined;
-      return parseResponse(spec.schema, body, spec.method, url, secret);
+      return parseResponse(spec.schema, body, spec.method, url, secret, spec.secretFields);
     });
   }
 
@@ -170,7 +174,8 @@ export class HttpClient {
       let method: string = spec.method;
       let body: BodyInit | undefined = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
       for (let hop = 0; ; hop++) {
-        const sameOrigin = new URL(url).origin === this.#origin;
+        // An anonymous call (a signed URL) carries no credential, whatever its origin.
+        const sameOrigin = !spec.anonymous && new URL(url).origin === this.#origin;
         const auth = sameOrigin ? await this.#auth() : undefined;
         if (auth) secrets.push(auth.secret);
         const headers = this.#headers(spec, auth, body !== undefined, sameOrigin);
@@ -202,7 +207,7 @@ export class HttpClient {
       // A server can echo a credential anywhere, its request id header included.
       const requestId = scrubSecrets(readRequestId(response.headers), secrets);
       if (!response.ok) {
-        const body = scrubSecrets(await readBody(response, signal), secrets);
+        const body = redactFields(scrubSecrets(await readBody(response, signal), secrets), spec.secretFields ?? []);
         const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
         const raw = createApiError({ status: response.status, method: spec.method, url: redactUrl(url), body, requestId, retryAfterMs });
         const error = this.#config.mapError?.(raw) ?? raw;

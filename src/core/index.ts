@@ -10,7 +10,7 @@ export { Limiter } from './limiter.js';
 export { poll, pollUntil, realClock, Waker, type Clock, type PollOptions, type PollReading, type PollState } from './wait.js';
 export { paginate, type PageInfo } from './pagination.js';
 export { path, buildUrl, type QueryValue } from './url.js';
-export { redactHeaders, redactUrl, scrubSecrets } from './redact.js';
+export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS } from './redact.js';
 export { sleep, throwIfAborted } from './sleep.js';
 export { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 export { parseResponse, formatPath } from './schema.js';

@@ -49,3 +49,18 @@ export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
   };
   return scrub(value, 0) as T;
 }
+
+/**
+ * A copy of a JSON-like value with the values of the named fields replaced, at any depth: for
+ * answers that carry a secret the SDK could not know in advance (a token created just now).
+ */
+export function redactFields<T>(value: T, fields: readonly string[]): T {
+  if (fields.length === 0) return value;
+  const names = new Set(fields);
+  const walk = (input: unknown, depth: number): unknown => {
+    if (input === null || typeof input !== 'object' || depth >= MAX_DEPTH) return input;
+    if (Array.isArray(input)) return input.map((item) => walk(item, depth + 1));
+    return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, names.has(k) ? REDACTED : walk(v, depth + 1)]));
+  };
+  return walk(value, 0) as T;
+}

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { ResponseValidationError } from './errors/response-validation-error.js';
-import { redactUrl, scrubSecrets } from './redact.js';
+import { redactFields, redactUrl, scrubSecrets } from './redact.js';
 
 /** Formats a zod issue path as `versions[2].status`. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -9,14 +9,14 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** Validates a response body at the boundary; a mismatch names the field and keeps the raw body. */
-export function parseResponse<S extends z.ZodMiniType>(schema: S, body: unknown, method: string, url: string, secrets: readonly string[] = []): z.infer<S> {
+export function parseResponse<S extends z.ZodMiniType>(schema: S, body: unknown, method: string, url: string, secrets: readonly string[] = [], secretFields: readonly string[] = []): z.infer<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   // Redaction only on the failure path: a success body is the caller's data, returned as sent.
   const issues = result.error.issues.flatMap((issue) => explain(issue, body));
   const problems = issues.slice(0, 5).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
   const field = formatPath(issues[0]?.path ?? []);
-  throw new ResponseValidationError({ field, problems, body: scrubSecrets(body, secrets), method, url: redactUrl(url) });
+  throw new ResponseValidationError({ field, problems, body: redactFields(scrubSecrets(body, secrets), secretFields), method, url: redactUrl(url) });
 }
 
 interface Issue {

@@ -1,4 +1,4 @@
-import { Checker, checkOptions, isPlainObject, REQUEST_RULES, type OptionRules } from '../core/index.js';
+import { Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, type OptionRules, type Rule } from '../core/index.js';
 
 /**
  * A checker holding the problems of a request body: it must be an object (a JSON body of `null`
@@ -27,3 +27,54 @@ export function withOptions(check: Checker, options: unknown, rules: OptionRules
   checkOptions(check, 'options', options, rules);
   return check;
 }
+
+/**
+ * Checks a method's filters (an unknown filter is refused, like an unknown option) and options,
+ * and throws when anything is wrong.
+ *
+ * @example
+ * ```ts
+ * checkParams('registry.nodes.list()', params, LIST_NODES_RULES, options);
+ * ```
+ */
+export function checkParams(context: string, params: unknown, rules: OptionRules, options: unknown, check = new Checker()): void {
+  checkOptions(check, 'params', params, rules);
+  withOptions(check, options);
+  check.throwIfInvalid(context);
+}
+
+const positive: Rule = (check, path, value) => check.integer(path, value, { min: 1 });
+
+/** A list of non-empty strings (repeated query values). */
+export const stringList: Rule = (check, path, value) => {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) return check.fail(path, 'an array of strings', value);
+  value.forEach((item: unknown, i) => check.string(`${path}[${i}]`, item, { required: true }));
+};
+
+const PAGING: OptionRules = { page: positive, limit: positive };
+
+/** Filters of `nodes.list()`. */
+export const LIST_NODES_RULES: OptionRules = {
+  ...PAGING,
+  supportedOs: rule.string,
+  supportedAccelerator: rule.string,
+  includeBanned: rule.boolean,
+  latest: rule.boolean,
+  sort: (check, path, value) => (typeof value === 'string' ? check.string(path, value) : stringList(check, path, value)),
+  nodeIds: stringList,
+};
+
+/** Filters of `nodes.search()`. */
+export const SEARCH_NODES_RULES: OptionRules = {
+  ...PAGING,
+  search: rule.string,
+  repositoryUrlSearch: rule.string,
+  graphNodeSearch: rule.string,
+  supportedOs: rule.string,
+  supportedAccelerator: rule.string,
+  includeBanned: rule.boolean,
+};
+
+/** Filters of `nodes.versions()`. */
+export const NODE_VERSIONS_RULES: OptionRules = { statuses: stringList, includeStatusReason: rule.boolean };

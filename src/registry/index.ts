@@ -3,4 +3,5 @@ export { NodesResource, type GetNodeOptions } from './nodes.js';
 export { VersionsResource, MAX_PAGE_SIZE } from './versions.js';
 export { GraphNodesResource } from './graph-nodes.js';
 export { PublishersResource } from './publishers.js';
+export { PackageUploadError } from './errors.js';
 export * from './types.js';

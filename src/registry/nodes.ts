@@ -1,7 +1,7 @@
-import { Checker, checkIds, path, REQUEST_RULES, rule, type HttpClient, type RequestOptions } from '../core/index.js';
-import { body, withOptions } from './checks.js';
-import { NodeSchema } from './schemas.js';
-import type { Node, NodeParams } from './types.js';
+import { Checker, checkIds, paginate, path, REQUEST_RULES, rule, type HttpClient, type RequestOptions } from '../core/index.js';
+import { body, checkParams, LIST_NODES_RULES, NODE_VERSIONS_RULES, SEARCH_NODES_RULES, withOptions } from './checks.js';
+import { NodePageSchema, NodeSchema, NodeVersionListSchema, NodeVersionSchema } from './schemas.js';
+import type { ListNodesParams, Node, NodePage, NodeParams, NodeVersion, NodeVersionsParams, SearchNodesParams } from './types.js';
 
 /**
  * Options of `nodes.get()`.
@@ -100,5 +100,113 @@ export class NodesResource {
     check.integer('stars', stars, { min: 1, max: 5, required: true });
     checkIds('registry.nodes.review()', { nodeId }, check);
     return this.#http.request({ method: 'POST', path: path`/nodes/${nodeId}/reviews`, query: { star: stars }, schema: NodeSchema, options });
+  }
+
+  /**
+   * One page of nodes (`GET /nodes`).
+   *
+   * @throws {ValidationError} for a `page` below 1, a `limit` that is not a positive integer, or an unknown filter.
+   * @example
+   * ```ts
+   * const { nodes, totalPages } = await registry.nodes.list({ supportedOs: 'linux', limit: 50 });
+   * ```
+   */
+  async list(params: ListNodesParams = {}, options?: RequestOptions): Promise<NodePage> {
+    checkParams('registry.nodes.list()', params, LIST_NODES_RULES, options);
+    const { page, limit, supportedOs, supportedAccelerator, includeBanned, latest, sort, nodeIds } = params ?? {};
+    const query = { page, limit, supported_os: supportedOs, supported_accelerator: supportedAccelerator, include_banned: includeBanned, latest, sort, node_id: nodeIds };
+    return this.#page('/nodes', query, options);
+  }
+
+  /**
+   * Every node of every page, fetched lazily (the next page when the loop reaches it).
+   *
+   * @example
+   * ```ts
+   * for await (const node of registry.nodes.listAll({ limit: 100 })) console.log(node.id);
+   * ```
+   */
+  listAll(params: ListNodesParams = {}, options?: RequestOptions): AsyncIterable<Node> {
+    checkParams('registry.nodes.listAll()', params, LIST_NODES_RULES, options);
+    return paginate((page) => this.list({ ...params, page }, options), (result) => result.nodes, params.page ?? 1, params.limit);
+  }
+
+  /**
+   * One page of a node search (`GET /nodes/search`).
+   *
+   * @example
+   * ```ts
+   * const { nodes } = await registry.nodes.search({ search: 'upscale', limit: 20 });
+   * ```
+   */
+  async search(params: SearchNodesParams, options?: RequestOptions): Promise<NodePage> {
+    checkParams('registry.nodes.search()', params, SEARCH_NODES_RULES, options);
+    const { page, limit, search, repositoryUrlSearch, graphNodeSearch, supportedOs, supportedAccelerator, includeBanned } = params;
+    const query = { page, limit, search, repository_url_search: repositoryUrlSearch, comfy_node_search: graphNodeSearch, supported_os: supportedOs, supported_accelerator: supportedAccelerator, include_banned: includeBanned };
+    return this.#page('/nodes/search', query, options);
+  }
+
+  /**
+   * Every node a search finds, page after page, fetched lazily.
+   *
+   * @example
+   * ```ts
+   * for await (const node of registry.nodes.searchAll({ search: 'video' })) console.log(node.name);
+   * ```
+   */
+  searchAll(params: SearchNodesParams, options?: RequestOptions): AsyncIterable<Node> {
+    checkParams('registry.nodes.searchAll()', params, SEARCH_NODES_RULES, options);
+    return paginate((page) => this.search({ ...params, page }, options), (result) => result.nodes, params.page ?? 1, params.limit);
+  }
+
+  /**
+   * Every version of one node (`GET /nodes/{nodeId}/versions`, one plain list).
+   *
+   * @example
+   * ```ts
+   * const versions = await registry.nodes.versions('acme-upscale', { statuses: ['NodeVersionStatusActive'] });
+   * ```
+   */
+  async versions(nodeId: string, params: NodeVersionsParams = {}, options?: RequestOptions): Promise<NodeVersion[]> {
+    const check = new Checker();
+    check.id('nodeId', nodeId);
+    checkParams('registry.nodes.versions()', params, NODE_VERSIONS_RULES, options, check);
+    const query = { statuses: params.statuses, include_status_reason: params.includeStatusReason };
+    return this.#http.request({ method: 'GET', path: path`/nodes/${nodeId}/versions`, query, schema: NodeVersionListSchema, options });
+  }
+
+  /**
+   * One version of a node, by its semantic version (`GET /nodes/{nodeId}/versions/{version}`):
+   * the way to find the version's `id`, which `versions.update()` and `versions.delete()` take.
+   *
+   * @example
+   * ```ts
+   * const { id } = await registry.nodes.version('acme-upscale', '1.2.0');
+   * ```
+   */
+  async version(nodeId: string, version: string, options?: RequestOptions): Promise<NodeVersion> {
+    checkIds('registry.nodes.version()', { nodeId, version }, withOptions(new Checker(), options));
+    return this.#http.request({ method: 'GET', path: path`/nodes/${nodeId}/versions/${version}`, schema: NodeVersionSchema, options });
+  }
+
+  /**
+   * The version to install (`GET /nodes/{nodeId}/install`): the latest one, or the given
+   * semantic version, with its `downloadUrl`.
+   *
+   * @example
+   * ```ts
+   * const { downloadUrl } = await registry.nodes.install('acme-upscale', { version: '1.2.0' });
+   * ```
+   */
+  async install(nodeId: string, options: RequestOptions & { version?: string | undefined } = {}): Promise<NodeVersion> {
+    const check = withOptions(new Checker(), options, { ...REQUEST_RULES, version: rule.string });
+    checkIds('registry.nodes.install()', { nodeId }, check);
+    const { version, ...request } = options ?? {};
+    return this.#http.request({ method: 'GET', path: path`/nodes/${nodeId}/install`, query: { version }, schema: NodeVersionSchema, options: request });
+  }
+
+  async #page(route: string, query: Record<string, string | number | boolean | readonly string[] | undefined>, options: RequestOptions | undefined): Promise<NodePage> {
+    const page = await this.#http.request({ method: 'GET', path: route, query, schema: NodePageSchema, options });
+    return { ...page, nodes: page.nodes ?? [] };
   }
 }

@@ -1,14 +1,14 @@
-import { Checker, checkIds, type HttpClient, path, type RequestOptions } from '../core/index.js';
+import { Checker, checkIds, type HttpClient, path, REQUEST_RULES, rule, type RequestOptions } from '../core/index.js';
 import { body, withOptions } from './checks.js';
-import { PublisherSchema } from './schemas.js';
-import type { Publisher, PublisherParams } from './types.js';
+import { AvailabilitySchema, CreatedTokenSchema, NodeListSchema, PermissionsSchema, PublisherListSchema, PublisherSchema, TokenListSchema } from './schemas.js';
+import type { CreatedToken, CreateTokenParams, Node, PersonalAccessToken, Publisher, PublisherParams, PublisherPermissions } from './types.js';
 
 /**
  * Publishers and their tokens: `registry.publishers`.
  *
  * @example
  * ```ts
- * await registry.publishers.create({ id: 'acme', name: 'Acme' });
+ * const [mine] = await registry.publishers.mine();
  * ```
  */
 export class PublishersResource {
@@ -35,7 +35,146 @@ export class PublishersResource {
   }
 
   /**
-   * Revokes a publisher token (`DELETE /publishers/{publisherId}/tokens/{tokenId}`, answered `204`).
+   * Every publisher (`GET /publishers`).
+   *
+   * @example
+   * ```ts
+   * const publishers = await registry.publishers.list();
+   * ```
+   */
+  async list(options?: RequestOptions): Promise<Publisher[]> {
+    withOptions(new Checker(), options).throwIfInvalid('registry.publishers.list()');
+    return this.#http.request({ method: 'GET', path: '/publishers', schema: PublisherListSchema, options });
+  }
+
+  /**
+   * The publishers the caller belongs to (`GET /users/publishers/`).
+   *
+   * @example
+   * ```ts
+   * const mine = await registry.publishers.mine();
+   * ```
+   */
+  async mine(options?: RequestOptions): Promise<Publisher[]> {
+    withOptions(new Checker(), options).throwIfInvalid('registry.publishers.mine()');
+    return this.#http.request({ method: 'GET', path: '/users/publishers/', schema: PublisherListSchema, options });
+  }
+
+  /**
+   * One publisher (`GET /publishers/{publisherId}`).
+   *
+   * @example
+   * ```ts
+   * const acme = await registry.publishers.get('acme');
+   * ```
+   */
+  async get(publisherId: string, options?: RequestOptions): Promise<Publisher> {
+    checkIds('registry.publishers.get()', { publisherId }, withOptions(new Checker(), options));
+    return this.#http.request({ method: 'GET', path: path`/publishers/${publisherId}`, schema: PublisherSchema, options });
+  }
+
+  /**
+   * Updates a publisher's fields (`PUT /publishers/{publisherId}`); owners only.
+   *
+   * @example
+   * ```ts
+   * await registry.publishers.update('acme', { description: 'Image tools' });
+   * ```
+   */
+  async update(publisherId: string, params: Partial<PublisherParams>, options?: RequestOptions): Promise<Publisher> {
+    checkIds('registry.publishers.update()', { publisherId }, withOptions(body('params', params), options));
+    return this.#http.request({ method: 'PUT', path: path`/publishers/${publisherId}`, json: params, schema: PublisherSchema, options });
+  }
+
+  /**
+   * Deletes a publisher (`DELETE /publishers/{publisherId}`); owners only.
+   *
+   * @example
+   * ```ts
+   * await registry.publishers.delete('acme-old');
+   * ```
+   */
+  async delete(publisherId: string, options?: RequestOptions): Promise<void> {
+    checkIds('registry.publishers.delete()', { publisherId }, withOptions(new Checker(), options));
+    await this.#http.request({ method: 'DELETE', path: path`/publishers/${publisherId}`, options });
+  }
+
+  /**
+   * Whether a publisher id (a username) is still free (`GET /publishers/validate?username=`).
+   *
+   * @example
+   * ```ts
+   * if (await registry.publishers.isAvailable('acme')) await registry.publishers.create({ id: 'acme' });
+   * ```
+   */
+  async isAvailable(publisherId: string, options?: RequestOptions): Promise<boolean> {
+    checkIds('registry.publishers.isAvailable()', { publisherId }, withOptions(new Checker(), options));
+    const answer = await this.#http.request({ method: 'GET', path: '/publishers/validate', query: { username: publisherId }, schema: AvailabilitySchema, options });
+    return answer.isAvailable;
+  }
+
+  /**
+   * The nodes of a publisher (`GET /publishers/{publisherId}/nodes`).
+   *
+   * @example
+   * ```ts
+   * const nodes = await registry.publishers.nodes('acme', { includeBanned: true });
+   * ```
+   */
+  async nodes(publisherId: string, options: RequestOptions & { includeBanned?: boolean | undefined } = {}): Promise<Node[]> {
+    checkIds('registry.publishers.nodes()', { publisherId }, withOptions(new Checker(), options, { ...REQUEST_RULES, includeBanned: rule.boolean }));
+    const { includeBanned, ...request } = options ?? {};
+    return this.#http.request({ method: 'GET', path: path`/publishers/${publisherId}/nodes`, query: { include_banned: includeBanned }, schema: NodeListSchema, options: request });
+  }
+
+  /**
+   * What the caller may do with a publisher (`GET /publishers/{publisherId}/permissions`).
+   *
+   * @example
+   * ```ts
+   * const { canEdit } = await registry.publishers.permissions('acme');
+   * ```
+   */
+  async permissions(publisherId: string, options?: RequestOptions): Promise<PublisherPermissions> {
+    checkIds('registry.publishers.permissions()', { publisherId }, withOptions(new Checker(), options));
+    return this.#http.request({ method: 'GET', path: path`/publishers/${publisherId}/permissions`, schema: PermissionsSchema, options });
+  }
+
+  /**
+   * Creates a personal access token (`POST /publishers/{publisherId}/tokens`). The answer holds
+   * the secret once: store it. The SDK keeps it out of every error and hook payload.
+   *
+   * @example
+   * ```ts
+   * const { token } = await registry.publishers.createToken('acme', { name: 'ci', description: 'release job' });
+   * ```
+   */
+  async createToken(publisherId: string, params: CreateTokenParams, options?: RequestOptions): Promise<CreatedToken> {
+    const check = withOptions(body('params', params), options);
+    check.string('params.name', params?.name, { required: true });
+    check.string('params.description', params?.description, { allowEmpty: true });
+    checkIds('registry.publishers.createToken()', { publisherId }, check);
+    const answer = await this.#http.request({ method: 'POST', path: path`/publishers/${publisherId}/tokens`, json: params, schema: CreatedTokenSchema, secretFields: ['token'], options });
+    return { token: answer.token };
+  }
+
+  /**
+   * The publisher's personal access tokens, without their secrets (`GET /publishers/{publisherId}/tokens`).
+   *
+   * @example
+   * ```ts
+   * for (const t of await registry.publishers.listTokens('acme')) console.log(t.id, t.name, t.createdAt);
+   * ```
+   */
+  async listTokens(publisherId: string, options?: RequestOptions): Promise<PersonalAccessToken[]> {
+    checkIds('registry.publishers.listTokens()', { publisherId }, withOptions(new Checker(), options));
+    const tokens = await this.#http.request({ method: 'GET', path: path`/publishers/${publisherId}/tokens`, schema: TokenListSchema, secretFields: ['token'], options });
+    // A listing never needs a secret: drop one a server might send anyway.
+    return tokens.map(({ token: _secret, ...rest }) => rest);
+  }
+
+  /**
+   * Revokes a personal access token (`DELETE /publishers/{publisherId}/tokens/{tokenId}`, answered `204`).
    *
    * @example
    * ```ts

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { GraphNode, Node, NodeVersion, Publisher } from './types.js';
+import type { GraphNode, Node, NodeVersion, PersonalAccessToken, Publisher, PublisherPermissions } from './types.js';
 
 // Every field of the registry's published schema is optional (ids included): a field is
 // type-checked when present (servers send null for empty values) and never required, so an answer
@@ -64,3 +64,22 @@ export const VersionPageSchema = z.looseObject({
   totalPages: opt(z.number()),
   versions: opt(z.array(NodeVersionSchema)),
 });
+
+export const NodePageSchema = z.looseObject({
+  total: opt(z.number()),
+  page: opt(z.number()),
+  limit: opt(z.number()),
+  totalPages: opt(z.number()),
+  nodes: opt(z.array(NodeSchema)),
+});
+
+export const NodeListSchema = z.array(NodeSchema);
+export const NodeVersionListSchema = z.array(NodeVersionSchema);
+export const PublisherListSchema = z.array(PublisherSchema);
+export const AvailabilitySchema = z.looseObject({ isAvailable: z.boolean() });
+export const PermissionsSchema: z.ZodMiniType<PublisherPermissions> = z.looseObject({ canEdit: opt(z.boolean()) });
+export const CreatedTokenSchema = z.looseObject({ token: z.string().check(z.minLength(1)) });
+export const TokenListSchema: z.ZodMiniType<PersonalAccessToken[]> = z.array(
+  z.looseObject({ id: opt(z.string()), name: opt(z.string()), description: opt(z.string()), createdAt: opt(z.string()) }),
+);
+export const PublishAnswerSchema = z.looseObject({ signedUrl: opt(z.string()), node_version: opt(NodeVersionSchema) });

@@ -1,3 +1,5 @@
+import type { FileInput } from '../core/index.js';
+
 /**
  * Documented `Node.status` values.
  * @example if (node.status && !NODE_STATUSES.includes(node.status as never)) console.log('new status', node.status);
@@ -285,4 +287,148 @@ export interface ListVersionsParams {
   statusReason?: string;
   /** Include `status_reason` in each version (`include_status_reason`). */
   includeStatusReason?: boolean;
+}
+
+/**
+ * One page of `nodes.list()` or `nodes.search()`.
+ * @example const { nodes, totalPages }: NodePage = await registry.nodes.search({ search: 'upscale' });
+ */
+export interface NodePage {
+  total?: number | null;
+  page?: number | null;
+  limit?: number | null;
+  totalPages?: number | null;
+  /** The nodes of this page (empty when the server sent none). */
+  nodes: Node[];
+}
+
+/**
+ * Paging of the node listings (`page` from 1, `limit` items per page).
+ * @example const paging: NodePaging = { page: 2, limit: 50 };
+ */
+export interface NodePaging {
+  /** 1-based page number. @default 1 */
+  page?: number | undefined;
+  /** Items per page, a positive integer. @default 10 (the registry's) */
+  limit?: number | undefined;
+}
+
+/**
+ * Filters of `nodes.list()`, mapped to the wire's query names.
+ * @example const params: ListNodesParams = { supportedOs: 'linux', includeBanned: false, limit: 100 };
+ */
+export interface ListNodesParams extends NodePaging {
+  /** Only nodes for this operating system (`supported_os`). */
+  supportedOs?: string | undefined;
+  /** Only nodes for this accelerator (`supported_accelerator`). */
+  supportedAccelerator?: string | undefined;
+  /** Include banned nodes (`include_banned`). */
+  includeBanned?: boolean | undefined;
+  /** Include each node's latest version (`latest`). */
+  latest?: boolean | undefined;
+  /** Sort order, as the registry names it (`sort`, repeated). */
+  sort?: string | readonly string[] | undefined;
+  /** Only these node ids (`node_id`, repeated). */
+  nodeIds?: readonly string[] | undefined;
+}
+
+/**
+ * Filters of `nodes.search()`, mapped to the wire's query names.
+ * @example const params: SearchNodesParams = { search: 'upscale', limit: 20 };
+ */
+export interface SearchNodesParams extends NodePaging {
+  /** Text searched in names and descriptions (`search`). */
+  search?: string | undefined;
+  /** Search in repository URLs (`repository_url_search`). */
+  repositoryUrlSearch?: string | undefined;
+  /** Search the graph nodes a node provides (`comfy_node_search`). */
+  graphNodeSearch?: string | undefined;
+  /** Only nodes for this operating system (`supported_os`). */
+  supportedOs?: string | undefined;
+  /** Only nodes for this accelerator (`supported_accelerator`). */
+  supportedAccelerator?: string | undefined;
+  /** Include banned nodes (`include_banned`). */
+  includeBanned?: boolean | undefined;
+}
+
+/**
+ * Filters of `nodes.versions()`.
+ * @example await registry.nodes.versions('acme-upscale', { statuses: ['NodeVersionStatusActive'] });
+ */
+export interface NodeVersionsParams {
+  /** Only these statuses (`statuses`, repeated). */
+  statuses?: readonly NodeVersionStatus[] | undefined;
+  /** Include `status_reason` in each version (`include_status_reason`). */
+  includeStatusReason?: boolean | undefined;
+}
+
+/**
+ * What the registry says the caller may do with a publisher.
+ * @example const { canEdit } = await registry.publishers.permissions('acme');
+ */
+export interface PublisherPermissions {
+  canEdit?: boolean | null;
+  [field: string]: unknown;
+}
+
+/**
+ * A personal access token as `publishers.listTokens()` lists it (never its secret).
+ * @example for (const t of await registry.publishers.listTokens('acme')) console.log(t.id, t.name);
+ */
+export interface PersonalAccessToken {
+  id?: string | null;
+  name?: string | null;
+  description?: string | null;
+  createdAt?: string | null;
+  [field: string]: unknown;
+}
+
+/**
+ * Body of `publishers.createToken()`.
+ * @example const params: CreateTokenParams = { name: 'ci', description: 'GitHub Actions release job' };
+ */
+export interface CreateTokenParams {
+  /** Required: a name for the token. */
+  name: string;
+  description?: string | undefined;
+}
+
+/**
+ * A token just created: `token` is the secret, shown this once. Store it; the SDK never logs it.
+ * @example const { token } = await registry.publishers.createToken('acme', { name: 'ci' });
+ */
+export interface CreatedToken {
+  token: string;
+}
+
+/**
+ * What `versions.publish()` sends: the node, the version, its package, and the personal access
+ * token (which the registry takes in the body, not in a header).
+ *
+ * @example
+ * ```ts
+ * const params: PublishVersionParams = { node: { id: 'acme-upscale', name: 'Acme Upscale' }, version: { version: '1.3.0', changelog: 'Faster' }, package: './dist/acme-upscale.zip', personalAccessToken: pat };
+ * ```
+ */
+export interface PublishVersionParams {
+  /** The node's fields (the node is created or updated with them). */
+  node: NodeParams;
+  /** The new version: at least its semantic `version`. */
+  version: PublishedVersionFields;
+  /** The package, a zip of the node's files: a file path (streamed from disk), a Blob or bytes. */
+  package: FileInput;
+  /** A personal access token of the publisher (`publishers.createToken()`). */
+  personalAccessToken: string;
+}
+
+/**
+ * The fields of a version to publish.
+ * @example const fields: PublishedVersionFields = { version: '1.3.0', changelog: 'Faster', dependencies: ['numpy'] };
+ */
+export interface PublishedVersionFields extends SupportAndTags {
+  /** Semantic version, unique per node. */
+  version: string;
+  changelog?: string | undefined;
+  dependencies?: string[] | undefined;
+  [field: string]: unknown;
 }

@@ -1,7 +1,8 @@
-import { Checker, checkIds, checkOptions, paginate, path, rule, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
-import { body, withOptions } from './checks.js';
-import { NodeVersionSchema, VersionPageSchema } from './schemas.js';
-import type { ListVersionsParams, NodeVersion, VersionPage, VersionUpdateParams } from './types.js';
+import { Checker, checkIds, checkOptions, paginate, path, rule, toBlob, ValidationError, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
+import { body, stringList, withOptions } from './checks.js';
+import { PackageUploadError } from './errors.js';
+import { NodeVersionSchema, PublishAnswerSchema, VersionPageSchema } from './schemas.js';
+import type { ListVersionsParams, NodeVersion, PublishVersionParams, VersionPage, VersionUpdateParams } from './types.js';
 
 /**
  * Largest page size the registry accepts (`400` beyond; docs/wire-protocol.md#registry-routes-parameters-and-answers).
@@ -11,11 +12,7 @@ export const MAX_PAGE_SIZE = 100;
 
 const LIST_RULES: OptionRules = {
   nodeId: rule.string,
-  statuses: (check, path, value) => {
-    if (value === undefined) return;
-    if (!Array.isArray(value)) return check.fail(path, 'an array of NodeVersion statuses', value);
-    value.forEach((status: unknown, i) => check.string(`${path}[${i}]`, status, { required: true }));
-  },
+  statuses: stringList,
   page: (check, path, value) => check.integer(path, value, { min: 1 }),
   pageSize: (check, path, value) => check.integer(path, value, { min: 1, max: MAX_PAGE_SIZE }),
   statusReason: rule.string,
@@ -100,6 +97,7 @@ export class VersionsResource {
     const check = withOptions(body('params', params), options);
     check.string('params.changelog', params?.changelog, { allowEmpty: true });
     check.boolean('params.deprecated', params?.deprecated);
+    versionIdOnly(check, nodeId, versionId);
     checkIds('registry.versions.update()', { publisherId, nodeId, versionId }, check);
     return this.#http.request({
       method: 'PUT',
@@ -109,4 +107,124 @@ export class VersionsResource {
       options,
     });
   }
+
+  /**
+   * Unpublishes a version (`DELETE /publishers/{publisherId}/nodes/{nodeId}/versions/{versionId}`).
+   * `versionId` is the version's `id` (a UUID), not its semantic version.
+   *
+   * @example
+   * ```ts
+   * const { id } = await registry.nodes.version('acme-upscale', '1.2.0');
+   * await registry.versions.delete('acme', 'acme-upscale', id!);
+   * ```
+   */
+  async delete(publisherId: string, nodeId: string, versionId: string, options?: RequestOptions): Promise<void> {
+    const check = withOptions(new Checker(), options);
+    versionIdOnly(check, nodeId, versionId);
+    checkIds('registry.versions.delete()', { publisherId, nodeId, versionId }, check);
+    await this.#http.request({ method: 'DELETE', path: path`/publishers/${publisherId}/nodes/${nodeId}/versions/${versionId}`, options });
+  }
+
+  /**
+   * Publishes a version: the POST (the personal access token rides in its body), then the upload
+   * of the package (a zip) to the signed URL the registry answers with (`PUT`, no credential,
+   * streamed from a file path, never held whole in memory). Resolves with the published version.
+   * The package is opened and checked (exists, not empty, a zip) before anything is sent.
+   *
+   * @throws {PackageUploadError} when the version was created but its package upload failed (or was
+   * aborted: `cause` is then the abort reason): it carries the version and the signed URL, so the
+   * upload can be retried without publishing twice.
+   * @example
+   * ```ts
+   * const version = await registry.versions.publish('acme', 'acme-upscale', {
+   *   node: { name: 'Acme Upscale' },
+   *   version: { version: '1.3.0', changelog: 'Faster' },
+   *   package: './dist/acme-upscale-1.3.0.zip',
+   *   personalAccessToken: process.env.REGISTRY_PAT!,
+   * });
+   * ```
+   */
+  async publish(publisherId: string, nodeId: string, params: PublishVersionParams, options?: RequestOptions): Promise<NodeVersion> {
+    const check = withOptions(body('params', params), options);
+    if (params && typeof params === 'object') {
+      body('params.node', params.node).issues.forEach((i) => check.issues.push(i));
+      body('params.version', params.version).issues.forEach((i) => check.issues.push(i));
+      check.string('params.version.version', params.version?.version, { required: true });
+      check.required('params.package', params.package);
+      // The token is a secret: its value never appears in the error.
+      if (typeof params.personalAccessToken !== 'string' || params.personalAccessToken.trim() === '') check.fail('params.personalAccessToken', 'a non-empty personal access token (registry.publishers.createToken())', typeof params.personalAccessToken);
+    }
+    checkIds('registry.versions.publish()', { publisherId, nodeId }, check);
+    const pkg = await openPackage(params.package, 'params.package');
+    const token = params.personalAccessToken;
+    const answer = await this.#http.request({
+      method: 'POST',
+      path: path`/publishers/${publisherId}/nodes/${nodeId}/versions`,
+      json: { personal_access_token: token, node: { ...params.node, id: params.node.id ?? nodeId }, node_version: params.version },
+      schema: PublishAnswerSchema,
+      secrets: [token],
+      options,
+    });
+    const version: NodeVersion = answer.node_version ?? { version: params.version.version, node_id: nodeId };
+    if (!answer.signedUrl) throw new PackageUploadError(version, undefined);
+    try {
+      await this.#put(answer.signedUrl, pkg, options);
+    } catch (error) {
+      // Even on an abort: the version exists now, and the error is the only place that says so.
+      throw new PackageUploadError(version, answer.signedUrl, error);
+    }
+    return version;
+  }
+
+  /**
+   * Uploads a version's package to the signed URL `publish()` received (`PUT`, `application/zip`,
+   * no credential): the retry after a `PackageUploadError`.
+   *
+   * @example
+   * ```ts
+   * await registry.versions.uploadPackage(error.signedUrl, './dist/acme-upscale-1.3.0.zip');
+   * ```
+   */
+  async uploadPackage(signedUrl: string, pkg: FileInput, options?: RequestOptions): Promise<void> {
+    const check = withOptions(new Checker(), options);
+    if (typeof signedUrl !== 'string' || !/^https?:\/\//i.test(signedUrl) || !URL.canParse(signedUrl)) check.fail('signedUrl', 'the absolute upload URL of a PackageUploadError', '(not an absolute http(s) URL)');
+    check.required('package', pkg);
+    check.throwIfInvalid('registry.versions.uploadPackage()');
+    await this.#put(signedUrl, await openPackage(pkg, 'package'), options);
+  }
+
+  async #put(signedUrl: string, pkg: Blob, options: RequestOptions | undefined): Promise<void> {
+    await this.#http.request({
+      method: 'PUT',
+      path: signedUrl,
+      body: pkg,
+      anonymous: true,
+      streamBody: true,
+      options: { ...options, headers: { ...options?.headers, 'content-type': 'application/zip' } },
+    });
+  }
+}
+
+const SEMVER = /^v?\d+\.\d+(\.\d+)?([-+][0-9A-Za-z.+-]*)?$/;
+
+// The publisher routes take a version's id (a UUID); a semantic version there is a bare 404 from
+// the server, so it is refused first with the way to find the id.
+function versionIdOnly(check: Checker, nodeId: string, versionId: unknown): void {
+  if (typeof versionId === 'string' && SEMVER.test(versionId)) {
+    check.fail('versionId', `the version's id (a UUID), not its semantic version; find it with (await registry.nodes.version(${JSON.stringify(nodeId)}, ${JSON.stringify(versionId)})).id`, versionId);
+  }
+}
+
+const ZIP_MAGIC = [[0x50, 0x4b, 0x03, 0x04], [0x50, 0x4b, 0x05, 0x06], [0x50, 0x4b, 0x07, 0x08]];
+
+// Opens the package (a path stays on disk, read as it is sent) and checks it is a non-empty zip
+// before anything is sent: a version published without its package is worse than no version.
+async function openPackage(input: FileInput, field: string): Promise<Blob> {
+  const blob = await toBlob(input, field);
+  const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
+  const isZip = ZIP_MAGIC.some((magic) => magic.every((byte, i) => head[i] === byte));
+  if (blob.size === 0 || !isZip) {
+    throw new ValidationError([{ path: field, rule: 'a zip archive of the node\'s files (a path, Blob or bytes)', received: blob.size === 0 ? '(empty)' : '(not a zip archive)' }], 'registry.versions.publish()');
+  }
+  return blob.type ? blob : blob.slice(0, blob.size, 'application/zip');
 }

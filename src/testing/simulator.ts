@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { CloudRunner } from './cloud/runner.js';
-import { cloudRoutes } from './cloud/routes.js';
+import { jobSnapshot } from './cloud/job-views.js';
 import { nodeDefinitions } from './cloud/nodes.js';
 import { partnerCall } from './cloud/partner-call.js';
+import { cloudRoutes } from './cloud/routes.js';
+import { CloudRunner } from './cloud/runner.js';
 import { SocketHub } from './cloud/socket-hub.js';
 import { FaultController } from './faults/controller.js';
 import { filesRoutes } from './files/routes.js';
@@ -18,8 +19,9 @@ import { createAreaServer } from './server/area-server.js';
 import { DEMO_USERS, generateApiKey, generateToken } from './server/credentials.js';
 import { closeServer, listen } from './server/listen.js';
 import { seededRandom } from './server/random.js';
+import { RequestLog } from './server/request-log.js';
 import { mount } from './server/router.js';
-import type { RequestRecord, Simulator, SimulatorOptions } from './types/public.js';
+import type { Simulator, SimulatorOptions } from './types/public.js';
 
 /**
  * Defaults of {@link SimulatorOptions}.
@@ -60,14 +62,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     memberToken: options.memberToken ?? generateToken(DEMO_USERS.member.id),
   };
   const urls = { cloud: '', registry: '', files: '' };
-  const requests: RequestRecord[] = [];
-  let filesSawCredentials = false;
-  const record = (entry: RequestRecord): void => {
-    requests.push(entry);
-    if (entry.area === 'files' && (entry.headers['x-api-key'] !== undefined || entry.headers.authorization !== undefined)) {
-      filesSawCredentials = true;
-    }
-  };
+  const requests = new RequestLog();
   const random = seededRandom(options.seed ?? SIMULATOR_DEFAULTS.seed);
   const faults = new FaultController(random);
   const store = new FileStore();
@@ -114,7 +109,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       (key !== undefined && cloudUsers.has(key)),
   };
 
-  const common = { faults, cors: options.cors ?? false, internalSecret, signal, record, log };
+  const common = { faults, cors: options.cors ?? false, internalSecret, signal, record: requests.record, log };
   const cloudServer = createAreaServer({
     ...common,
     area: 'cloud',
@@ -155,15 +150,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults,
     state: {
       get requests() {
-        return [...requests];
+        return requests.entries;
       },
-      clearRequests: () => {
-        requests.length = 0;
-      },
-      filesOriginSawCredentials: () => filesSawCredentials,
-      jobs: () => runner.all().map((job) => ({
-        id: job.id, number: job.number, status: job.status, clientId: job.clientId, outputs: job.outputs, errorMessage: job.errorMessage,
-      })),
+      clearRequests: () => requests.clear(),
+      filesOriginSawCredentials: () => requests.filesOriginSawCredentials(),
+      jobs: () => runner.all().map(jobSnapshot),
       socketCount: () => hub.count(),
       waitForIdle: () => runner.waitForIdle(),
       files: (type) => store.list(type),

@@ -1,4 +1,5 @@
 import { isObject } from '../server/request.js';
+import type { JobSnapshot } from '../types/public.js';
 import type { Job } from './runner.js';
 
 /**
@@ -82,4 +83,14 @@ export function queueEntry(job: Job): unknown[] {
 function publicExtraData(job: Job): Record<string, unknown> {
   const { api_key_platform_org: _key, auth_token_platform_org: _token, ...rest } = job.extraData;
   return rest;
+}
+
+/**
+ * A job as `sim.state.jobs()` shows it.
+ *
+ * @example
+ * runner.all().map(jobSnapshot);
+ */
+export function jobSnapshot(job: Job): JobSnapshot {
+  return { id: job.id, number: job.number, status: job.status, clientId: job.clientId, outputs: job.outputs, errorMessage: job.errorMessage };
 }

@@ -7,9 +7,9 @@
  * await sim.close();
  */
 export { startSimulator, SIMULATOR_DEFAULTS } from './simulator.js';
-export { FAULT_HEADER } from './faults.js';
-export { BINARY_EVENT, IMAGE_FORMAT } from './frames.js';
-export { encodePng, type Rgb } from './png.js';
+export { FAULT_HEADER } from './faults/header.js';
+export { BINARY_EVENT, IMAGE_FORMAT } from './cloud/frames.js';
+export { encodePng, type Rgb } from './files/png.js';
 export type {
   FailureRule,
   FailureRuleHandle,
@@ -21,4 +21,4 @@ export type {
   SimulatorArea,
   SimulatorOptions,
   SimulatorState,
-} from './types.js';
+} from './types/public.js';

@@ -1,21 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, Server } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { closeServer, createAreaServer, listen, type SimContext } from './area-server.js';
-import { nodeDefinitions } from './cloud-nodes.js';
-import { cloudRouter, LOCAL_USER } from './cloud-routes.js';
-import { CloudRunner } from './cloud-runner.js';
-import { SocketHub, type UpgradeVerdict } from './cloud-sockets.js';
-import { DEMO_USERS, generateApiKey, generateToken } from './credentials.js';
-import { FAULT_HEADER, FaultController, parseFaultHeader } from './faults.js';
-import { FileStore } from './file-store.js';
-import { filesOrigin } from './files-routes.js';
-import { Router, seededRandom } from './http-utils.js';
-import { partnerCall } from './partner-call.js';
-import { proxyRoutes, type ProxyTask } from './proxy-routes.js';
-import { seedRegistry } from './registry-data.js';
-import { registryRouter } from './registry-routes.js';
-import type { RequestRecord, Simulator, SimulatorOptions } from './types.js';
+import type { Server } from 'node:http';
+import { jobSnapshot } from './cloud/job-views.js';
+import { nodeDefinitions } from './cloud/nodes.js';
+import { partnerCall } from './cloud/partner-call.js';
+import { cloudRoutes } from './cloud/routes.js';
+import { CloudRunner } from './cloud/runner.js';
+import { SocketHub } from './cloud/socket-hub.js';
+import { FaultController } from './faults/controller.js';
+import { filesRoutes } from './files/routes.js';
+import { urlSigner } from './files/signed-urls.js';
+import { FileStore } from './files/store.js';
+import { proxyResultRoutes } from './proxy/results.js';
+import { proxyRoutes } from './proxy/routes.js';
+import type { ProxyTasks } from './proxy/tasks.js';
+import { seedRegistry } from './registry/data.js';
+import { registryRoutes } from './registry/routes.js';
+import { createAreaServer } from './server/area-server.js';
+import { DEMO_USERS, generateApiKey, generateToken } from './server/credentials.js';
+import { closeServer, listen } from './server/listen.js';
+import { seededRandom } from './server/random.js';
+import { RequestLog } from './server/request-log.js';
+import { mount } from './server/router.js';
+import type { Simulator, SimulatorOptions } from './types/public.js';
 
 /**
  * Defaults of {@link SimulatorOptions}.
@@ -56,20 +62,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     memberToken: options.memberToken ?? generateToken(DEMO_USERS.member.id),
   };
   const urls = { cloud: '', registry: '', files: '' };
-  const requests: RequestRecord[] = [];
-  let filesSawCredentials = false;
-  const record = (entry: RequestRecord): void => {
-    requests.push(entry);
-    if (entry.area === 'files' && (entry.headers['x-api-key'] !== undefined || entry.headers.authorization !== undefined)) {
-      filesSawCredentials = true;
-    }
-  };
+  const requests = new RequestLog();
   const random = seededRandom(options.seed ?? SIMULATOR_DEFAULTS.seed);
   const faults = new FaultController(random);
   const store = new FileStore();
-  const tasks = new Map<string, ProxyTask>();
+  const tasks: ProxyTasks = new Map();
   const defs = (): ReturnType<typeof nodeDefinitions> => nodeDefinitions(store.list('input'));
-  let socketHolds = 0;
 
   const runner: CloudRunner = new CloudRunner({
     hub: new SocketHub(runtime, () => runner.queueRemaining()),
@@ -79,14 +77,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     stepDelayMs: options.stepDelayMs ?? SIMULATOR_DEFAULTS.stepDelayMs,
     progressSteps: options.progressSteps ?? SIMULATOR_DEFAULTS.progressSteps,
     partner: partnerCall({ proxyUrl: () => urls.registry, internalSecret, signal, pollMs: Math.max(5, Math.min(100, taskDurationMs / 5)) }),
-    holdSockets: () => {
-      socketHolds += 1;
-      let released = false;
-      return () => {
-        if (!released) socketHolds -= 1;
-        released = true;
-      };
-    },
     log,
   });
   const hub = runner.hub;
@@ -103,48 +93,41 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     [credentials.apiKey, DEMO_USERS.owner.id],
     [credentials.otherApiKey, DEMO_USERS.stranger.id],
   ]);
-  const files = filesOrigin({
-    store, tasks, now, secret: internalSecret, taskDurationMs,
+  const signer = urlSigner({
+    secret: internalSecret,
     ttlMs: options.signedUrlTtlMs ?? SIMULATOR_DEFAULTS.signedUrlTtlMs,
+    now,
     baseUrl: () => urls.files,
   });
   const registry = seedRegistry(DEMO_USERS, random, 'https://storage.example.com/registry');
   registry.users.set(credentials.token, DEMO_USERS.owner);
   registry.users.set(credentials.memberToken, DEMO_USERS.member);
-  const registryRoutes = registryRouter(registry, new Map([[credentials.apiKey, DEMO_USERS.owner]]), new Router<SimContext>());
-  proxyRoutes(registryRoutes, {
+  const proxy = {
     tasks, now, taskDurationMs, filesUrl: () => urls.files,
-    isAuthorized: (bearer, key) =>
+    isAuthorized: (bearer: string | undefined, key: string | undefined) =>
       (bearer !== undefined && [credentials.token, credentials.memberToken, credentials.apiKey].includes(bearer)) ||
       (key !== undefined && cloudUsers.has(key)),
-  });
-
-  const common = { faults, cors: options.cors ?? false, internalSecret, signal, record, log };
-  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    socket.on('error', () => socket.destroy());
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const entry: RequestRecord = { area: 'cloud', method: 'GET', path: url.pathname, query: url.search, headers: {}, internal: false };
-    record(entry);
-    const verdict = ((): UpgradeVerdict => {
-      if (url.pathname !== '/ws') return { ok: false, status: 404, body: { message: 'Not Found' } };
-      const fault = faults.pick('cloud', 'GET', '/ws', parseFaultHeader(req.headers[FAULT_HEADER] as string | undefined));
-      if (fault?.status !== undefined) return { ok: false, status: fault.status, body: fault.body };
-      if (socketHolds > 0 || faults.refusingSockets()) return { ok: false, status: 503, body: { message: 'Service Unavailable' } };
-      if (runtime === 'local') return { ok: true, userId: LOCAL_USER };
-      const userId = cloudUsers.get(url.searchParams.get('token') ?? '');
-      return userId ? { ok: true, userId } : { ok: false, status: 401, body: { message: 'Invalid or missing token' } };
-    })();
-    entry.status = verdict.ok ? 101 : verdict.status;
-    hub.upgrade(req, socket, head, verdict);
   };
+
+  const common = { faults, cors: options.cors ?? false, internalSecret, signal, record: requests.record, log };
   const cloudServer = createAreaServer({
     ...common,
     area: 'cloud',
-    router: cloudRouter({ runtime, runner, store, defs, users: cloudUsers, signUrl: files.signUrl }),
-    onUpgrade,
+    routes: [mount(cloudRoutes, { runtime, runner, hub, store, defs, users: cloudUsers, signer })],
   });
-  const registryServer = createAreaServer({ ...common, area: 'registry', router: registryRoutes });
-  const filesServer = createAreaServer({ ...common, area: 'files', router: files.router });
+  const registryServer = createAreaServer({
+    ...common,
+    area: 'registry',
+    routes: [
+      mount(registryRoutes, { data: registry, apiKeys: new Map([[credentials.apiKey, DEMO_USERS.owner]]) }),
+      mount(proxyRoutes, proxy),
+    ],
+  });
+  const filesServer = createAreaServer({
+    ...common,
+    area: 'files',
+    routes: [mount(filesRoutes, { store, signer }), mount(proxyResultRoutes, { tasks, now, taskDurationMs })],
+  });
   const servers: Server[] = [cloudServer, registryServer, filesServer];
   try {
     urls.cloud = await listen(cloudServer, options.port ?? 0);
@@ -167,15 +150,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults,
     state: {
       get requests() {
-        return [...requests];
+        return requests.entries;
       },
-      clearRequests: () => {
-        requests.length = 0;
-      },
-      filesOriginSawCredentials: () => filesSawCredentials,
-      jobs: () => runner.all().map((job) => ({
-        id: job.id, number: job.number, status: job.status, clientId: job.clientId, outputs: job.outputs, errorMessage: job.errorMessage,
-      })),
+      clearRequests: () => requests.clear(),
+      filesOriginSawCredentials: () => requests.filesOriginSawCredentials(),
+      jobs: () => runner.all().map(jobSnapshot),
       socketCount: () => hub.count(),
       waitForIdle: () => runner.waitForIdle(),
       files: (type) => store.list(type),

@@ -1,4 +1,4 @@
-import { seededUuid } from './http-utils.js';
+import { seededUuid } from '../server/random.js';
 
 /**
  * A registry user behind a Bearer token.
@@ -16,7 +16,7 @@ export interface RegistryUser {
 type WireRecord = Record<string, unknown>;
 
 /**
- * The node version statuses, in the contract's order.
+ * The node version statuses, in the order the registry documents them.
  *
  * @example
  * VERSION_STATUSES.includes('NodeVersionStatusFlagged'); // true

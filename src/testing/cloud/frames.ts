@@ -1,5 +1,5 @@
 /**
- * Binary WebSocket event types of the cloud runtime (wire-facts "Binary frames").
+ * Binary WebSocket event types of the cloud runtime; see docs/wire-protocol.md#cloud-binary-frames.
  *
  * @example
  * encodePreview(png, 'png')[3] === BINARY_EVENT.previewImage; // first big-endian integer

@@ -1,7 +1,8 @@
-import { INTERNAL_HEADER } from './area-server.js';
-import { isObject, sleep } from './http-utils.js';
+import { encodePng } from '../files/png.js';
+import { INTERNAL_HEADER } from '../server/area-server.js';
+import { isObject } from '../server/request.js';
+import { sleep } from '../server/sleep.js';
 import { NodeFailure, type PartnerCall } from './node-behaviour.js';
-import { encodePng } from './png.js';
 
 /**
  * Dependencies of the partner node's call to the simulator's own proxy.

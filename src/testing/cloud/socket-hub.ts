@@ -24,29 +24,12 @@ export interface Audience {
 }
 
 /**
- * Outcome of authenticating a socket upgrade.
- *
- * @example
- * const verdict: UpgradeVerdict = { ok: false, status: 401, body: { message: 'Unauthorized' } };
- */
-export type UpgradeVerdict = { ok: true; userId: string } | { ok: false; status: number; body: unknown };
-
-const REASONS: Record<number, string> = {
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-};
-
-/**
- * The `/ws` endpoint of the cloud area: upgrades, routing of messages, preview frames and socket faults.
+ * The open sockets of the cloud's `/ws`: accepted upgrades, routing of messages to their audience,
+ * preview and text frames, and the socket faults' effects (drops, garbage frames).
  *
  * @example
  * const hub = new SocketHub('cloud', () => 0);
- * server.on('upgrade', (req, socket, head) => hub.upgrade(req, socket, head, verdict));
+ * router.upgrade('/ws', (ctx) => ({ accept: () => hub.accept(ctx.req, ctx.socket, ctx.head, 'demo-user') }));
  */
 export class SocketHub {
   readonly #server = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
@@ -59,20 +42,11 @@ export class SocketHub {
     this.#queueRemaining = queueRemaining;
   }
 
-  /** Completes or refuses an upgrade; a refusal is a real HTTP status so clients can tell it from a network error. */
-  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, verdict: UpgradeVerdict): void {
-    if (!verdict.ok) {
-      const body = JSON.stringify(verdict.body);
-      const retry = verdict.status === 503 || verdict.status === 429 ? 'Retry-After: 1\r\n' : '';
-      socket.end(
-        `HTTP/1.1 ${verdict.status} ${REASONS[verdict.status] ?? 'Error'}\r\n${retry}Content-Type: application/json\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-      return;
-    }
+  /** Completes an accepted upgrade; the socket's `clientId` comes from the query. */
+  accept(req: IncomingMessage, socket: Duplex, head: Buffer, userId: string): void {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const clientId = url.searchParams.get('clientId') ?? undefined;
-    this.#server.handleUpgrade(req, socket, head, (ws) => this.#attach(ws, verdict.userId, clientId));
+    this.#server.handleUpgrade(req, socket, head, (ws) => this.#attach(ws, userId, clientId));
   }
 
   #attach(ws: WebSocket, userId: string, clientId: string | undefined): void {

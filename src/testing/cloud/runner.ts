@@ -1,12 +1,13 @@
-import type { NodeDefinition } from './cloud-nodes.js';
-import type { Audience, SocketHub } from './cloud-sockets.js';
-import type { FileStore } from './file-store.js';
-import { sleep } from './http-utils.js';
+import type { RunFaults } from '../faults/run-faults.js';
+import { encodePng } from '../files/png.js';
+import type { FileStore } from '../files/store.js';
+import { sleep } from '../server/sleep.js';
+import type { JobSnapshot } from '../types/public.js';
 import { executeNode, NodeFailure, type NodeResult, type PartnerCall } from './node-behaviour.js';
-import { encodePng } from './png.js';
+import type { NodeDefinition } from './nodes.js';
 import type { PromptNode } from './prompt-validation.js';
 import { describeInputs, executionOrder, isBlocked, resolveInputs, signaturesOf } from './run-graph.js';
-import type { FaultSettings, JobSnapshot } from './types.js';
+import type { Audience, SocketHub } from './socket-hub.js';
 
 /**
  * A submitted workflow and everything the simulator knows about it.
@@ -19,7 +20,8 @@ export interface Job extends JobSnapshot {
   prompt: Record<string, PromptNode>;
   outputNodes: string[];
   extraData: Record<string, unknown>;
-  faults: FaultSettings;
+  /** Fault decisions fixed at submission. */
+  faults: RunFaults;
   createdAt: number;
   updatedAt: number;
   startedAt?: number;
@@ -32,7 +34,7 @@ export interface Job extends JobSnapshot {
  * Dependencies of the {@link CloudRunner}.
  *
  * @example
- * new CloudRunner({ hub, store, defs, signal, stepDelayMs: 5, progressSteps: 3, partner, holdSockets, log });
+ * new CloudRunner({ hub, store, defs, signal, stepDelayMs: 5, progressSteps: 3, partner, log });
  */
 export interface RunnerDeps {
   hub: SocketHub;
@@ -42,8 +44,6 @@ export interface RunnerDeps {
   stepDelayMs: number;
   progressSteps: number;
   partner: PartnerCall;
-  /** Refuses socket upgrades until the returned release function is called. */
-  holdSockets: () => () => void;
   log: (line: string) => void;
 }
 
@@ -103,7 +103,7 @@ export class CloudRunner {
 
   /** Queues a job; with `finishBeforeResponse` the whole run happens before this resolves. */
   async enqueue(job: Job): Promise<void> {
-    if (job.faults.finishBeforeResponse) {
+    if (job.faults.beforeResponse) {
       await this.#run(job, 0);
       return;
     }
@@ -177,7 +177,6 @@ export class CloudRunner {
     };
     const pause = (): Promise<void> => (delay > 0 ? sleep(delay, signal) : Promise.resolve());
     const prompt_id = job.id;
-    let release: (() => void) | undefined;
     job.status = 'in_progress';
     job.startedAt = job.updatedAt = Date.now();
 
@@ -266,18 +265,14 @@ export class CloudRunner {
         job.outputs[id] = result.ui;
         await emit('executed', { node: id, display_node: id, output: result.ui, prompt_id });
       }
-      if (job.faults.dropSocketsMidRun && !release) {
-        // Wire facts: no replay, so everything sent while the socket is down is lost.
-        release = this.#deps.holdSockets();
-        hub.drop(audience);
-      }
+      if (job.faults.dropSocketsNow()) hub.drop(audience);
     }
     if (outcome === 'completed') await emit('execution_success', { prompt_id, timestamp: Date.now() }, true);
     this.#finish(job, outcome);
     this.#running = this.#running === job ? undefined : this.#running;
     await this.#status(audience);
     await emit('executing', { node: null, display_node: null, prompt_id });
-    release?.();
+    job.faults.end();
   }
 
   #next(folder: string): number {

@@ -1,10 +1,11 @@
 import type { ServerResponse } from 'node:http';
-import { bearerToken, header, type SimContext } from './area-server.js';
-import { isObject, queryBoolean, readJson, Router, sendEmpty, sendJson } from './http-utils.js';
-import { nodeView, VERSION_STATUSES, versionView, type RegistryData, type RegistryUser } from './registry-data.js';
+import { bearerToken, header, isObject, queryBoolean, readJson } from '../server/request.js';
+import type { RouteModule, SimContext } from '../server/router.js';
+import { sendEmpty, sendJson } from '../server/send.js';
+import { nodeView, VERSION_STATUSES, versionView, type RegistryData, type RegistryUser } from './data.js';
 
 /**
- * Page size limits of `GET /versions` (wire facts).
+ * Page size limits of `GET /versions`; see docs/wire-protocol.md#registry-routes-parameters-and-answers.
  *
  * @example
  * VERSIONS_PAGING.maxPageSize; // 100
@@ -21,21 +22,30 @@ const NODE_FIELDS = [
 const PUBLISHER_FIELDS = ['name', 'description', 'website', 'support', 'source_code_repo', 'logo'];
 const GRAPH_FIELDS = ['category', 'deprecated', 'description', 'experimental', 'function', 'input_types', 'output_is_list', 'policy', 'return_names', 'return_types'];
 
-// Wire facts: error bodies vary by layer: {error, message} (error often ""), {message} alone, {message, details}.
+// Error bodies vary by layer: {error, message} (error often ""), {message} alone, {message, details};
+// see docs/wire-protocol.md#error-bodies.
 const errorBody = (res: ServerResponse, status: number, message: string): void => sendJson(res, status, { error: '', message });
 const detailsBody = (res: ServerResponse, details: string[]): void => sendJson(res, 400, { message: 'Invalid request body', details });
 
 /**
- * Builds the router of Area B (node registry).
+ * Dependencies of the registry routes: the seeded data (with the users of its Bearer tokens) and
+ * the cloud API keys the registry also accepts as `X-API-Key`.
  *
  * @example
- * const router = registryRouter(data, tokens);
+ * const deps: RegistryDeps = { data: seedRegistry(DEMO_USERS, random, base), apiKeys: new Map([[apiKey, DEMO_USERS.owner]]) };
  */
-export function registryRouter(
-  data: RegistryData,
-  apiKeys: ReadonlyMap<string, RegistryUser>,
-  router: Router<SimContext> = new Router<SimContext>(),
-): Router<SimContext> {
+export interface RegistryDeps {
+  data: RegistryData;
+  apiKeys: ReadonlyMap<string, RegistryUser>;
+}
+
+/**
+ * The node registry's routes: nodes, reviews, versions, publishers, tokens and graph nodes.
+ *
+ * @example
+ * createAreaServer({ ...common, area: 'registry', routes: [mount(registryRoutes, registry), mount(proxyRoutes, proxy)] });
+ */
+export const registryRoutes: RouteModule<RegistryDeps> = (router, { data, apiKeys }) => {
   const userOf = (ctx: SimContext): RegistryUser | undefined => {
     const token = bearerToken(ctx.req);
     if (token) return data.users.get(token);
@@ -46,7 +56,7 @@ export function registryRouter(
     if (!user) return sendJson(ctx.res, 401, { message: 'Unauthorized' });
     return handler(ctx, user);
   };
-  /** Only owners may write (wire facts); members and strangers get 403 "Permission denied". */
+  /** Only owners may write; members and strangers get 403 "Permission denied" (docs/wire-protocol.md#registry-routes-parameters-and-answers). */
   const owner = (handler: (ctx: SimContext, user: RegistryUser, publisherId: string) => void | Promise<void>) =>
     authed((ctx, user) => {
       const publisherId = ctx.params.publisherId ?? '';
@@ -133,7 +143,7 @@ export function registryRouter(
     if (typeof fields.id !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/i.test(fields.id)) problems.push('id is required (letters, digits, ".", "_", "-")');
     if (problems.length > 0) return detailsBody(ctx.res, problems);
     const id = String(fields.id);
-    // Wire facts: a duplicate node id has been seen as 500 from the database layer.
+    // A duplicate node id has been seen as 500 from the database layer; see docs/wire-protocol.md#error-bodies.
     if (data.nodes.has(id) || data.aliases.has(id)) return errorBody(ctx.res, 500, `Failed to create node: duplicate key value violates unique constraint "nodes_pkey" (${id})`);
     const created = { status: 'NodeStatusActive', tags: [], ...pick(fields, NODE_FIELDS), id, publisher_id: publisherId, created_at: new Date().toISOString(), downloads: 0, github_stars: 0, search_ranking: 0 };
     data.nodes.set(id, created);
@@ -191,8 +201,7 @@ export function registryRouter(
     data.graphNodes.set(`${nodeId}@${version}/${graphNodeName}`, saved);
     return sendJson(ctx.res, 200, saved);
   });
-  return router;
-}
+};
 
 function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((key) => source[key] !== undefined).map((key) => [key, source[key]]));

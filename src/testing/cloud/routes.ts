@@ -1,61 +1,49 @@
 import { randomUUID } from 'node:crypto';
-import { header, type SimContext } from './area-server.js';
-import type { NodeDefinition } from './cloud-nodes.js';
-import type { CloudRunner, Job } from './cloud-runner.js';
-import type { FileStore, StoredFile } from './file-store.js';
-import { isObject, readJson, Router, sendBytes, sendEmpty, sendJson } from './http-utils.js';
+import type { FileStore } from '../files/store.js';
+import type { UrlSigner } from '../files/signed-urls.js';
+import { header, isObject, readJson } from '../server/request.js';
+import type { RouteModule, SimContext } from '../server/router.js';
+import { sendBytes, sendEmpty, sendJson } from '../server/send.js';
+import { historyEntry, jobDetail, queueEntry, rawJobStatus } from './job-views.js';
+import type { NodeDefinition } from './nodes.js';
 import { validatePrompt } from './prompt-validation.js';
-import { uploadHandler } from './upload-route.js';
+import type { CloudRunner, Job } from './runner.js';
+import type { SocketHub } from './socket-hub.js';
+import { socketUpgrade } from './socket-upgrade.js';
+import { uploadHandler } from './upload.js';
+import { cloudUser } from './users.js';
 
 /**
- * Dependencies of the cloud (Area A) routes.
+ * Dependencies of the cloud routes.
  *
  * @example
- * const router = cloudRouter({ runtime: 'cloud', runner, store, defs, users, signUrl });
+ * mount(cloudRoutes, { runtime: 'cloud', runner, hub, store, defs, users, signer });
  */
-export interface CloudRouteDeps {
+export interface CloudDeps {
   runtime: 'cloud' | 'local';
   runner: CloudRunner;
+  hub: SocketHub;
   store: FileStore;
   defs: () => Record<string, NodeDefinition>;
   /** Maps an API key to its user id. */
   users: ReadonlyMap<string, string>;
-  /** Builds a short-lived signed URL of a file on the files origin. */
-  signUrl: (file: StoredFile) => string;
+  /** Signs the short-lived URLs of files on the files origin. */
+  signer: UrlSigner;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Raw internal states some deployments answer instead of the documented vocabulary (wire facts). */
-const RAW_STATUS: Record<Job['status'], string> = {
-  pending: 'submitted',
-  in_progress: 'executing',
-  completed: 'success',
-  failed: 'error',
-  cancelled: 'cancelled',
-};
-
 /**
- * The user id local runtimes run everything as (they have no authentication).
+ * The cloud's routes and its `/ws` upgrade. Every HTTP route lives under `/api`; a local runtime
+ * also answers without the prefix (docs/wire-protocol.md#cloud-local-runtimes).
  *
  * @example
- * job.userId === LOCAL_USER; // in local mode
+ * createAreaServer({ ...common, area: 'cloud', routes: [mount(cloudRoutes, deps)] });
  */
-export const LOCAL_USER = 'local-user';
-
-/**
- * Builds the router of Area A; every route lives under `/api`, and a local runtime also answers
- * without the prefix.
- *
- * @example
- * createAreaServer({ area: 'cloud', router: cloudRouter(deps), ... });
- */
-export function cloudRouter(deps: CloudRouteDeps): Router<SimContext> {
-  const router = new Router<SimContext>();
+export const cloudRoutes: RouteModule<CloudDeps> = (router, deps) => {
   const local = deps.runtime === 'local';
   const authed = (handler: (ctx: SimContext, userId: string) => void | Promise<void>) => (ctx: SimContext) => {
-    if (local) return handler(ctx, LOCAL_USER);
-    const userId = deps.users.get(header(ctx.req, 'x-api-key') ?? '');
+    const userId = cloudUser(deps.runtime, deps.users, header(ctx.req, 'x-api-key'));
     if (!userId) {
       sendJson(ctx.res, 401, { message: 'Invalid or missing API key' });
       return undefined;
@@ -75,6 +63,7 @@ export function cloudRouter(deps: CloudRouteDeps): Router<SimContext> {
     return job;
   };
 
+  router.upgrade('/ws', socketUpgrade(deps));
   route('GET', '/object_info', ({ res }) => sendJson(res, 200, deps.defs()));
   route('GET', '/object_info/:nodeClass', ({ res, params }) => {
     const def = deps.defs()[params.nodeClass ?? ''];
@@ -89,14 +78,7 @@ export function cloudRouter(deps: CloudRouteDeps): Router<SimContext> {
     const job = deps.runner.get(ctx.params.id ?? '');
     if (local || !job) return sendJson(ctx.res, 404, { message: 'Job not found' });
     if (job.userId !== userId) return sendJson(ctx.res, 403, { message: 'Access denied: this job belongs to another user' });
-    if (!ctx.faults.rawStatusVocabulary) return sendJson(ctx.res, 200, { status: job.status });
-    return sendJson(ctx.res, 200, {
-      id: job.id,
-      status: RAW_STATUS[job.status],
-      created_at: new Date(job.createdAt).toISOString(),
-      updated_at: new Date(job.updatedAt).toISOString(),
-      error_message: job.errorMessage ?? null,
-    });
+    return sendJson(ctx.res, 200, ctx.faults.settings.rawStatusVocabulary ? rawJobStatus(job) : { status: job.status });
   });
   route('GET', '/jobs/:id', (ctx, userId) => {
     const job = ownJob(ctx, userId);
@@ -115,8 +97,9 @@ export function cloudRouter(deps: CloudRouteDeps): Router<SimContext> {
     if (!filename) return sendJson(res, 400, { message: 'filename is required' });
     const file = deps.store.get(url.searchParams.get('type') ?? 'output', url.searchParams.get('subfolder') ?? '', filename);
     if (!file) return sendJson(res, 404, { message: 'File not found' });
-    // Wire facts: the cloud redirects to a signed URL on another host; a local runtime answers the bytes.
-    if (!local) return sendEmpty(res, 302, { location: deps.signUrl(file) });
+    // The cloud redirects to a signed URL on another host; a local runtime answers the bytes.
+    // See docs/wire-protocol.md#redirects-and-credentials.
+    if (!local) return sendEmpty(res, 302, { location: deps.signer.sign(file) });
     return sendBytes(res, 200, file.bytes(), file.contentType, { 'content-disposition': `filename="${file.name}"` });
   });
 
@@ -128,10 +111,9 @@ export function cloudRouter(deps: CloudRouteDeps): Router<SimContext> {
   });
   route('GET', '/queue', ({ res }, userId) => {
     const mine = deps.runner.all().filter((job) => local || job.userId === userId);
-    const entry = (job: Job): unknown[] => [job.number, job.id, job.prompt, publicExtraData(job), job.outputNodes];
     sendJson(res, 200, {
-      queue_running: mine.filter((job) => job.status === 'in_progress').map(entry),
-      queue_pending: mine.filter((job) => job.status === 'pending').map(entry),
+      queue_running: mine.filter((job) => job.status === 'in_progress').map(queueEntry),
+      queue_pending: mine.filter((job) => job.status === 'pending').map(queueEntry),
     });
   });
   route('POST', '/queue', async ({ req, res }, userId) => {
@@ -140,10 +122,9 @@ export function cloudRouter(deps: CloudRouteDeps): Router<SimContext> {
     if (isObject(body) && Array.isArray(body.delete)) deps.runner.cancelPending(userId, body.delete.map(String));
     sendEmpty(res, 200);
   });
-  return router;
-}
+};
 
-async function submit(deps: CloudRouteDeps, ctx: SimContext, userId: string): Promise<void> {
+async function submit(deps: CloudDeps, ctx: SimContext, userId: string): Promise<void> {
   const { res } = ctx;
   const reject = (status: number, type: string, message: string): void =>
     sendJson(res, status, { error: { type, message, details: '', extra_info: {} }, node_errors: {} });
@@ -171,40 +152,8 @@ async function submit(deps: CloudRouteDeps, ctx: SimContext, userId: string): Pr
     prompt: validation.prompt,
     outputNodes: validation.outputs,
     extraData: isObject(fields.extra_data) ? fields.extra_data : {},
-    faults: ctx.faults,
+    faults: ctx.faults.forRun(),
   });
   await deps.runner.enqueue(job);
   sendJson(res, 200, { prompt_id: job.id, number: job.number, node_errors: validation.nodeErrors });
-}
-
-function jobDetail(job: Job): Record<string, unknown> {
-  const images = Object.values(job.outputs).flatMap((ui) => (isObject(ui) && Array.isArray(ui.images) ? ui.images : []));
-  return {
-    id: job.id,
-    status: job.status,
-    priority: job.number,
-    create_time: job.createdAt,
-    execution_start_time: job.startedAt ?? null,
-    execution_end_time: job.endedAt ?? null,
-    execution_error: job.status === 'failed' ? { exception_message: job.errorMessage ?? '' } : null,
-    outputs_count: images.length,
-    preview_output: images[0] ?? null,
-    outputs: job.outputs,
-    workflow: { prompt: job.prompt, extra_data: publicExtraData(job) },
-  };
-}
-
-function historyEntry(job: Job): Record<string, unknown> {
-  return {
-    prompt: [job.number, job.id, job.prompt, publicExtraData(job), job.outputNodes],
-    outputs: job.outputs,
-    status: { status_str: job.status === 'completed' ? 'success' : 'error', completed: job.status === 'completed', messages: job.messages },
-    meta: Object.fromEntries(Object.keys(job.outputs).map((id) => [id, { node_id: id, display_node: id }])),
-  };
-}
-
-/** Extra data as it is echoed back: the runtime strips the partner credentials from history. */
-function publicExtraData(job: Job): Record<string, unknown> {
-  const { api_key_platform_org: _key, auth_token_platform_org: _token, ...rest } = job.extraData;
-  return rest;
 }

@@ -1,35 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { bearerToken, header, type SimContext } from './area-server.js';
-import { isObject, readJson, type Router, sendEmpty, sendJson } from './http-utils.js';
-import { validateImageBody, validateVideoBody, videoCredits } from './proxy-validation.js';
-import type { FaultSettings } from './types.js';
-
-/**
- * One proxy task; its state is computed from its age on every read, so no timer runs.
- *
- * @example
- * const task = tasks.get(id);
- */
-export interface ProxyTask {
-  id: string;
-  kind: 'image' | 'video';
-  endpoint: string;
-  createdAt: number;
-  fails: boolean;
-  notFoundRemaining: number;
-  overrides: Partial<FaultSettings>;
-  body: Record<string, unknown>;
-  credits: number;
-}
+import { bearerToken, header, isObject, readJson } from '../server/request.js';
+import type { RouteModule, SimContext } from '../server/router.js';
+import { sendEmpty, sendJson } from '../server/send.js';
+import { imageStatus, videoState, type ProxyTask, type ProxyTasks } from './tasks.js';
+import { validateImageBody, validateVideoBody, videoCredits } from './validation.js';
 
 /**
  * Dependencies of the proxy routes.
  *
  * @example
- * proxyRoutes(router, { tasks, now: Date.now, taskDurationMs: 1000, filesUrl: () => url, isAuthorized });
+ * mount(proxyRoutes, { tasks, now: Date.now, taskDurationMs: 1000, filesUrl: () => url, isAuthorized });
  */
 export interface ProxyDeps {
-  tasks: Map<string, ProxyTask>;
+  tasks: ProxyTasks;
   now: () => number;
   taskDurationMs: number;
   filesUrl: () => string;
@@ -42,39 +25,13 @@ const IMAGE_ENDPOINTS = ['image-relight', 'image-upscaler', 'image-style-transfe
 const VIDEO_ENDPOINTS = ['reference2video', 'extend', 'multiframe'];
 
 /**
- * Image task status by age: CREATED for the first third, IN_PROGRESS, then COMPLETED or FAILED.
+ * The media proxy's routes: eight submissions and their polling paths. Its results are served
+ * on the files origin by {@link proxyResultRoutes}.
  *
  * @example
- * imageStatus(task, Date.now(), 1000); // 'IN_PROGRESS'
+ * createAreaServer({ ...common, area: 'registry', routes: [mount(registryRoutes, registry), mount(proxyRoutes, proxy)] });
  */
-export function imageStatus(task: ProxyTask, now: number, duration: number): string {
-  const age = now - task.createdAt;
-  if (age < duration / 3) return 'CREATED';
-  if (age < duration) return 'IN_PROGRESS';
-  return task.fails ? 'FAILED' : 'COMPLETED';
-}
-
-/**
- * Video task state by age: created, queueing, processing, then success or failed.
- *
- * @example
- * videoState(task, Date.now(), 1000); // 'queueing'
- */
-export function videoState(task: ProxyTask, now: number, duration: number): string {
-  const age = now - task.createdAt;
-  if (age < duration / 4) return 'created';
-  if (age < duration / 2) return 'queueing';
-  if (age < duration) return 'processing';
-  return task.fails ? 'failed' : 'success';
-}
-
-/**
- * Adds the Area C routes (eight submissions and their polling paths) to a router.
- *
- * @example
- * proxyRoutes(router, deps);
- */
-export function proxyRoutes(router: Router<SimContext>, deps: ProxyDeps): void {
+export const proxyRoutes: RouteModule<ProxyDeps> = (router, deps) => {
   const guarded = (handler: (ctx: SimContext) => void | Promise<void>) => (ctx: SimContext) => {
     if (!deps.isAuthorized(bearerToken(ctx.req), header(ctx.req, 'x-api-key'))) {
       return sendJson(ctx.res, 401, { message: 'Unauthorized' });
@@ -94,15 +51,14 @@ export function proxyRoutes(router: Router<SimContext>, deps: ProxyDeps): void {
     const task: ProxyTask = {
       id: randomUUID(), kind, endpoint, createdAt: deps.now(), body,
       fails: probe.some((value) => typeof value === 'string' && /fail/i.test(value)),
-      notFoundRemaining: ctx.faults.taskNotFoundPolls,
-      overrides: ctx.headerFaults.overrides,
+      faults: ctx.faults.forTask(),
       credits: kind === 'video' ? videoCredits(body) : 1,
     };
     deps.tasks.set(task.id, task);
     return task;
   };
   const imageAnswer = (ctx: SimContext, task: ProxyTask): void => {
-    const faults = { ...ctx.faults, ...task.overrides, ...ctx.headerFaults.overrides };
+    const faults = task.faults.settingsFor(ctx.faults);
     const status = imageStatus(task, deps.now(), deps.taskDurationMs);
     const inner = {
       task_id: task.id,
@@ -118,9 +74,7 @@ export function proxyRoutes(router: Router<SimContext>, deps: ProxyDeps): void {
       sendEmpty(ctx.res, 404);
       return undefined;
     }
-    if (task.notFoundRemaining > 0) {
-      // Fault: a new task is not yet visible to the polling path (eventual consistency).
-      task.notFoundRemaining -= 1;
+    if (task.faults.hidesPoll()) {
       sendEmpty(ctx.res, 404);
       return undefined;
     }
@@ -181,4 +135,4 @@ export function proxyRoutes(router: Router<SimContext>, deps: ProxyDeps): void {
       creations: state === 'success' ? [{ id: `${task.id}-0`, url: `${base}/video.mp4`, cover_url: `${base}/cover.png` }] : [],
     });
   }));
-}
+};

@@ -1,11 +1,13 @@
-import type { SimContext } from './area-server.js';
-import type { FileStore, FolderType } from './file-store.js';
-import { BodyTooLargeError, isObject, readBody, sendJson } from './http-utils.js';
-import { pngSize } from './png.js';
+import { pngSize } from '../files/png.js';
+import type { FileStore, FolderType } from '../files/store.js';
+import { BodyTooLargeError, isObject, readBody } from '../server/request.js';
+import type { SimContext } from '../server/router.js';
+import { sendJson } from '../server/send.js';
 
 /**
- * Upload limits per runtime (wire facts): the cloud answers 400 beyond 50 MB, 16384 px per edge
- * or 64 megapixels; a local runtime answers 413 with a plain-text body beyond 100 MB.
+ * Upload limits per runtime: the cloud answers 400 beyond 50 MB, 16384 px per edge or 64
+ * megapixels; a local runtime answers 413 with a plain-text body beyond 100 MB. See
+ * docs/wire-protocol.md#cloud-outputs-files-and-uploads.
  *
  * @example
  * UPLOAD_LIMITS.cloud.maxBytes; // 52428800
@@ -52,7 +54,7 @@ export function uploadHandler(store: FileStore, runtime: 'cloud' | 'local', mask
     const type = String(form.get('type') ?? 'input');
     if (!FOLDER_TYPES.has(type)) return sendJson(res, 400, { error: 'invalid_type', message: `Unknown folder type: ${type}` });
     if (mask) {
-      // Wire facts: original_ref is a JSON string, not nested form fields.
+      // original_ref is a JSON string, not nested form fields (docs/wire-protocol.md#cloud-outputs-files-and-uploads).
       const ref = form.get('original_ref');
       let parsed: unknown;
       try {

@@ -1,6 +1,6 @@
-import { PARTNER_NODE } from './cloud-nodes.js';
-import type { FileStore } from './file-store.js';
-import { colorFor } from './png.js';
+import { colorFor } from '../files/png.js';
+import type { FileStore } from '../files/store.js';
+import { PARTNER_NODE } from './nodes.js';
 
 /**
  * The value flowing along an IMAGE link: a size, or an `ExecutionBlocker` with a message.

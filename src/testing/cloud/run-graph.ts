@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FileStore } from './file-store.js';
+import type { FileStore } from '../files/store.js';
 import type { NodeResult } from './node-behaviour.js';
 import { isLink, type PromptNode } from './prompt-validation.js';
 

@@ -13,9 +13,9 @@ export type SimulatorArea = 'cloud' | 'registry' | 'files';
  * const sim = await startSimulator({ runtime: 'local', stepDelayMs: 0, taskDurationMs: 50 });
  */
 export interface SimulatorOptions {
-  /** Port of the cloud (Area A) server; 0 picks a free one. @default 0 */
+  /** Port of the cloud server; 0 picks a free one. @default 0 */
   port?: number;
-  /** Port of the registry and proxy (Areas B and C) server. @default 0 */
+  /** Port of the registry and proxy server. @default 0 */
   registryPort?: number;
   /** Port of the second origin serving signed files and proxy results. @default 0 */
   filesPort?: number;
@@ -134,7 +134,7 @@ export interface FailureRuleHandle {
 
 /**
  * The fault-injection API at `sim.faults`. Per request, the header `x-sim-fault` does the same
- * for one request; see the README of `src/testing`.
+ * for one request; see docs/simulator.md#faults.
  *
  * @example
  * sim.faults.dropSockets({ refuseMs: 200 });
@@ -204,11 +204,11 @@ export interface SimulatorState {
  * await sim.close();
  */
 export interface Simulator {
-  /** Base URL of Area A (no trailing slash); the socket is `${cloudUrl}/ws` on `ws:`. */
+  /** Base URL of the cloud API (no trailing slash); the socket is `${cloudUrl}/ws` on `ws:`. */
   cloudUrl: string;
-  /** Base URL of Area B. */
+  /** Base URL of the node registry API. */
   registryUrl: string;
-  /** Base URL of Area C (`/proxy/...` paths); equals `registryUrl`. */
+  /** Base URL of the media proxy (`/proxy/...` paths); equals `registryUrl`. */
   proxyUrl: string;
   /** Second origin serving signed files and proxy results. */
   filesUrl: string;

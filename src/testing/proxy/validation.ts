@@ -1,5 +1,5 @@
-import { isObject } from './http-utils.js';
-import { pngSize } from './png.js';
+import { isObject } from '../server/request.js';
+import { pngSize } from '../files/png.js';
 
 interface FieldSpec {
   type: 'string' | 'boolean' | 'integer' | 'string[]' | 'object' | 'array';
@@ -32,7 +32,7 @@ const INT32 = 2_147_483_647;
  */
 export const VIDEO_MODELS = Object.freeze(['videoq3-pro', 'videoq2-pro-fast', 'videoq2-pro', 'videoq2-turbo', 'videoq1', 'videoq1-classic', 'video2.0']);
 
-/** Duration range (seconds) per video model, from the contract; other models: 1 to 16. */
+/** Duration range (seconds) per video model; other models: 1 to 16. See docs/wire-protocol.md#media-proxy-limits-checked-before-sending. */
 const DURATIONS: Record<string, [number, number]> = {
   'videoq3-pro': [1, 16],
   'videoq2-pro-fast': [1, 10],
@@ -40,7 +40,7 @@ const DURATIONS: Record<string, [number, number]> = {
   'videoq2-turbo': [1, 8],
 };
 
-/** Upscaler result limit (contract section 8). */
+/** Upscaler result limit; see docs/wire-protocol.md#media-proxy-limits-checked-before-sending. */
 const MAX_UPSCALED_PIXELS = 25_300_000;
 
 const ADVANCED: Specs = {

@@ -1,5 +1,5 @@
-import { isObject } from './http-utils.js';
-import type { InputSpec, NodeDefinition } from './cloud-nodes.js';
+import { isObject } from '../server/request.js';
+import type { InputSpec, NodeDefinition } from './nodes.js';
 
 /**
  * One node of an API-format workflow.

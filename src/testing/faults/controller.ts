@@ -1,0 +1,107 @@
+import type { FailureRule, FailureRuleHandle, FaultControl, FaultSettings } from '../types/public.js';
+import { parseFaultHeader } from './header.js';
+import { RequestFaults, type FaultState } from './request-faults.js';
+import { FailureRules } from './rules.js';
+
+/**
+ * Switches with nothing injected.
+ *
+ * @example
+ * const settings = { ...NO_FAULTS, rawStatusVocabulary: true };
+ */
+export const NO_FAULTS: Readonly<FaultSettings> = Object.freeze({
+  rawStatusVocabulary: false,
+  finishBeforeResponse: false,
+  dropSocketsMidRun: false,
+  garbageFrames: false,
+  delayMs: 0,
+  taskStatusField: 'status',
+  wrapStyleTransfer: false,
+  taskNotFoundPolls: 0,
+});
+
+/**
+ * Socket operations the controller delegates to the cloud socket hub.
+ *
+ * @example
+ * controller.bind({ dropSockets: () => 0, sendGarbageFrames: () => 0 });
+ */
+export interface SocketFaultHooks {
+  dropSockets(code?: number): number;
+  sendGarbageFrames(): number;
+}
+
+/**
+ * The fault state of one simulator: it implements {@link FaultControl} (`sim.faults`) and hands
+ * each request its {@link RequestFaults}, where every fault is decided.
+ *
+ * @example
+ * const faults = new FaultController(seededRandom(1));
+ * faults.failRequests({ path: '/api/prompt', status: 503, times: 1 });
+ * faults.forRequest('status=429').fire({ area: 'cloud', method: 'GET', path: '/', internal: false });
+ */
+export class FaultController implements FaultControl {
+  #settings: FaultSettings = { ...NO_FAULTS };
+  #refuseUntil = 0;
+  #socketHolds = 0;
+  #hooks: SocketFaultHooks = { dropSockets: () => 0, sendGarbageFrames: () => 0 };
+  readonly #rules: FailureRules;
+  readonly #state: FaultState;
+
+  constructor(random: () => number) {
+    this.#rules = new FailureRules(random);
+    this.#state = {
+      rules: this.#rules,
+      refusingSockets: () => this.#socketHolds > 0 || performance.now() < this.#refuseUntil,
+      holdSockets: () => {
+        this.#socketHolds += 1;
+        let released = false;
+        return () => {
+          if (!released) this.#socketHolds -= 1;
+          released = true;
+        };
+      },
+    };
+  }
+
+  /** Connects the socket operations once the socket hub exists. */
+  bind(hooks: SocketFaultHooks): void {
+    this.#hooks = hooks;
+  }
+
+  /** The faults of one request, given its `x-sim-fault` header. */
+  forRequest(faultHeader: string | undefined): RequestFaults {
+    return new RequestFaults(this.#state, this.#settings, parseFaultHeader(faultHeader));
+  }
+
+  set(settings: Partial<FaultSettings>): void {
+    this.#settings = { ...this.#settings, ...settings };
+  }
+
+  get(): Readonly<FaultSettings> {
+    return { ...this.#settings };
+  }
+
+  reset(): void {
+    this.#settings = { ...NO_FAULTS };
+    this.#rules.clear();
+    this.#refuseUntil = 0;
+  }
+
+  failRequests(rule: FailureRule): FailureRuleHandle {
+    return this.#rules.install(rule);
+  }
+
+  dropSockets(options: { refuseMs?: number; code?: number } = {}): number {
+    if (options.refuseMs !== undefined) this.refuseSockets(options.refuseMs);
+    return this.#hooks.dropSockets(options.code);
+  }
+
+  refuseSockets(ms: number): void {
+    this.#refuseUntil = Math.max(this.#refuseUntil, performance.now() + ms);
+  }
+
+  sendGarbageFrames(): number {
+    return this.#hooks.sendGarbageFrames();
+  }
+}

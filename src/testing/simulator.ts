@@ -7,6 +7,7 @@ import { cloudRoutes } from './cloud/routes.js';
 import { CloudRunner } from './cloud/runner.js';
 import { SocketHub } from './cloud/socket-hub.js';
 import { FaultController } from './faults/controller.js';
+import { PackageStore } from './files/packages.js';
 import { filesRoutes } from './files/routes.js';
 import { urlSigner } from './files/signed-urls.js';
 import { FileStore } from './files/store.js';
@@ -14,6 +15,8 @@ import { proxyResultRoutes } from './proxy/results.js';
 import { proxyRoutes } from './proxy/routes.js';
 import type { ProxyTasks } from './proxy/tasks.js';
 import { seedRegistry } from './registry/data.js';
+import { publishRoutes } from './registry/publish-routes.js';
+import { publisherRoutes } from './registry/publisher-routes.js';
 import { registryRoutes } from './registry/routes.js';
 import { createAreaServer } from './server/area-server.js';
 import { DEMO_USERS, generateApiKey, generateToken } from './server/credentials.js';
@@ -99,6 +102,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     now,
     baseUrl: () => urls.files,
   });
+  const packages = new PackageStore({ secret: internalSecret, ttlMs: options.signedUrlTtlMs ?? SIMULATOR_DEFAULTS.signedUrlTtlMs, now, baseUrl: () => urls.files });
   const registry = seedRegistry(DEMO_USERS, random, 'https://storage.example.com/registry');
   registry.users.set(credentials.token, DEMO_USERS.owner);
   registry.users.set(credentials.memberToken, DEMO_USERS.member);
@@ -109,6 +113,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       (key !== undefined && cloudUsers.has(key)),
   };
 
+  const registryDeps = { data: registry, apiKeys: new Map([[credentials.apiKey, DEMO_USERS.owner]]), packages };
   const common = { faults, cors: options.cors ?? false, internalSecret, signal, record: requests.record, log };
   const cloudServer = createAreaServer({
     ...common,
@@ -119,14 +124,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     ...common,
     area: 'registry',
     routes: [
-      mount(registryRoutes, { data: registry, apiKeys: new Map([[credentials.apiKey, DEMO_USERS.owner]]) }),
+      mount(registryRoutes, registryDeps),
+      mount(publisherRoutes, registryDeps),
+      mount(publishRoutes, registryDeps),
       mount(proxyRoutes, proxy),
     ],
   });
   const filesServer = createAreaServer({
     ...common,
     area: 'files',
-    routes: [mount(filesRoutes, { store, signer }), mount(proxyResultRoutes, { tasks, now, taskDurationMs })],
+    routes: [mount(filesRoutes, { store, signer, packages }), mount(proxyResultRoutes, { tasks, now, taskDurationMs })],
   });
   const servers: Server[] = [cloudServer, registryServer, filesServer];
   try {

@@ -52,7 +52,22 @@ export interface RegistryData {
   versions: Map<string, WireRecord>;
   reviews: Map<string, number[]>;
   graphNodes: Map<string, WireRecord>;
-  tokens: Map<string, Set<string>>;
+  /** Personal access tokens by publisher, by token id. */
+  tokens: Map<string, Map<string, TokenRecord>>;
+}
+
+/**
+ * A personal access token: its listing fields and its secret (answered once, at creation).
+ *
+ * @example
+ * const token: TokenRecord = { id: 't1', name: 'ci', description: '', createdAt: '2024-01-01T00:00:00Z', secret: 'pat_…' };
+ */
+export interface TokenRecord {
+  id: string;
+  name: string;
+  description: string;
+  createdAt: string;
+  secret: string;
 }
 
 /**
@@ -101,7 +116,7 @@ export function seedRegistry(
   };
   data.publishers.set('demo-publisher', publisher('demo-publisher', 'Demo Publisher', [member(people.owner, 'owner'), member(people.member, 'member')]));
   data.publishers.set('other-publisher', publisher('other-publisher', 'Other Publisher', [member(people.stranger, 'owner')]));
-  data.tokens.set('demo-publisher', new Set(['token-1', 'token-2']));
+  data.tokens.set('demo-publisher', new Map(['token-1', 'token-2'].map((id) => [id, { id, name: id, description: 'seeded', createdAt: '2024-01-01T00:00:00Z', secret: `pat_${seededUuid(random)}` }])));
   for (const [index, seed] of SEEDED_NODES.entries()) {
     data.nodes.set(seed.id, {
       id: seed.id, name: seed.name, description: `${seed.name} for the simulator`, author: 'Simulator',

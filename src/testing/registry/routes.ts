@@ -1,8 +1,8 @@
-import type { ServerResponse } from 'node:http';
-import { bearerToken, header, isObject, queryBoolean, readJson } from '../server/request.js';
-import type { RouteModule, SimContext } from '../server/router.js';
+import { queryBoolean } from '../server/request.js';
+import type { RouteModule } from '../server/router.js';
 import { sendEmpty, sendJson } from '../server/send.js';
-import { nodeView, VERSION_STATUSES, versionView, type RegistryData, type RegistryUser } from './data.js';
+import { access, detailsBody, errorBody, pageOf, paging, pick, type RegistryDeps } from './access.js';
+import { nodeView, VERSION_STATUSES, versionView, type RegistryData } from './data.js';
 
 /**
  * Page size limits of `GET /versions`; see docs/wire-protocol.md#registry-routes-parameters-and-answers.
@@ -14,68 +14,73 @@ export const VERSIONS_PAGING = Object.freeze({ defaultPageSize: 10, maxPageSize:
 
 const NODE_STATUSES = ['NodeStatusActive', 'NodeStatusDeleted', 'NodeStatusBanned'];
 const POLICIES = ['GraphNodePolicyActive', 'GraphNodePolicyBanned', 'GraphNodePolicyLocalOnly'];
-const NODE_FIELDS = [
+/** Node fields a publisher may write. */
+export const NODE_FIELDS = [
   'author', 'banner_url', 'category', 'description', 'icon', 'license', 'name', 'repository', 'status', 'status_detail',
   'supported_host_frontend_version', 'supported_host_version', 'tags', 'tags_admin', 'supported_os',
   'supported_accelerators', 'preempted_graph_node_names', 'translations',
 ];
-const PUBLISHER_FIELDS = ['name', 'description', 'website', 'support', 'source_code_repo', 'logo'];
 const GRAPH_FIELDS = ['category', 'deprecated', 'description', 'experimental', 'function', 'input_types', 'output_is_list', 'policy', 'return_names', 'return_types'];
 
-// Error bodies vary by layer: {error, message} (error often ""), {message} alone, {message, details};
-// see docs/wire-protocol.md#error-bodies.
-const errorBody = (res: ServerResponse, status: number, message: string): void => sendJson(res, status, { error: '', message });
-const detailsBody = (res: ServerResponse, details: string[]): void => sendJson(res, 400, { message: 'Invalid request body', details });
-
 /**
- * Dependencies of the registry routes: the seeded data (with the users of its Bearer tokens) and
- * the cloud API keys the registry also accepts as `X-API-Key`.
+ * The node registry's routes of nodes: listing and search, reads, reviews, versions, graph nodes,
+ * and the publisher's node writes. Publishers and tokens are in `publisher-routes.ts`, publishing
+ * in `publish-routes.ts`.
  *
  * @example
- * const deps: RegistryDeps = { data: seedRegistry(DEMO_USERS, random, base), apiKeys: new Map([[apiKey, DEMO_USERS.owner]]) };
+ * createAreaServer({ ...common, area: 'registry', routes: [mount(registryRoutes, deps), mount(publisherRoutes, deps), mount(publishRoutes, deps)] });
  */
-export interface RegistryDeps {
-  data: RegistryData;
-  apiKeys: ReadonlyMap<string, RegistryUser>;
-}
+export const registryRoutes: RouteModule<RegistryDeps> = (router, deps) => {
+  const { data } = deps;
+  const { owner, body } = access(deps);
 
-/**
- * The node registry's routes: nodes, reviews, versions, publishers, tokens and graph nodes.
- *
- * @example
- * createAreaServer({ ...common, area: 'registry', routes: [mount(registryRoutes, registry), mount(proxyRoutes, proxy)] });
- */
-export const registryRoutes: RouteModule<RegistryDeps> = (router, { data, apiKeys }) => {
-  const userOf = (ctx: SimContext): RegistryUser | undefined => {
-    const token = bearerToken(ctx.req);
-    if (token) return data.users.get(token);
-    return apiKeys.get(header(ctx.req, 'x-api-key') ?? '');
-  };
-  const authed = (handler: (ctx: SimContext, user: RegistryUser) => void | Promise<void>) => (ctx: SimContext) => {
-    const user = userOf(ctx);
-    if (!user) return sendJson(ctx.res, 401, { message: 'Unauthorized' });
-    return handler(ctx, user);
-  };
-  /** Only owners may write; members and strangers get 403 "Permission denied" (docs/wire-protocol.md#registry-routes-parameters-and-answers). */
-  const owner = (handler: (ctx: SimContext, user: RegistryUser, publisherId: string) => void | Promise<void>) =>
-    authed((ctx, user) => {
-      const publisherId = ctx.params.publisherId ?? '';
-      const found = data.publishers.get(publisherId);
-      if (!found) return errorBody(ctx.res, 404, 'Publisher not found');
-      const members = Array.isArray(found.members) ? (found.members as { role?: string; user?: { id?: string } }[]) : [];
-      if (!members.some((m) => m.role === 'owner' && m.user?.id === user.id)) return errorBody(ctx.res, 403, 'Permission denied');
-      return handler(ctx, user, publisherId);
+  // Listing and search come before /nodes/:nodeId, which would take "search" for a node id.
+  router.add('GET', '/nodes', ({ res, url }) => {
+    const q = url.searchParams;
+    const page = paging(q);
+    if (!page) return errorBody(res, 400, 'page and limit must be positive integers');
+    const ids = q.getAll('node_id');
+    const found = listable(data, q).filter((node) => ids.length === 0 || ids.includes(String(node.id)));
+    const { items, ...rest } = pageOf(found, page.page, page.limit);
+    return sendJson(res, 200, { ...rest, nodes: items.map((node) => nodeView(data, node, false)) });
+  });
+  router.add('GET', '/nodes/search', ({ res, url }) => {
+    const q = url.searchParams;
+    const page = paging(q);
+    if (!page) return errorBody(res, 400, 'page and limit must be positive integers');
+    const text = q.get('search')?.toLowerCase();
+    const repo = q.get('repository_url_search')?.toLowerCase();
+    const graph = q.get('comfy_node_search')?.toLowerCase();
+    const found = listable(data, q).filter((node) => {
+      if (text && !`${String(node.id)} ${String(node.name)} ${String(node.description)}`.toLowerCase().includes(text)) return false;
+      if (repo && !String(node.repository).toLowerCase().includes(repo)) return false;
+      if (graph && ![...data.graphNodes.keys()].some((key) => key.startsWith(`${String(node.id)}@`) && key.toLowerCase().includes(graph))) return false;
+      return true;
     });
-  const body = async (ctx: SimContext): Promise<Record<string, unknown> | undefined> => {
-    try {
-      const parsed = await readJson(ctx.req);
-      if (isObject(parsed)) return parsed;
-    } catch {
-      // answered below
-    }
-    detailsBody(ctx.res, ['request body must be a JSON object']);
-    return undefined;
-  };
+    const { items, ...rest } = pageOf(found, page.page, page.limit);
+    return sendJson(res, 200, { ...rest, nodes: items.map((node) => nodeView(data, node, false)) });
+  });
+
+  router.add('GET', '/nodes/:nodeId/versions', ({ res, params, url }) => {
+    const node = data.nodes.get(params.nodeId ?? '');
+    if (!node) return errorBody(res, 404, 'Node not found');
+    const statuses = url.searchParams.getAll('statuses');
+    const withReason = queryBoolean(url.searchParams.get('include_status_reason')) === true;
+    const versions = versionsOf(data, String(node.id)).filter((v) => statuses.length === 0 || statuses.includes(String(v.status)));
+    return sendJson(res, 200, versions.map((v) => versionView(v, withReason)));
+  });
+  // By its semantic version, not its id (docs/wire-protocol.md#registry-routes-parameters-and-answers).
+  router.add('GET', '/nodes/:nodeId/versions/:version', ({ res, params }) => {
+    const found = versionsOf(data, params.nodeId ?? '').find((v) => v.version === params.version);
+    return found ? sendJson(res, 200, versionView(found, true)) : errorBody(res, 404, 'Node version not found');
+  });
+  router.add('GET', '/nodes/:nodeId/install', ({ res, params, url }) => {
+    const wanted = url.searchParams.get('version');
+    const versions = versionsOf(data, params.nodeId ?? '').filter((v) => (wanted ? v.version === wanted : v.status === 'NodeVersionStatusActive'));
+    const found = versions[0];
+    if (!found) return errorBody(res, 404, wanted ? `Version ${wanted} not found` : 'No installable version');
+    return sendJson(res, 200, versionView(found, false));
+  });
 
   router.add('GET', '/nodes/:nodeId', ({ res, params, url }) => {
     const id = params.nodeId ?? '';
@@ -121,21 +126,6 @@ export const registryRoutes: RouteModule<RegistryDeps> = (router, { data, apiKey
     });
   });
 
-  router.add('POST', '/publishers', authed(async (ctx, user) => {
-    const fields = await body(ctx);
-    if (!fields) return;
-    const id = fields.id;
-    if (typeof id !== 'string' || !/^[a-z0-9][a-z0-9-]*$/.test(id)) return errorBody(ctx.res, 400, 'publisher id must be lowercase letters, digits and dashes');
-    if (data.publishers.has(id)) return errorBody(ctx.res, 400, `publisher ${id} already exists`);
-    const created = { ...pick(fields, PUBLISHER_FIELDS), id, createdAt: new Date().toISOString(), status: 'PublisherStatusActive', members: [{ id: `${user.id}-membership`, role: 'owner', user: { ...user } }] };
-    data.publishers.set(id, created);
-    return sendJson(ctx.res, 201, created);
-  }));
-  router.add('GET', '/publishers/:publisherId', ({ res, params }) => {
-    const found = data.publishers.get(params.publisherId ?? '');
-    return found ? sendJson(res, 200, found) : errorBody(res, 404, 'Publisher not found');
-  });
-
   router.add('POST', '/publishers/:publisherId/nodes', owner(async (ctx, _user, publisherId) => {
     const fields = await body(ctx);
     if (!fields) return;
@@ -179,11 +169,6 @@ export const registryRoutes: RouteModule<RegistryDeps> = (router, { data, apiKey
     Object.assign(version, pick(fields, ['changelog', 'deprecated']));
     return sendJson(ctx.res, 200, versionView(version, true));
   }));
-  router.add('DELETE', '/publishers/:publisherId/tokens/:tokenId', owner((ctx, _user, publisherId) => {
-    const tokens = data.tokens.get(publisherId);
-    if (!tokens?.delete(ctx.params.tokenId ?? '')) return errorBody(ctx.res, 404, 'Token not found');
-    return sendEmpty(ctx.res, 204);
-  }));
 
   router.add('PUT', '/nodes/:nodeId/versions/:version/graph-nodes/:graphNodeName', async (ctx) => {
     const { nodeId = '', version = '', graphNodeName = '' } = ctx.params;
@@ -203,11 +188,30 @@ export const registryRoutes: RouteModule<RegistryDeps> = (router, { data, apiKey
   });
 };
 
-function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((key) => source[key] !== undefined).map((key) => [key, source[key]]));
+// Nodes a listing may show: banned ones only when asked, filtered by OS and accelerator.
+function listable(data: RegistryData, q: URLSearchParams): Record<string, unknown>[] {
+  const os = q.get('supported_os');
+  const accelerator = q.get('supported_accelerator');
+  const banned = queryBoolean(q.get('include_banned')) === true;
+  return [...data.nodes.values()]
+    .filter((node) => banned || node.status !== 'NodeStatusBanned')
+    .filter((node) => !os || (Array.isArray(node.supported_os) && node.supported_os.includes(os)))
+    .filter((node) => !accelerator || (Array.isArray(node.supported_accelerators) && node.supported_accelerators.includes(accelerator)))
+    .sort((a, b) => Number(a.search_ranking ?? 0) - Number(b.search_ranking ?? 0));
 }
 
-function nodeProblems(fields: Record<string, unknown>): string[] {
+/**
+ * The versions of one node, newest first.
+ *
+ * @example
+ * versionsOf(data, 'demo-node')[0]?.version;
+ */
+export function versionsOf(data: RegistryData, nodeId: string): Record<string, unknown>[] {
+  return [...data.versions.values()].filter((v) => v.node_id === nodeId).sort((a, b) => String(b.createdAt).localeCompare(String(a.createdAt)));
+}
+
+/** What is wrong with the node fields of a request body (empty when nothing). */
+export function nodeProblems(fields: Record<string, unknown>): string[] {
   const problems: string[] = [];
   if (fields.status !== undefined && !NODE_STATUSES.includes(String(fields.status))) problems.push(`status must be one of ${NODE_STATUSES.join(', ')}`);
   for (const key of ['tags', 'tags_admin', 'supported_os', 'supported_accelerators', 'preempted_graph_node_names']) {

@@ -2,7 +2,7 @@
 //   - names a document maintainers do not have ("wire-facts", "Area A/B/C", "the interface
 //     document", "service-interface", "section 4.6"): cite docs/wire-protocol.md#<anchor> instead;
 //   - links a heading of a Markdown file of the repository (docs/wire-protocol.md#anchor, or
-//     wire-protocol.md#anchor from docs/) that does not exist. Anchors are GitHub's: the heading
+//     wire-protocol.md#anchor from docs/, or #anchor within a Markdown file) that does not exist. Anchors are GitHub's: the heading
 //     lowercased, punctuation dropped, spaces to dashes, a repeated one suffixed -1, -2...
 // Prints file:line and what to do for each hit. Exit 1 on a hit.
 //
@@ -49,6 +49,14 @@ for (const file of files) {
       if (wanted === '' || anchors.has(wanted.toLowerCase())) continue;
       const near = closest(wanted.toLowerCase(), [...anchors]);
       hits.push(`${where}: links ${target}#${wanted}, but ${doc} has no heading with that anchor${near ? ` (did you mean #${near}?)` : ''}.`);
+    }
+    // A Markdown link to a heading of its own file: `[text](#anchor)`.
+    if (!file.endsWith('.md')) return;
+    for (const match of line.matchAll(/\]\(#([^\s)]+)\)/g)) {
+      const anchors = anchorsOf(file);
+      if (anchors.has(match[1].toLowerCase())) continue;
+      const near = closest(match[1].toLowerCase(), [...anchors]);
+      hits.push(`${where}: links #${match[1]}, but ${file} has no heading with that anchor${near ? ` (did you mean #${near}?)` : ''}.`);
     }
   });
 }

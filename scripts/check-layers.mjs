@@ -66,11 +66,12 @@ function folderOf(file) {
 
 /**
  * Folder graph (an edge A → B when a file directly in A imports a file directly in B), then its
- * strongly connected components; each component of two or more folders yields one cycle.
- * @returns {{ folders: string[], edges: { from: string, to: string }[], others: { from: string, to: string }[] }[]}
+ * strongly connected components; each component of two or more folders yields one cycle: its
+ * shortest loop, and every file import between its folders (what has to change to break it).
+ * @returns {{ folders: string[], imports: Map<string, { from: string, to: string }[]> }[]}
  */
 function folderCycles(mods) {
-  const edges = new Map(); // folder -> Map(folder -> { from, to } first file edge seen)
+  const edges = new Map(); // folder -> Map(folder -> [{ from, to } file imports])
   for (const m of mods) {
     if (!m.source.startsWith('src/')) continue;
     const a = folderOf(m.source);
@@ -80,21 +81,20 @@ function folderCycles(mods) {
       if (a === b) continue;
       if (!edges.has(a)) edges.set(a, new Map());
       const out = edges.get(a);
-      if (!out.has(b)) out.set(b, { from: m.source, to: d.resolved });
+      if (!out.has(b)) out.set(b, []);
+      out.get(b).push({ from: m.source, to: d.resolved });
     }
   }
   const cycles = [];
   for (const component of stronglyConnected(edges)) {
     if (component.length < 2) continue;
     const inside = new Set(component);
-    const start = [...component].sort()[0];
-    const loop = shortestLoop(start, edges, inside);
-    const ring = loop.map((f, i) => edges.get(f).get(loop[(i + 1) % loop.length]));
-    const others = [];
+    const loop = shortestLoop([...component].sort()[0], edges, inside);
+    const imports = new Map();
     for (const a of [...component].sort()) {
-      for (const [b, edge] of [...edges.get(a).entries()].sort()) if (inside.has(b) && !ring.includes(edge)) others.push(edge);
+      for (const [b, files] of [...edges.get(a).entries()].sort()) if (inside.has(b)) imports.set(`${a} → ${b}`, files);
     }
-    cycles.push({ folders: loop, edges: ring, others });
+    cycles.push({ folders: loop, imports });
   }
   return cycles;
 }
@@ -175,10 +175,13 @@ function shortestLoop(start, edges, inside) {
 
 function describeFolderCycle(cycle) {
   const ring = [...cycle.folders, cycle.folders[0]].join(' → ');
-  const how = cycle.edges.map((e) => `${e.from} imports ${e.to}`).join('; ');
-  const more = cycle.others.length > 0 ? ` The same group of folders also has: ${cycle.others.map((e) => `${e.from} imports ${e.to}`).join('; ')}.` : '';
+  const MAX = 4;
+  const lines = [...cycle.imports].map(([pair, files]) => {
+    const shown = files.slice(0, MAX).map((e) => `${e.from} imports ${e.to}`).join('; ');
+    return `\n   ${pair}: ${shown}${files.length > MAX ? ` (and ${files.length - MAX} more)` : ''}`;
+  });
   return (
-    `Folder cycle [no-folder-cycle]: ${ring} (${how}).${more} Why not: folders form layers, and a lower one never imports a higher one ` +
-    '(src/cloud/model ← src/cloud/watch ← src/cloud); move the shared part down, or pass it in.'
+    `Folder cycle [no-folder-cycle]: ${ring}. The imports between these folders:${lines.join('')}\n   Why not: folders form layers, and a lower one ` +
+    'never imports a higher one (src/cloud/model ← src/cloud/watch ← src/cloud); move the shared part down, or pass it in.'
   );
 }

@@ -1,34 +1,47 @@
 // `npm test`: every check CI runs, in order, stopping at the first failure.
-// Set GRAPHCLOUD_TEST_SKIP=step1,step2 to leave steps out locally (CI never does).
+// Set GRAPHCLOUD_TEST_SKIP=id1,id2 to leave steps out locally (CI never does); the ids are the
+// first column below (a step's full name works too). An unknown id is refused, so a typo does not
+// quietly run everything.
 import { spawnSync } from 'node:child_process';
 
 const steps = [
-  ['typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']],
-  ['lint', 'npx', ['eslint', '.']],
-  ['docs: JSDoc with @example on every export', 'node', ['scripts/check-docs.mjs']],
-  ['unit tests', 'npx', ['vitest', 'run']],
-  ['build', 'npm', ['run', 'build', '--silent']],
-  ['typecheck e2e tests against dist', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.e2e.json']],
-  ['publint', 'npx', ['publint', '--strict']],
-  ['types (attw, ESM-only profile)', 'npx', ['attw', '--pack', '.', '--profile', 'esm-only']],
-  ['smoke: ESM import of dist', 'node', ['test/smoke/esm.mjs']],
-  ['smoke: CommonJS require of dist', 'node', ['test/smoke/cjs.cjs']],
-  ['browser bundle size and purity', 'node', ['scripts/size.mjs']],
-  ['e2e: dist against the simulator', 'npx', ['vitest', 'run', '-c', 'vitest.e2e.config.ts']],
-  ['e2e: smoke on Node 22/24/26, Bun, Deno, Chromium', 'node', ['scripts/e2e-runtimes.mjs']],
+  ['typecheck', 'typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']],
+  ['lint', 'lint', 'npx', ['eslint', '.']],
+  ['layers', 'layering rules (dependency-cruiser, folder cycles)', 'node', ['scripts/check-layers.mjs']],
+  ['citations', 'citations: no internal document named, every docs anchor exists', 'node', ['scripts/check-citations.mjs']],
+  ['docs', 'docs: JSDoc with @example on every export', 'node', ['scripts/check-docs.mjs']],
+  ['unit', 'unit tests', 'npx', ['vitest', 'run']],
+  ['build', 'build', 'npm', ['run', 'build', '--silent']],
+  ['typecheck-e2e', 'typecheck e2e tests against dist', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.e2e.json']],
+  ['consumer', 'consumer type-check of the packed package (TypeScript 6 and 5.9, skipLibCheck false)', 'node', ['scripts/check-consumer.mjs']],
+  ['publint', 'publint', 'npx', ['publint', '--strict']],
+  ['attw', 'types (attw, ESM-only profile)', 'npx', ['attw', '--pack', '.', '--profile', 'esm-only']],
+  ['smoke-esm', 'smoke: ESM import of dist', 'node', ['test/smoke/esm.mjs']],
+  ['smoke-cjs', 'smoke: CommonJS require of dist', 'node', ['test/smoke/cjs.cjs']],
+  ['size', 'browser bundle size budgets and purity', 'node', ['scripts/size.mjs']],
+  ['e2e', 'e2e: dist against the simulator', 'npx', ['vitest', 'run', '-c', 'vitest.e2e.config.ts']],
+  ['runtimes', 'e2e: smoke on Node 22/24/26, Bun, Deno, Chromium', 'node', ['scripts/e2e-runtimes.mjs']],
 ];
 
-const skip = new Set((process.env.GRAPHCLOUD_TEST_SKIP ?? '').split(',').filter(Boolean));
+const skip = new Set((process.env.GRAPHCLOUD_TEST_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const unknown = [...skip].filter((s) => !steps.some(([id, name]) => s === id || s === name));
+if (unknown.length > 0) {
+  console.error(`GRAPHCLOUD_TEST_SKIP names no step: ${unknown.join(', ')}. Steps: ${steps.map(([id]) => id).join(', ')}`);
+  process.exit(2);
+}
 const started = Date.now();
-for (const [name, command, args] of steps) {
-  if (skip.has(name)) continue;
+for (const [id, name, command, args] of steps) {
+  if (skip.has(id) || skip.has(name)) {
+    console.log(`\n– ${name}: skipped (GRAPHCLOUD_TEST_SKIP)`);
+    continue;
+  }
   console.log(`\n▶ ${name}: ${command} ${args.join(' ')}`);
   const t0 = Date.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
   if (result.status !== 0) {
-    console.error(`\n✖ ${name} failed (exit ${result.status ?? result.signal})`);
+    console.error(`\n✖ ${name} failed (exit ${result.status ?? result.signal}); skip it locally with GRAPHCLOUD_TEST_SKIP=${id}`);
     process.exit(1);
   }
   console.log(`✔ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
-console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s${skip.size > 0 ? ` (skipped: ${[...skip].join(', ')})` : ''}`);

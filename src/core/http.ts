@@ -25,6 +25,12 @@ export interface HttpClientConfig extends ClientOptions {
   clientName?: string | undefined;
 }
 
+/**
+ * A request body fetch accepts. Spelled through `RequestInit` (declared by the DOM library and by
+ * Node's types alike), not `BodyInit` (DOM only): the declarations reach users' compilers.
+ */
+export type RequestBody = NonNullable<RequestInit['body']>;
+
 /** One call to the API. */
 export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -34,7 +40,7 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
   /** JSON body. */
   json?: unknown;
   /** Any other body (a `FormData` gets its multipart content type from fetch). */
-  body?: BodyInit | undefined;
+  body?: RequestBody | undefined;
   /** Schema of the success body; without one the body is ignored and `undefined` returned. */
   schema?: S;
   /** Credentials the body carries (a partner key, a personal access token): scrubbed from every error. */
@@ -172,7 +178,7 @@ export class HttpClient {
     let streaming = false;
     try {
       let method: string = spec.method;
-      let body: BodyInit | undefined = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
+      let body: RequestBody | undefined = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
       for (let hop = 0; ; hop++) {
         // An anonymous call (a signed URL) carries no credential, whatever its origin.
         const sameOrigin = !spec.anonymous && new URL(url).origin === this.#origin;

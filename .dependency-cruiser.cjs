@@ -1,0 +1,87 @@
+// The layering rules of docs/architecture.md ("Layers"), checked by `node scripts/check-layers.mjs`
+// (a step of `npm test`). That script also checks what dependency-cruiser cannot say in a rule:
+// no cycle between folders. Each rule's `comment` is the reason printed beside a violation.
+//
+// Paths are those of the target layout: src/cloud/model, src/cloud/watch, src/cloud/*.ts,
+// src/registry, src/proxy, src/core, src/testing, src/server (the relay), src/cli.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-file-cycle',
+      severity: 'error',
+      comment:
+        'two files must not import each other, directly or through others: split the shared part into a lower module (type-only imports count too)',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'ky-only-in-core',
+      severity: 'error',
+      comment: 'only src/core/ talks to ky (HttpClient is the one HTTP caller: auth, redirects, retries, redaction); use HttpClient',
+      from: { path: '^src/', pathNot: '^src/core/' },
+      to: { path: '(^|/)node_modules/ky/' },
+    },
+    {
+      name: 'ws-only-in-testing-and-server',
+      severity: 'error',
+      comment:
+        'only src/testing/ (the simulator) and src/server/ (the relay) may import ws: the SDK runs in browsers, and takes a WebSocket constructor from the user instead',
+      from: { path: '^src/', pathNot: '^src/(testing|server)/' },
+      to: { path: '(^|/)node_modules/(@types/)?ws/' },
+    },
+    {
+      name: 'public-entry-reaches-no-tooling',
+      severity: 'error',
+      comment:
+        'nothing reachable from src/index.ts may import src/testing/, src/cli/ or src/server/: they are Node-only entries of their own, and would reach every browser bundle',
+      from: { path: '^src/index\\.ts$' },
+      to: { path: '^src/(testing|cli|server)/', reachable: true },
+    },
+    {
+      name: 'core-imports-only-core',
+      severity: 'error',
+      comment: 'src/core/ is shared by every client and knows none of them: move the shared part into core, or pass it in',
+      from: { path: '^src/core/' },
+      to: { path: '^src/', pathNot: '^src/core/' },
+    },
+    {
+      name: 'watch-knows-no-client',
+      severity: 'error',
+      comment:
+        'src/cloud/watch/ knows no CloudClient and none of its resources (src/cloud/*.ts): give it what it needs (transport, model) through its constructor',
+      from: { path: '^src/cloud/watch/' },
+      to: { path: '^src/cloud/[^/]+\\.ts$' },
+    },
+    {
+      name: 'model-is-the-bottom-of-cloud',
+      severity: 'error',
+      comment:
+        'src/cloud/model/ (types, schemas, errors, defaults, status mapping) is the bottom layer of the cloud: it imports neither src/cloud/watch/ nor src/cloud/*.ts',
+      from: { path: '^src/cloud/model/' },
+      to: { path: '^src/cloud/(watch/|[^/]+\\.ts$)' },
+    },
+    {
+      name: 'clients-are-independent',
+      severity: 'error',
+      comment:
+        'registry, proxy and cloud never import each other (an app that imports one client must not ship the others): move what they share into src/core/',
+      from: { path: '^src/(registry|proxy|cloud)/' },
+      to: { path: '^src/(registry|proxy|cloud)/', pathNot: '^src/$1/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports are dependencies of the design too (a cycle through types is a cycle).
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // node_modules is a symlink in worktrees: keep the path as written so the rules above match.
+    preserveSymlinks: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'default'],
+      extensions: ['.ts', '.js', '.mjs', '.d.ts'],
+    },
+    exclude: { path: '^dist/' },
+  },
+};

@@ -3,6 +3,9 @@
 // first column below (a step's full name works too). An unknown id is refused, so a typo does not
 // quietly run everything.
 import { spawnSync } from 'node:child_process';
+import { ensureNode } from './node-floor.mjs';
+
+ensureNode('npm test', ['node', 'scripts/test.mjs']);
 
 const steps = [
   ['typecheck', 'typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']],

@@ -11,8 +11,8 @@ afterEach(async () => {
   sim = undefined;
 });
 
-/** Polls every 20 to 60 ms instead of 1 to 18 s. */
-const FAST_WAIT = { initialIntervalMs: 20, maxIntervalMs: 60, growFactor: 1.5, timeout: 15_000 };
+/** Polls every 50 to 200 ms instead of 0.5 to 24 s (100 ms is the floor of poll.minDelayMs). */
+const FAST_WAIT = { poll: { minDelayMs: 100, maxDelayMs: 200, growFactor: 1.5 }, waitTimeout: 15_000 };
 
 async function proxyOn(options: Parameters<typeof startSimulator>[0] = {}): Promise<{ sim: Simulator; proxy: ProxyClient }> {
   sim = await within(startSimulator({ taskDurationMs: 150, ...options }), 5_000, 'startSimulator()');

@@ -131,4 +131,3 @@ function lostTask(error: unknown, task: TaskRef, signal: AbortSignal | undefined
   const own = error instanceof ClientClosedError ? new ClientClosedError('ProxyClient') : error;
   return withSubmitted(own, task as { kind: string; taskId: string });
 }
-

@@ -2,7 +2,7 @@ import { callSafely, Checker, checkOptions, type HttpClient, type RequestOptions
 import { resolveImage, type Base64Format, type ResolvedImage } from './inputs.js';
 import { SUBMIT_TASK_RULES, type SubmitTaskOptions, type WaitForTaskOptions } from './options.js';
 import { FAMILIES } from './schemas.js';
-import { kindsOf, TASKS, type ImageTaskKind, type TaskKind, type TaskParams, type VideoTaskKind } from './tasks.js';
+import { kindsOf, TASKS, type ImageTaskParams, type TaskKind, type TaskParams, type VideoTaskParams } from './tasks.js';
 import type { ImageTask, TaskOf, TaskRef, TaskResultOf, VideoTask } from './types.js';
 import type { Fields } from './validate-common.js';
 
@@ -33,7 +33,7 @@ export interface TaskMethod<K extends TaskKind> {
  * const { urls } = await proxy.waitForTask(task);
  * ```
  */
-export type ImageTasks = { readonly [K in keyof TaskParams as K extends ImageTaskKind ? K : never]: TaskMethod<K> };
+export type ImageTasks = { readonly [K in keyof ImageTaskParams]: TaskMethod<K> };
 
 /**
  * The video tasks: `proxy.video`. Each method checks every documented limit, encodes binary images
@@ -46,7 +46,7 @@ export type ImageTasks = { readonly [K in keyof TaskParams as K extends ImageTas
  * const { urls: [video] } = await proxy.waitForTask(task);
  * ```
  */
-export type VideoTasks = { readonly [K in keyof TaskParams as K extends VideoTaskKind ? K : never]: TaskMethod<K> };
+export type VideoTasks = { readonly [K in keyof VideoTaskParams]: TaskMethod<K> };
 
 /**
  * What submissions share: the transport, the encoding choices and the client's wait.
@@ -97,7 +97,7 @@ export async function submitTask(ctx: SubmitContext, kind: TaskKind, params: unk
   const images = new Map<string, ResolvedImage>();
   const format = ctx.base64Format[spec.family];
   for (const at of spec.imageFields) await resolveAt(check, body, at.split('.'), '', format, images);
-  if (checking && 'afterEncode' in spec) spec.afterEncode(fields, images, check);
+  if (checking) spec.afterEncode?.(fields, images, check);
   check.throwIfInvalid(spec.name);
 
   const task = await FAMILIES[spec.family].submit(ctx.http, kind, spec.submitPath, body, request as RequestOptions);

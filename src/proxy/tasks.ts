@@ -6,20 +6,20 @@ import { checkUpscaledPixels, validateRelight, validateSkinEnhancerCreative, val
 import { validateExtend, validateMultiframe, validateReferenceToVideo } from './validate-video.js';
 import type { ExtendParams, MultiframeParams, ReferenceToVideoParams } from './video-params.js';
 
-// Adding a task kind: its params type, one property below (the method's docs), one entry in
-// TASKS. Everything else (kinds, status routes, `proxy.image.*` / `proxy.video.*`, the wait's
-// routing, the exported types) derives from these two.
+// Adding a task kind: its params type, one property below (the method's docs, in the image or
+// the video interface), one entry in TASKS. Everything else (kinds, status routes,
+// `proxy.image.*` / `proxy.video.*`, the wait's routing, the exported types) derives from these.
 
 /**
- * The params of each task kind. Each property is also the documentation of the method that
+ * The params of each image task kind. Each property is also the documentation of the method that
  * submits it (`proxy.image.upscale()` shows the JSDoc of `upscale` below).
  *
  * @example
  * ```ts
- * const params: TaskParams['upscale'] = { image: { path: './small.png' }, scale_factor: '4x' };
+ * const params: ImageTaskParams['upscale'] = { image: { path: './small.png' }, scale_factor: '4x' };
  * ```
  */
-export interface TaskParams {
+export interface ImageTaskParams {
   /**
    * Relights an image from a prompt, a light map or a reference image.
    *
@@ -71,6 +71,17 @@ export interface TaskParams {
    * ```
    */
   skinEnhancerFaithful: SkinEnhancerFaithfulParams;
+}
+
+/**
+ * The params of each video task kind; each property documents the method that submits it.
+ *
+ * @example
+ * ```ts
+ * const params: VideoTaskParams['extend'] = { model: 'videoq2-pro', video_creation_id: id, video_url: url };
+ * ```
+ */
+export interface VideoTaskParams {
   /**
    * Generates a video from a prompt and, optionally, one start-frame image.
    *
@@ -103,6 +114,34 @@ export interface TaskParams {
   multiframe: MultiframeParams;
 }
 
+/**
+ * The params of each task kind, by kind.
+ *
+ * @example
+ * ```ts
+ * const params: TaskParams['upscale'] = { image: { path: './small.png' }, scale_factor: '4x' };
+ * ```
+ */
+export interface TaskParams extends ImageTaskParams, VideoTaskParams {}
+
+/**
+ * Every task kind; it decides the submission route, the status route and the result type.
+ * @example const kind: TaskKind = 'multiframe';
+ */
+export type TaskKind = keyof TaskParams;
+
+/**
+ * Image task kinds, named after the `proxy.image` method that submits them.
+ * @example const kind: ImageTaskKind = 'upscale';
+ */
+export type ImageTaskKind = keyof ImageTaskParams;
+
+/**
+ * Video task kinds, named after the `proxy.video` method that submits them.
+ * @example const kind: VideoTaskKind = 'extend';
+ */
+export type VideoTaskKind = keyof VideoTaskParams;
+
 /** What the SDK knows about one task kind. */
 interface TaskSpec<K extends string = string, F extends 'image' | 'video' = 'image' | 'video'> {
   /** `image` tasks answer `{ task_id, status, generated }`, `video` tasks `{ task_id, state, credits }`. */
@@ -121,7 +160,8 @@ interface TaskSpec<K extends string = string, F extends 'image' | 'video' = 'ima
   afterEncode?(params: Fields, images: ReadonlyMap<string, ResolvedImage>, check: Checker): void;
 }
 
-type TaskTable = { readonly [K in keyof TaskParams]: TaskSpec<K> };
+// The compiler checks the table against the params interfaces: one entry per kind, of its family.
+type TaskTable = { readonly [K in ImageTaskKind]: TaskSpec<K, 'image'> } & { readonly [K in VideoTaskKind]: TaskSpec<K, 'video'> };
 
 const IMAGE = '/proxy/imagevendor/v1/ai';
 // Submission routes: docs/wire-protocol.md#media-proxy-submissions-and-envelopes. Status routes are
@@ -136,7 +176,7 @@ const VIDEO_STATUS = '/proxy/videovendor/tasks/{task_id}/creations';
  * TASKS.upscale.statusPath; // '/proxy/imagevendor/v1/ai/image-upscaler/{task_id}'
  * ```
  */
-export const TASKS = Object.freeze({
+export const TASKS: Readonly<TaskTable> = Object.freeze({
   relight: {
     family: 'image',
     name: 'proxy.image.relight()',
@@ -205,25 +245,7 @@ export const TASKS = Object.freeze({
     validate: validateMultiframe,
     imageFields: ['start_image', 'image_settings[].key_image'],
   },
-} as const satisfies TaskTable);
-
-/**
- * Every task kind; it decides the submission route, the status route and the result type.
- * @example const kind: TaskKind = 'multiframe';
- */
-export type TaskKind = keyof TaskParams;
-
-/**
- * Image task kinds, named after the `proxy.image` method that submits them.
- * @example const kind: ImageTaskKind = 'upscale';
- */
-export type ImageTaskKind = { [K in TaskKind]: (typeof TASKS)[K]['family'] extends 'image' ? K : never }[TaskKind];
-
-/**
- * Video task kinds, named after the `proxy.video` method that submits them.
- * @example const kind: VideoTaskKind = 'extend';
- */
-export type VideoTaskKind = Exclude<TaskKind, ImageTaskKind>;
+} satisfies TaskTable);
 
 /**
  * Every task kind, in table order.

@@ -260,11 +260,3 @@ export const TASK_KINDS = Object.freeze(Object.keys(TASKS) as TaskKind[]);
 export function kindsOf<F extends 'image' | 'video'>(family: F): (F extends 'image' ? ImageTaskKind : VideoTaskKind)[] {
   return TASK_KINDS.filter((kind) => TASKS[kind].family === family) as (F extends 'image' ? ImageTaskKind : VideoTaskKind)[];
 }
-
-/**
- * True for a known task kind (a string from the wire or from JavaScript callers).
- * @example isTaskKind('paint'); // false
- */
-export function isTaskKind(value: unknown): value is TaskKind {
-  return typeof value === 'string' && Object.hasOwn(TASKS, value);
-}

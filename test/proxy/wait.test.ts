@@ -182,6 +182,28 @@ describe('proxy.waitForTask()', () => {
     expect(seen.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'GET']);
   });
 
+  it('times each status read out after options.timeout and reads again, within waitTimeout', async () => {
+    let reads = 0;
+    server.use(
+      http.get(`${BASE}${UPSCALE_STATUS}`, ({ request }) => {
+        reads++;
+        // The first read never answers: only the per-attempt timeout ends it.
+        if (reads === 1) return new Promise<Response>((resolve) => request.signal.addEventListener('abort', () => resolve(HttpResponse.error())));
+        return image('COMPLETED', ['https://cdn.test/o.png'])();
+      }),
+    );
+    const start = Date.now();
+    let resolvedAt = -1;
+    const done = client()
+      .waitForTask({ kind: 'upscale', taskId: 't-1' }, { timeout: 2000, waitTimeout: 60_000 })
+      .then((result) => ((resolvedAt = Date.now() - start), result));
+    await advance(5000);
+    await expect(done).resolves.toMatchObject({ urls: ['https://cdn.test/o.png'] });
+    // 2 s until the first read timed out, then the first failure's backoff step of 1 s.
+    expect(resolvedAt).toBe(3000);
+    expect(reads).toBe(2);
+  });
+
   it('stops at once on an error that another request cannot fix (401)', async () => {
     const times = sequence(UPSCALE_STATUS, [status(401)]);
     const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }).catch((e: unknown) => e);

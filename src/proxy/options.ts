@@ -143,6 +143,15 @@ export interface ProxyClientOptions extends ClientOptions {
   clock?: Clock | undefined;
 }
 
+/**
+ * The entries of `value` that are not `undefined`: merged over defaults, `{ minDelayMs: undefined }`
+ * keeps the default instead of erasing it.
+ * @example ({ ...PROXY_DEFAULTS.wait.poll, ...defined(options.poll) });
+ */
+export function defined<T extends object>(value: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}
+
 // A status poll more often than every 100 ms only adds load.
 const POLL_FLOOR_MS = 100;
 

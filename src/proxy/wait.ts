@@ -1,7 +1,7 @@
 import { callSafely, Checker, checkOptions, ClientClosedError, poll, ValidationError, withSubmitted, type Clock, type HttpClient, type OptionRules } from '../core/index.js';
 import { PROXY_DEFAULTS } from './defaults.js';
 import { TaskFailedError } from './errors.js';
-import type { ProxyClientOptions, StatusPath, WaitForTaskOptions } from './options.js';
+import { defined, type ProxyClientOptions, type StatusPath, type WaitForTaskOptions } from './options.js';
 import { FAMILIES, phaseOf, type WireStatus } from './schemas.js';
 import { TASK_KINDS, TASKS, type TaskKind } from './tasks.js';
 import type { ImageTaskResult, TaskRef, VideoTaskResult } from './types.js';
@@ -64,7 +64,7 @@ export async function* watchStatuses(ctx: WaitContext, task: TaskRef, options: O
         const status = await family.readStatus(ctx.http, task.kind, task.taskId, path, { ...read, signal });
         return { value: status, terminal: status.phase === 'succeeded' || status.phase === 'failed', queued: status.phase === 'queued' };
       },
-      backoff: { ...defaults.poll, ...ctx.defaults.poll, ...options.poll },
+      backoff: { ...defaults.poll, ...defined(ctx.defaults.poll), ...defined(options.poll) },
       // close() ends every wait: its signal joins the caller's.
       signal: options.signal ? AbortSignal.any([options.signal, ctx.http.closed]) : ctx.http.closed,
       waitTimeout: options.waitTimeout ?? ctx.defaults.waitTimeout ?? defaults.waitTimeout,

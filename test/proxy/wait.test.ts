@@ -90,6 +90,15 @@ describe('proxy.waitForTask()', () => {
     expect(gaps(times).slice(0, 4)).toEqual([1000, 3000, 5000, 5000]);
   });
 
+  it('keeps a default that an option set to undefined leaves out', async () => {
+    const times = sequence(UPSCALE_STATUS, [image('IN_PROGRESS'), image('IN_PROGRESS'), image('COMPLETED', ['https://cdn.test/o.png'])]);
+    const p = client({ wait: { poll: { maxDelayMs: undefined } }, statusPaths: { upscale: undefined }, base64Format: { image: undefined } });
+    const done = p.waitForTask({ kind: 'upscale', taskId: 't-1' }, { poll: { minDelayMs: undefined, growFactor: undefined }, waitTimeout: undefined });
+    await advance(5000);
+    await expect(done).resolves.toMatchObject({ urls: ['https://cdn.test/o.png'] });
+    expect(gaps(times)).toEqual([1000, 2000]);
+  });
+
   it('reads the style-transfer status at the top level and task_status as status', async () => {
     sequence('/proxy/imagevendor/v1/ai/image-style-transfer/t-1', [() => HttpResponse.json({ task_id: 't-1', task_status: 'completed', generated: ['https://cdn.test/s.png'] })]);
     const done = client().waitForTask({ kind: 'styleTransfer', taskId: 't-1' });

@@ -2,16 +2,21 @@
  * What `proxy.waitForTask()` costs: status requests and the delay between a task's completion and
  * its detection, for tasks that finish after 5 s, 60 s and 10 min, beside a fixed 5 s poller.
  *
- * Runs the real ProxyClient (HTTP core included) against a simulated server: a `fetch` that answers
- * from a simulated clock, injected through the client's `clock` option, so ten minutes take
- * milliseconds. Each scenario runs once at exactly its duration and then at 101 completion times
- * spread over ±10 % of it (so the poll phase is averaged out).
+ * Runs the real ProxyClient (HTTP core and wait engine included) against a simulated server: a
+ * `fetch` that answers from a simulated clock, injected through the client's `clock` option, so
+ * ten minutes take milliseconds. The engine draws every delay between half and all of its backoff
+ * step, so each figure is a distribution: "exact" runs the task at exactly its length RUNS times,
+ * "±10 %" runs it at RUNS completion times spread over ±10 % of its length (which also averages
+ * out where completion falls between two polls). Math.random is replaced by a seeded generator,
+ * so the table is the same on every run.
  *
- * Target: the 10-minute task in at most 40 requests with a mean detection delay of at most 10 s.
+ * Target: the 10-minute task in at most 40 requests (mean, exact and ±10 %) with a mean detection
+ * delay of at most 10 s.
  *
  *   npx tsx bench/proxy-wait.ts
  */
-import { ProxyClient, type Clock, type WaitOptions } from '../src/proxy/index.js';
+import type { Clock } from '../src/core/index.js';
+import { PROXY_DEFAULTS, ProxyClient, type WaitForTaskOptions } from '../src/proxy/index.js';
 
 const TARGET = { requests: 40, meanDelayMs: 10_000 };
 const SCENARIOS = [
@@ -19,29 +24,43 @@ const SCENARIOS = [
   { name: '60 s', ms: 60_000 },
   { name: '10 min', ms: 600_000 },
 ];
-const SPREAD = 101;
-const STRATEGIES: { name: string; options: WaitOptions }[] = [
-  { name: 'waitForTask (defaults)', options: {} },
-  { name: 'fixed 5 s poller', options: { initialIntervalMs: 5_000, growFactor: 1, maxIntervalMs: 5_000 } },
+const RUNS = 201;
+const STRATEGIES: { name: string; options: WaitForTaskOptions; jitter: boolean }[] = [
+  { name: 'waitForTask (defaults)', options: {}, jitter: true },
+  { name: 'fixed 5 s poller (no jitter)', options: { poll: { minDelayMs: 5_000, maxDelayMs: 5_000, growFactor: 1 } }, jitter: false },
 ];
 
+/** A seeded generator (mulberry32): the same draws on every run of the bench. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
 /** Simulated time: `sleep` moves the clock instead of waiting. */
-function simulatedClock(): Clock & { set(ms: number): void } {
+function simulatedClock(): Clock {
   let now = 0;
   return {
     now: () => now,
-    set: (ms) => {
-      now = ms;
-    },
-    async sleep(ms, signal) {
+    async sleep(ms: number, signal?: AbortSignal) {
       if (signal?.aborted) throw signal.reason;
       now += Math.max(0, ms);
     },
   };
 }
 
+interface Run {
+  requests: number;
+  delayMs: number;
+}
+
 /** One wait for a task finishing at `completesAt` ms: status requests made and detection delay. */
-async function measure(completesAt: number, options: WaitOptions): Promise<{ requests: number; delayMs: number }> {
+async function measure(completesAt: number, options: WaitForTaskOptions): Promise<Run> {
   const clock = simulatedClock();
   let requests = 0;
   const fetch: typeof globalThis.fetch = async () => {
@@ -52,30 +71,41 @@ async function measure(completesAt: number, options: WaitOptions): Promise<{ req
   };
   const proxy = new ProxyClient({ baseUrl: 'http://127.0.0.1:9', token: 'bench', fetch, clock });
   await proxy.waitForTask({ kind: 'upscale', taskId: 't-1', status: 'IN_PROGRESS' }, options);
+  await proxy.close();
   return { requests, delayMs: clock.now() - completesAt };
 }
 
+const mean = (runs: Run[], pick: (r: Run) => number) => runs.reduce((sum, r) => sum + pick(r), 0) / runs.length;
+const max = (runs: Run[], pick: (r: Run) => number) => Math.max(...runs.map(pick));
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+const random = Math.random;
 const rows: string[] = [];
 let met = true;
 for (const scenario of SCENARIOS) {
   for (const strategy of STRATEGIES) {
-    const exact = await measure(scenario.ms, strategy.options);
-    const runs: { requests: number; delayMs: number }[] = [];
-    for (let i = 0; i < SPREAD; i++) runs.push(await measure(Math.round(scenario.ms * (0.9 + (0.2 * i) / (SPREAD - 1))), strategy.options));
-    const mean = (pick: (r: { requests: number; delayMs: number }) => number) => runs.reduce((sum, r) => sum + pick(r), 0) / runs.length;
-    const meanRequests = mean((r) => r.requests);
-    const meanDelay = mean((r) => r.delayMs);
-    const maxDelay = Math.max(...runs.map((r) => r.delayMs));
-    rows.push(`| ${scenario.name} | ${strategy.name} | ${exact.requests} | ${(exact.delayMs / 1000).toFixed(2)} s | ${meanRequests.toFixed(1)} | ${(meanDelay / 1000).toFixed(2)} s | ${(maxDelay / 1000).toFixed(2)} s |`);
-    if (scenario.ms === 600_000 && strategy.options === STRATEGIES[0]?.options) {
-      const ok = exact.requests <= TARGET.requests && meanRequests <= TARGET.requests && meanDelay <= TARGET.meanDelayMs;
+    const draw = seeded(scenario.ms);
+    Math.random = strategy.jitter ? draw : () => 1;
+    const exact: Run[] = [];
+    const spread: Run[] = [];
+    for (let i = 0; i < RUNS; i++) exact.push(await measure(scenario.ms, strategy.options));
+    for (let i = 0; i < RUNS; i++) spread.push(await measure(Math.round(scenario.ms * (0.9 + (0.2 * i) / (RUNS - 1))), strategy.options));
+    rows.push(
+      `| ${scenario.name} | ${strategy.name} | ${mean(exact, (r) => r.requests).toFixed(1)} (max ${max(exact, (r) => r.requests)}) | ${seconds(mean(exact, (r) => r.delayMs))} | ` +
+        `${mean(spread, (r) => r.requests).toFixed(1)} (max ${max(spread, (r) => r.requests)}) | ${seconds(mean(spread, (r) => r.delayMs))} | ${seconds(max(spread, (r) => r.delayMs))} |`,
+    );
+    if (scenario.ms === 600_000 && strategy === STRATEGIES[0]) {
+      const ok = mean(exact, (r) => r.requests) <= TARGET.requests && mean(spread, (r) => r.requests) <= TARGET.requests && mean(spread, (r) => r.delayMs) <= TARGET.meanDelayMs;
       met &&= ok;
       rows.push(`|  | target: ≤ ${TARGET.requests} requests, mean delay ≤ ${TARGET.meanDelayMs / 1000} s | ${ok ? 'met' : 'NOT met'} |  |  |  |  |`);
     }
   }
 }
+Math.random = random;
 
-console.log('| task length | strategy | requests (exact) | delay (exact) | mean requests (±10 %) | mean delay (±10 %) | max delay (±10 %) |');
+const { poll } = PROXY_DEFAULTS.wait;
+console.log(`poll defaults: minDelayMs ${poll.minDelayMs}, maxDelayMs ${poll.maxDelayMs}, growFactor ${poll.growFactor}; ${RUNS} runs per cell\n`);
+console.log('| task length | strategy | requests (exact) | mean delay (exact) | requests (±10 %) | mean delay (±10 %) | max delay (±10 %) |');
 console.log('|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);
 console.log(`\nTargets ${met ? 'met' : 'NOT met'} for the 10-minute task.`);

@@ -165,7 +165,7 @@ async function main(): Promise<void> {
 
     if (where.proxy) {
       console.log('3. Upscale an image through the media proxy, waiting for the task');
-      const proxy = new ProxyClient({ ...where.proxy, wait: where.fastPolling ? { initialIntervalMs: 250, maxIntervalMs: 1_000 } : undefined });
+      const proxy = new ProxyClient({ ...where.proxy, wait: where.fastPolling ? { poll: { minDelayMs: 250, maxDelayMs: 1_000 } } : undefined });
       const task = await proxy.image.upscale({ image: input, scale_factor: '2x', prompt: 'crisp gradient' });
       console.log(`  task ${task.taskId} submitted (${task.status})`);
       const done = await proxy.waitForTask(task, { onUpdate: (status: TaskStatus) => console.log(`  task is ${status.phase} (${status.status})`) });

@@ -9,7 +9,8 @@
 import { ProxyClient, TaskFailedError, TimeoutError, ValidationError } from 'graphcloud';
 
 const [input = 'https://picsum.photos/512', scale = '2x'] = process.argv.slice(2);
-const proxy = new ProxyClient({
+// `await using` closes the client (and ends any wait) when the script ends.
+await using proxy = new ProxyClient({
   baseUrl: process.env.GRAPHCLOUD_PROXY_URL ?? 'http://127.0.0.1:8788',
   token: () => process.env.GRAPHCLOUD_TOKEN ?? '',
 });
@@ -31,14 +32,15 @@ try {
 
   const result = await proxy.waitForTask(task, {
     signal: controller.signal,
-    timeout: 15 * 60_000,
+    waitTimeout: 15 * 60_000,
     onUpdate: (status) => console.log(`  ${status.phase} (${status.status})`),
   });
   console.log(`done: ${result.urls.join(', ')}`);
 } catch (error) {
   if (error instanceof ValidationError) console.error('nothing was sent:', error.issues);
   else if (error instanceof TaskFailedError) console.error(`task ${error.taskId} ${error.reason}`, error.errCode ?? '');
-  else if (error instanceof TimeoutError) console.error(error.message);
+  // The task was paid for and runs on: `submitted` names it, for a later proxy.waitForTask(submitted).
+  else if (error instanceof TimeoutError) console.error(error.message, error.submitted);
   else throw error;
   process.exitCode = 1;
 }

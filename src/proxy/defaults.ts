@@ -1,3 +1,6 @@
+import { TASK_KINDS, TASKS, type TaskKind } from './tasks.js';
+import { MAX_UPSCALED_PIXELS } from './validate-image.js';
+
 /**
  * Policies of the media proxy client, frozen. Every option that overrides one of them names it in
  * its `@default` tag; `docs/proxy.md` prints the same table.
@@ -5,59 +8,51 @@
  * @example
  * ```ts
  * import { PROXY_DEFAULTS } from 'graphcloud';
- * console.log(PROXY_DEFAULTS.wait.maxIntervalMs); // 18000
+ * console.log(PROXY_DEFAULTS.wait.poll.maxDelayMs); // 24000
  * ```
  */
 export const PROXY_DEFAULTS = Object.freeze({
   wait: Object.freeze({
     /**
-     * Budget of one `waitForTask()` in ms. Time the task spends queued does not count unless
-     * `countQueued` is set. Official clients give up after about 80 minutes of non-queued time.
+     * Deadline of one wait in ms. Time the task spends queued does not count unless `countQueued`
+     * is set; time spent on failed status reads does. Official clients give up after about 80
+     * minutes of non-queued time.
      * @default 4_800_000 (80 minutes)
      */
-    timeout: 80 * 60_000,
+    waitTimeout: 80 * 60_000,
     /**
-     * Whether time the task spends queued (`CREATED`, `created`, `queueing`) counts against `timeout`.
+     * Whether time between two readings that both said "queued" (`CREATED`, `created`,
+     * `queueing`) counts against `waitTimeout`.
      * @default false
      */
     countQueued: false,
     /**
-     * Delay before the second status request, in ms; the first is sent at once.
-     * @default 1_000
+     * Delays between status reads: the first read is sent at once, the next after a random delay
+     * between half and all of `minDelayMs`, then of each step grown by `growFactor` up to
+     * `maxDelayMs`. The mean completion-to-detection delay of a long task is about 0.39 ×
+     * `maxDelayMs` (see `bench/proxy-wait.ts`).
      */
-    initialIntervalMs: 1_000,
+    poll: Object.freeze({
+      /** @default 1_000 */
+      minDelayMs: 1_000,
+      /** @default 24_000 */
+      maxDelayMs: 24_000,
+      /** @default 2 */
+      growFactor: 2,
+    }),
     /**
-     * Growth of the delay after each status request (1, 2, 4, 8, 16, then 18 s).
-     * @default 2
-     */
-    growFactor: 2,
-    /**
-     * Cap of the delay between two status requests, in ms. The mean delay between completion and
-     * detection of a long task is half of it (see `bench/proxy-wait.ts`).
-     * @default 18_000
-     */
-    maxIntervalMs: 18_000,
-    /**
-     * How long a `404` is taken for "not visible yet" (status routes can lag the submission) before
-     * it is reported as a `NotFoundError`, in ms from the start of the wait.
+     * How long a `404` is taken for "not visible yet" (status routes can lag the submission)
+     * before the first successful reading, in ms from the start of the wait.
      * @default 30_000
      */
     notFoundGraceMs: 30_000,
   }),
   /**
    * Status routes, by task kind; `{task_id}` is replaced by the encoded task id. They are the
-   * vendors' convention (not in the interface document); override them with `statusPaths`.
+   * vendors' convention (docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states);
+   * override them with `statusPaths`.
    */
-  statusPaths: Object.freeze({
-    relight: '/proxy/imagevendor/v1/ai/image-relight/{task_id}',
-    upscale: '/proxy/imagevendor/v1/ai/image-upscaler/{task_id}',
-    styleTransfer: '/proxy/imagevendor/v1/ai/image-style-transfer/{task_id}',
-    skinEnhancerCreative: '/proxy/imagevendor/v1/ai/skin-enhancer/{task_id}',
-    skinEnhancerFaithful: '/proxy/imagevendor/v1/ai/skin-enhancer/{task_id}',
-    referenceToVideo: '/proxy/videovendor/tasks/{task_id}/creations',
-    extend: '/proxy/videovendor/tasks/{task_id}/creations',
-    multiframe: '/proxy/videovendor/tasks/{task_id}/creations',
-  }),
+  statusPaths: Object.freeze(Object.fromEntries(TASK_KINDS.map((kind) => [kind, TASKS[kind].statusPath]))) as Readonly<Record<TaskKind, string>>,
   /**
    * How bytes given as an image input are sent: `raw` Base64 (image vendor) or a `data-url`
    * (`data:image/png;base64,...`, which the video vendor requires). Override with `base64Format`.
@@ -67,5 +62,5 @@ export const PROXY_DEFAULTS = Object.freeze({
    * Largest upscaler result, in pixels (width × height after `scale_factor`).
    * @default 25_300_000
    */
-  maxUpscaledPixels: 25_300_000,
+  maxUpscaledPixels: MAX_UPSCALED_PIXELS,
 });

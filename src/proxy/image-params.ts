@@ -1,30 +1,31 @@
-import type { ImageInput } from './inputs.js';
+import type { ProxyImageInput } from './inputs.js';
 
-// Enum values of sections 4.6 to 4.8 of the interface. Wire names are the vendor's (snake_case):
+// Documented enum values of the image tasks (docs/wire-protocol.md#media-proxy-limits-checked-before-sending).
+// Wire names are the vendor's (snake_case):
 // users copy them from vendor documentation.
 
 /** @example RELIGHT_STYLES.includes('clean') // true */
-export const RELIGHT_STYLES = ['standard', 'darker_but_realistic', 'clean', 'smooth', 'brighter', 'contrasted_n_hdr', 'just_composition'] as const;
+export const RELIGHT_STYLES = Object.freeze(['standard', 'darker_but_realistic', 'clean', 'smooth', 'brighter', 'contrasted_n_hdr', 'just_composition'] as const);
 /** @example RELIGHT_ENGINES[0] // 'automatic' */
-export const RELIGHT_ENGINES = ['automatic', 'balanced', 'cool', 'real', 'illusio', 'fairy', 'colorful_anime', 'hard_transform', 'softy'] as const;
+export const RELIGHT_ENGINES = Object.freeze(['automatic', 'balanced', 'cool', 'real', 'illusio', 'fairy', 'colorful_anime', 'hard_transform', 'softy'] as const);
 /** @example TRANSFER_LIGHT_A.includes('high_on_faces') // true */
-export const TRANSFER_LIGHT_A = ['automatic', 'low', 'medium', 'normal', 'high', 'high_on_faces'] as const;
+export const TRANSFER_LIGHT_A = Object.freeze(['automatic', 'low', 'medium', 'normal', 'high', 'high_on_faces'] as const);
 /** @example TRANSFER_LIGHT_B.includes('soft_mid') // true */
-export const TRANSFER_LIGHT_B = ['automatic', 'composition', 'straight', 'smooth_in', 'smooth_out', 'smooth_both', 'reverse_both', 'soft_in', 'soft_out', 'soft_mid', 'strong_mid', 'style_shift', 'strong_shift'] as const;
+export const TRANSFER_LIGHT_B = Object.freeze(['automatic', 'composition', 'straight', 'smooth_in', 'smooth_out', 'smooth_both', 'reverse_both', 'soft_in', 'soft_out', 'soft_mid', 'strong_mid', 'style_shift', 'strong_shift'] as const);
 /** @example UPSCALE_ENGINES.includes('vendor_sharpy') // true */
-export const UPSCALE_ENGINES = ['automatic', 'vendor_illusio', 'vendor_sharpy', 'vendor_sparkle'] as const;
+export const UPSCALE_ENGINES = Object.freeze(['automatic', 'vendor_illusio', 'vendor_sharpy', 'vendor_sparkle'] as const);
 /** @example UPSCALE_OPTIMIZED_FOR[0] // 'standard' */
-export const UPSCALE_OPTIMIZED_FOR = ['standard', 'soft_portraits', 'hard_portraits', 'art_n_illustration', 'videogame_assets', 'nature_n_landscapes', 'films_n_photography', '3d_renders', 'science_fiction_n_horror'] as const;
+export const UPSCALE_OPTIMIZED_FOR = Object.freeze(['standard', 'soft_portraits', 'hard_portraits', 'art_n_illustration', 'videogame_assets', 'nature_n_landscapes', 'films_n_photography', '3d_renders', 'science_fiction_n_horror'] as const);
 /** @example SCALE_FACTORS // ['2x', '4x', '8x', '16x'] */
-export const SCALE_FACTORS = ['2x', '4x', '8x', '16x'] as const;
+export const SCALE_FACTORS = Object.freeze(['2x', '4x', '8x', '16x'] as const);
 /** @example STYLE_TRANSFER_ENGINES.includes('super_real') // true */
-export const STYLE_TRANSFER_ENGINES = ['balanced', 'definio', 'illusio', '3d_cartoon', 'colorful_anime', 'caricature', 'real', 'super_real', 'softy'] as const;
+export const STYLE_TRANSFER_ENGINES = Object.freeze(['balanced', 'definio', 'illusio', '3d_cartoon', 'colorful_anime', 'caricature', 'real', 'super_real', 'softy'] as const);
 /** @example STYLE_TRANSFER_FLAVORS.includes('gen_z') // true */
-export const STYLE_TRANSFER_FLAVORS = ['faithful', 'gen_z', 'psychedelia', 'detaily', 'clear', 'donotstyle', 'donotstyle_sharp'] as const;
+export const STYLE_TRANSFER_FLAVORS = Object.freeze(['faithful', 'gen_z', 'psychedelia', 'detaily', 'clear', 'donotstyle', 'donotstyle_sharp'] as const);
 /** @example PORTRAIT_BEAUTIFIERS // ['beautify_face', 'beautify_face_max'] */
-export const PORTRAIT_BEAUTIFIERS = ['beautify_face', 'beautify_face_max'] as const;
+export const PORTRAIT_BEAUTIFIERS = Object.freeze(['beautify_face', 'beautify_face_max'] as const);
 /** @example PORTRAIT_STYLES // ['standard', 'pop', 'super_pop'] */
-export const PORTRAIT_STYLES = ['standard', 'pop', 'super_pop'] as const;
+export const PORTRAIT_STYLES = Object.freeze(['standard', 'pop', 'super_pop'] as const);
 
 /** Fields every image task accepts. */
 interface ImageTaskCommon {
@@ -70,7 +71,7 @@ export interface RelightAdvancedSettings {
  */
 export interface RelightParams extends ImageTaskCommon {
   /** Required. URL, Base64, bytes, a `Blob` or `{ path }`. */
-  image: ImageInput;
+  image: ProxyImageInput;
   /** Guides the light transfer; a part may be weighted `(text:weight)` with a weight from 1 to 1.4. */
   prompt?: string;
   /** @default 'standard' */
@@ -84,9 +85,9 @@ export interface RelightParams extends ImageTaskCommon {
   /** 0 (closest to the original) to 100. @default 100 */
   light_transfer_strength?: number;
   /** Light map; cannot be combined with `transfer_light_from_reference_image`. */
-  transfer_light_from_lightmap?: ImageInput;
+  transfer_light_from_lightmap?: ProxyImageInput;
   /** Reference image; cannot be combined with `transfer_light_from_lightmap`. */
-  transfer_light_from_reference_image?: ImageInput;
+  transfer_light_from_reference_image?: ProxyImageInput;
   advanced_settings?: RelightAdvancedSettings;
 }
 
@@ -101,7 +102,7 @@ export interface RelightParams extends ImageTaskCommon {
  */
 export interface UpscaleParams extends ImageTaskCommon {
   /** Required. URL, Base64, bytes, a `Blob` or `{ path }`. */
-  image: ImageInput;
+  image: ProxyImageInput;
   /** Higher scales take longer. Default not documented (the vendor uses `2x`). */
   scale_factor?: (typeof SCALE_FACTORS)[number];
   engine?: (typeof UPSCALE_ENGINES)[number];
@@ -128,9 +129,9 @@ export interface UpscaleParams extends ImageTaskCommon {
  */
 export interface StyleTransferParams extends ImageTaskCommon {
   /** Required by the SDK: the image to restyle. */
-  image: ImageInput;
+  image: ProxyImageInput;
   /** Required by the SDK: the style reference. */
-  reference_image: ImageInput;
+  reference_image: ProxyImageInput;
   engine?: (typeof STYLE_TRANSFER_ENGINES)[number];
   flavor?: (typeof STYLE_TRANSFER_FLAVORS)[number];
   /** Same settings give the same image. */
@@ -156,7 +157,7 @@ export interface StyleTransferParams extends ImageTaskCommon {
  */
 export interface SkinEnhancerCreativeParams extends ImageTaskCommon {
   /** Required by the SDK. Base64 or a publicly accessible HTTPS URL (or bytes the SDK encodes). */
-  image: ImageInput;
+  image: ProxyImageInput;
   /** 0 to 100. */
   sharpen?: number;
   /** 0 to 100. */
@@ -173,23 +174,11 @@ export interface SkinEnhancerCreativeParams extends ImageTaskCommon {
  */
 export interface SkinEnhancerFaithfulParams extends ImageTaskCommon {
   /** Required. Base64 or a publicly accessible HTTPS URL (or bytes the SDK encodes). */
-  image: ImageInput;
+  image: ProxyImageInput;
   /** 0 to 100. @default 0 */
   sharpen?: number;
   /** 0 to 100. @default 80 */
   skin_detail?: number;
   /** 0 to 100. @default 2 */
   smart_grain?: number;
-}
-
-/**
- * Params of each image kind.
- * @example type P = ImageParamsByKind['upscale']; // UpscaleParams
- */
-export interface ImageParamsByKind {
-  relight: RelightParams;
-  upscale: UpscaleParams;
-  styleTransfer: StyleTransferParams;
-  skinEnhancerCreative: SkinEnhancerCreativeParams;
-  skinEnhancerFaithful: SkinEnhancerFaithfulParams;
 }

@@ -16,15 +16,16 @@ export interface ImageFile {
 }
 
 /**
- * An image argument: an `http(s)://` URL, a `data:` URL or Base64 text (sent unchanged), or bytes,
- * a `Blob`/`File` or `{ path }`, which the SDK encodes to Base64.
+ * An image argument of a media task: an `http(s)://` URL, a `data:` URL or Base64 text (sent
+ * unchanged), or bytes, a `Blob`/`File` or `{ path }`, which the SDK encodes to Base64. Unlike the
+ * core's `FileInput`, a plain string is never read as a file path.
  *
  * @example
  * ```ts
- * const inputs: ImageInput[] = ['https://example.com/a.png', 'iVBORw0KGgo…', new Uint8Array(png), blob, { path: './a.png' }];
+ * const inputs: ProxyImageInput[] = ['https://example.com/a.png', 'iVBORw0KGgo…', new Uint8Array(png), blob, { path: './a.png' }];
  * ```
  */
-export type ImageInput = string | Blob | ArrayBuffer | ArrayBufferView | ImageFile;
+export type ProxyImageInput = string | Blob | ArrayBuffer | ArrayBufferView | ImageFile;
 
 /**
  * How encoded bytes are written: bare Base64, or a `data:<type>;base64,` URL.

@@ -1,88 +1,58 @@
 import * as z from 'zod/mini';
-import type { ImageTask, ImageTaskKind, TaskKind, TaskPhase, TaskStatus, VideoCreation, VideoTask, VideoTaskKind } from './types.js';
+import type { HttpClient, RequestOptions } from '../core/index.js';
+import type { ImageTaskKind, TaskKind, VideoTaskKind } from './tasks.js';
+import type { ImageTask, ImageTaskResult, TaskPhase, TaskStatus, VideoCreation, VideoTask, VideoTaskResult } from './types.js';
 
-// Boundary schemas of Area C. Strict only about what the SDK reads (the task id); everything else
-// is lenient, because a submission response that fails validation would lose a task already paid.
+// Boundary schemas of the media proxy (docs/wire-protocol.md#media-proxy-submissions-and-envelopes).
+// Strict only about what the SDK reads; everything else is lenient, because a submission answer
+// that fails validation would lose a task already paid for.
 const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 
-const ImageTaskBody = z.looseObject({
-  task_id: z.string(),
-  status: opt(z.string()),
-  // Some upstreams spell `status` as `task_status` (wire facts, Area C).
-  task_status: opt(z.string()),
-  generated: opt(z.array(z.string())),
-});
+const imageBody = <T extends z.ZodMiniType>(taskId: T) =>
+  z.looseObject({
+    task_id: taskId,
+    status: opt(z.string()),
+    // Some upstreams spell `status` as `task_status`.
+    task_status: opt(z.string()),
+    generated: opt(z.array(z.string())),
+  });
+const enveloped = <T extends z.ZodMiniType>(body: T) => z.union([z.looseObject({ data: body }), body]);
 
-/**
- * Image task, under `data` (relight, upscaler, skin enhancers) or at the top level (style transfer); both accepted everywhere.
- * @example ImageTaskSchema.parse({ data: { task_id: 't', status: 'CREATED' } });
- */
-export const ImageTaskSchema = z.union([z.looseObject({ data: ImageTaskBody }), ImageTaskBody]);
+// Image answers: under `data` (relight, upscaler, skin enhancers) or at the top level (style
+// transfer); both are accepted everywhere. A submission must name its task; a status answer
+// without a task id still belongs to the task asked about.
+const ImageTaskSchema = enveloped(imageBody(z.string()));
+const ImageStatusSchema = enveloped(imageBody(opt(z.string())));
 
-const VideoTaskBody = z.looseObject({
-  task_id: z.string(),
-  state: opt(z.string()),
-  credits: opt(z.number()),
-});
+// Video submission answer: `task_id`, `state`, `credits` (top level; a `data` wrapper is accepted too).
+const VideoTaskSchema = enveloped(z.looseObject({ task_id: z.string(), state: opt(z.string()), credits: opt(z.number()) }));
 
-/**
- * Video submission answer: `task_id`, `state`, `credits` (top level; a `data` wrapper is accepted too).
- * @example VideoTaskSchema.parse({ task_id: 'v', state: 'created', credits: 20 });
- */
-export const VideoTaskSchema = z.union([z.looseObject({ data: VideoTaskBody }), VideoTaskBody]);
+const CreationSchema = z.looseObject({ id: opt(z.string()), url: z.string(), cover_url: opt(z.string()), watermarked_url: opt(z.string()) });
 
-const CreationSchema = z.looseObject({
-  id: opt(z.string()),
-  url: z.string(),
-  cover_url: opt(z.string()),
-  watermarked_url: opt(z.string()),
-});
+// Video status (docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states). `state` is
+// required: a status read costs nothing, and a body without it (a wrong route answering `{}`)
+// must not pass for a task queued forever.
+const VideoStatusSchema = enveloped(
+  z.looseObject({
+    id: opt(z.string()),
+    task_id: opt(z.string()),
+    state: z.string(),
+    err_code: opt(z.string()),
+    credits: opt(z.number()),
+    progress: opt(z.number()),
+    creations: opt(z.array(CreationSchema)),
+  }),
+);
 
-// `state` is required here: a status read costs nothing, and a body without it (a wrong route
-// answering `{}`) must not pass for a task queued forever.
-const VideoStatusBody = z.looseObject({
-  id: opt(z.string()),
-  task_id: opt(z.string()),
-  state: z.string(),
-  err_code: opt(z.string()),
-  credits: opt(z.number()),
-  progress: opt(z.number()),
-  creations: opt(z.array(CreationSchema)),
-});
-
-/**
- * Video status answer (`GET /proxy/videovendor/tasks/{task_id}/creations`).
- * @example VideoStatusSchema.parse({ id: 'v', state: 'success', creations: [{ url: 'https://cdn/v.mp4' }] });
- */
-export const VideoStatusSchema = z.union([z.looseObject({ data: VideoStatusBody }), VideoStatusBody]);
-
-type Unwrapped<T> = T extends { data: infer D } ? D : T;
-function unwrap<T extends object>(body: T): Unwrapped<T> {
-  return ('data' in body ? body.data : body) as Unwrapped<T>;
-}
-
-/**
- * Normalises an image task answer (submission or status).
- * @example toImageTask('upscale', { task_id: 't', task_status: 'created' }); // { kind: 'upscale', taskId: 't', status: 'CREATED', generated: [], raw }
- */
-export function toImageTask<K extends ImageTaskKind>(kind: K, body: z.infer<typeof ImageTaskSchema>): ImageTask<K> {
-  const inner = unwrap(body);
-  return { kind, taskId: inner.task_id, status: (inner.status ?? inner.task_status ?? 'CREATED').toUpperCase(), generated: inner.generated ?? [], raw: body };
-}
-
-/**
- * Normalises a video submission answer.
- * @example toVideoTask('extend', { task_id: 'v', state: 'Queueing' }).state; // 'queueing'
- */
-export function toVideoTask<K extends VideoTaskKind>(kind: K, body: z.infer<typeof VideoTaskSchema>): VideoTask<K> {
-  const inner = unwrap(body);
-  return { kind, taskId: inner.task_id, state: (inner.state ?? 'created').toLowerCase(), credits: inner.credits ?? undefined, raw: body };
+function unwrap<T extends object>(body: T): T extends { data: infer D } ? D : T {
+  return ('data' in body ? body.data : body) as T extends { data: infer D } ? D : T;
 }
 
 const QUEUED = new Set(['CREATED', 'QUEUEING', 'QUEUED']);
 
 /**
- * Phase of a vendor status, compared case-insensitively; an unknown value is "running", never an error.
+ * Phase of a vendor status, compared case-insensitively; an unknown value is "running", never an
+ * error (docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states).
  * @example phaseOf('queueing', false); // 'queued'
  */
 export function phaseOf(status: string, hasResult: boolean): TaskPhase {
@@ -94,38 +64,70 @@ export function phaseOf(status: string, hasResult: boolean): TaskPhase {
 }
 
 /**
- * An image status answer as a `TaskStatus`.
- * @example imageStatus('relight', 't', { data: { task_id: 't', status: 'COMPLETED', generated: [url] } }).phase; // 'succeeded'
+ * A status as read from the wire: a video status also carries its creations and credits.
+ * @example const { creations = [] } = await FAMILIES.video.readStatus(http, 'extend', id, path, {});
  */
-export function imageStatus(kind: TaskKind, taskId: string, body: z.infer<typeof ImageTaskSchema>): TaskStatus {
-  const inner = unwrap(body);
-  // No status at all reads as running (charged to the budget), never as queued forever.
-  const status = (inner.status ?? inner.task_status ?? 'UNKNOWN').toUpperCase();
-  const urls = inner.generated ?? [];
-  return { kind, taskId: inner.task_id || taskId, status, phase: phaseOf(status, urls.length > 0), urls, raw: body };
+export interface WireStatus extends TaskStatus {
+  creations?: VideoCreation[] | undefined;
+  credits?: number | undefined;
 }
 
 /**
- * A video status answer as a `TaskStatus` and its creations; `success` with no creation is a failure.
- * @example videoStatus('extend', 'v', { state: 'success', creations: [] }).phase; // 'failed' (no result)
+ * What differs between the two families of tasks: the submission answer, the status answer and
+ * the result. Each function sends its request through the core and validates the body.
+ *
+ * @example
+ * ```ts
+ * const task = await FAMILIES[TASKS.upscale.family].submit(http, 'upscale', TASKS.upscale.submitPath, body, options);
+ * ```
  */
-export function videoStatus(kind: TaskKind, taskId: string, body: z.infer<typeof VideoStatusSchema>): TaskStatus & { creations: VideoCreation[]; credits: number | undefined } {
-  const inner = unwrap(body);
-  const status = inner.state.toLowerCase();
-  const creations = (inner.creations ?? []).map((c) => stripNulls(c) as VideoCreation);
-  return {
-    kind,
-    taskId,
-    status,
-    phase: phaseOf(status, creations.length > 0),
-    urls: creations.map((c) => c.url),
-    progress: inner.progress ?? undefined,
-    errCode: inner.err_code ?? undefined,
-    creations,
-    credits: inner.credits ?? undefined,
-    raw: body,
-  };
+export interface Family {
+  /** POSTs a submission once (never retried: a second POST is a second paid task) and normalises the answer. */
+  submit(http: HttpClient, kind: TaskKind, path: string, body: unknown, options: RequestOptions): Promise<ImageTask | VideoTask>;
+  /** GETs one status. */
+  readStatus(http: HttpClient, kind: TaskKind, taskId: string, path: string, options: RequestOptions): Promise<WireStatus>;
+  /** The result of a succeeded status. */
+  toResult(status: WireStatus): ImageTaskResult | VideoTaskResult;
 }
+
+/**
+ * The two families of tasks, by `TASKS[kind].family`.
+ * @example await FAMILIES.image.readStatus(http, 'upscale', 't-1', '/proxy/imagevendor/v1/ai/image-upscaler/t-1', {});
+ */
+export const FAMILIES: Readonly<Record<'image' | 'video', Family>> = Object.freeze({
+  image: {
+    async submit(http, kind, path, body, options) {
+      const raw = await http.request({ method: 'POST', path, json: body, schema: ImageTaskSchema, idempotent: false, options });
+      const inner = unwrap(raw);
+      return { kind: kind as ImageTaskKind, taskId: inner.task_id, status: (inner.status ?? inner.task_status ?? 'CREATED').toUpperCase(), generated: inner.generated ?? [], raw };
+    },
+    async readStatus(http, kind, taskId, path, options) {
+      const body = await http.request({ method: 'GET', path, schema: ImageStatusSchema, options });
+      const inner = unwrap(body);
+      // No status at all reads as running (charged to the budget), never as queued forever.
+      const status = (inner.status ?? inner.task_status ?? 'UNKNOWN').toUpperCase();
+      const urls = inner.generated ?? [];
+      return { kind, taskId: inner.task_id || taskId, status, phase: phaseOf(status, urls.length > 0), urls, raw: body };
+    },
+    toResult: (s) => ({ kind: s.kind as ImageTaskKind, taskId: s.taskId, status: s.status, urls: s.urls, raw: s.raw }),
+  },
+  video: {
+    async submit(http, kind, path, body, options) {
+      const raw = await http.request({ method: 'POST', path, json: body, schema: VideoTaskSchema, idempotent: false, options });
+      const inner = unwrap(raw);
+      return { kind: kind as VideoTaskKind, taskId: inner.task_id, state: (inner.state ?? 'created').toLowerCase(), credits: inner.credits ?? undefined, raw };
+    },
+    async readStatus(http, kind, taskId, path, options) {
+      const body = await http.request({ method: 'GET', path, schema: VideoStatusSchema, options });
+      const inner = unwrap(body);
+      const status = inner.state.toLowerCase();
+      const creations = (inner.creations ?? []).map((c) => stripNulls(c) as VideoCreation);
+      const urls = creations.map((c) => c.url);
+      return { kind, taskId, status, phase: phaseOf(status, creations.length > 0), urls, progress: inner.progress ?? undefined, errCode: inner.err_code ?? undefined, creations, credits: inner.credits ?? undefined, raw: body };
+    },
+    toResult: (s) => ({ kind: s.kind as VideoTaskKind, taskId: s.taskId, status: s.status, urls: s.urls, creations: s.creations ?? [], credits: s.credits, raw: s.raw }),
+  },
+});
 
 function stripNulls(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null));

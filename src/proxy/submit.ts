@@ -1,88 +1,110 @@
-import type * as z from 'zod/mini';
-import { Checker, GraphcloudError, type HttpClient } from '../core/index.js';
-import { observe } from './wait.js';
+import { callSafely, Checker, checkOptions, type HttpClient, type RequestOptions } from '../core/index.js';
 import { resolveImage, type Base64Format, type ResolvedImage } from './inputs.js';
+import { SUBMIT_TASK_RULES, type SubmitTaskOptions, type WaitForTaskOptions } from './options.js';
+import { FAMILIES } from './schemas.js';
+import { kindsOf, TASKS, type ImageTaskParams, type TaskKind, type TaskParams, type VideoTaskParams } from './tasks.js';
+import type { ImageTask, TaskOf, TaskRef, TaskResultOf, VideoTask } from './types.js';
 import type { Fields } from './validate-common.js';
-import type { SubmitOptions, TaskRef, WaitOptions } from './types.js';
 
 /**
- * What the resources share: the HTTP core, encoding choices and the client's waiter.
- * @example const ctx: ProxyContext = { http, base64Format: { image: 'raw', video: 'data-url' }, maxUpscaledPixels: 25_300_000, wait };
- */
-export interface ProxyContext {
-  http: HttpClient;
-  base64Format: { image: Base64Format; video: Base64Format };
-  maxUpscaledPixels: number;
-  wait(task: TaskRef, options: WaitOptions): Promise<unknown>;
-}
-
-/**
- * One submission route.
- * @example const spec: SubmitSpec<typeof VideoTaskSchema> = { call: 'proxy.video.extend()', path: '/proxy/videovendor/extend', schema: VideoTaskSchema, family: 'video', validate: validateExtend, imageFields: ['images[]'] };
- */
-export interface SubmitSpec<S extends z.ZodMiniType> {
-  /** Name used in error messages, e.g. `proxy.image.upscale()`. */
-  call: string;
-  path: string;
-  schema: S;
-  family: 'image' | 'video';
-  validate(params: Fields, check: Checker): void;
-  /** Where image inputs sit: `image`, `images[]`, `image_settings[].key_image`. */
-  imageFields: readonly string[];
-  /** Checks that need the encoded images (the upscaler's pixel limit). */
-  afterEncode?(params: Fields, images: ReadonlyMap<string, ResolvedImage>, check: Checker, ctx: ProxyContext): void;
-}
-
-/**
- * Checks the params (unless `validate: false`), encodes binary images, then POSTs once: a
- * submission is never retried, since a second attempt could start a second paid task.
+ * One submission method (`proxy.image.upscale`...): it resolves to the task, or, with `wait`, to
+ * the finished task's result.
  *
- * @throws {ValidationError} listing every broken limit; nothing was sent.
- * @example const body = await submit(ctx, spec, { model: 'videoq2-pro', video_creation_id: id, video_url: url });
+ * @example
+ * ```ts
+ * const upscale: TaskMethod<'upscale'> = proxy.image.upscale;
+ * const result = await upscale({ image: url }, { wait: true }); // ImageTaskResult<'upscale'>
+ * ```
  */
-export async function submit<S extends z.ZodMiniType>(ctx: ProxyContext, spec: SubmitSpec<S>, params: unknown, options: SubmitOptions = {}): Promise<z.infer<S>> {
-  const { validate = true, wait: _wait, onSubmitted: _onSubmitted, ...requestOptions } = options;
+export interface TaskMethod<K extends TaskKind> {
+  (params: TaskParams[K], options: SubmitTaskOptions<TaskOf<K>> & { wait: true | WaitForTaskOptions }): Promise<TaskResultOf<K>>;
+  (params: TaskParams[K], options?: SubmitTaskOptions<TaskOf<K>> & { wait?: false | undefined }): Promise<TaskOf<K>>;
+  (params: TaskParams[K], options?: SubmitTaskOptions<TaskOf<K>>): Promise<TaskOf<K> | TaskResultOf<K>>;
+}
+
+/**
+ * The image tasks: `proxy.image`. Each method checks every documented limit, encodes binary inputs
+ * to Base64, POSTs once (never retried) and resolves to an `ImageTask`, or with `{ wait }` to the
+ * finished task's result. The methods are bound: `const { upscale } = proxy.image` works.
+ *
+ * @example
+ * ```ts
+ * const task = await proxy.image.upscale({ image: { path: './small.png' }, scale_factor: '4x' });
+ * const { urls } = await proxy.waitForTask(task);
+ * ```
+ */
+export type ImageTasks = { readonly [K in keyof ImageTaskParams]: TaskMethod<K> };
+
+/**
+ * The video tasks: `proxy.video`. Each method checks every documented limit, encodes binary images
+ * as `data:` URLs, POSTs once (never retried) and resolves to a `VideoTask`, or with `{ wait }` to
+ * the finished task's result.
+ *
+ * @example
+ * ```ts
+ * const task = await proxy.video.referenceToVideo({ model: 'videoq2-pro', prompt: 'waves', images: [{ path: './sea.png' }] });
+ * const { urls: [video] } = await proxy.waitForTask(task);
+ * ```
+ */
+export type VideoTasks = { readonly [K in keyof VideoTaskParams]: TaskMethod<K> };
+
+/**
+ * What submissions share: the transport, the encoding choices and the client's wait.
+ * @example const ctx: SubmitContext = { http, base64Format: { image: 'raw', video: 'data-url' }, wait: (task, options) => proxy.waitForTask(task, options) };
+ */
+export interface SubmitContext {
+  http: HttpClient;
+  base64Format: Readonly<Record<'image' | 'video', Base64Format>>;
+  wait(task: TaskRef, options: WaitForTaskOptions): Promise<unknown>;
+}
+
+/**
+ * The submission methods of one family, built from the table of task kinds.
+ * @example const image = createTaskMethods(ctx, 'image'); await image.upscale({ image: url });
+ */
+export function createTaskMethods<F extends 'image' | 'video'>(ctx: SubmitContext, family: F): F extends 'image' ? ImageTasks : VideoTasks {
+  const kinds = kindsOf(family);
+  const methods: Record<string, unknown> = {};
+  for (const kind of kinds) methods[kind] = (params: unknown, options?: unknown) => submitTask(ctx, kind, params, options);
+  // util.inspect shows the methods, nothing of the client.
+  Object.defineProperty(methods, Symbol.for('nodejs.util.inspect.custom'), { value: () => `${family === 'image' ? 'ImageTasks' : 'VideoTasks'} { ${kinds.join(', ')} }` });
+  return Object.freeze(methods) as F extends 'image' ? ImageTasks : VideoTasks;
+}
+
+/**
+ * Checks the options and params (unless `validate: false`), encodes binary images, then POSTs
+ * once: a submission is never retried, since a second attempt could start a second paid task.
+ * Hands the task to `onSubmitted`, then, with `wait`, waits for it.
+ *
+ * @throws {ValidationError} listing every broken limit or option; nothing was sent.
+ * @example const task = await submitTask(ctx, 'extend', { model: 'videoq2-pro', video_creation_id: id, video_url: url }, {});
+ */
+export async function submitTask(ctx: SubmitContext, kind: TaskKind, params: unknown, options: unknown): Promise<unknown> {
+  ctx.http.throwIfClosed();
+  const spec = TASKS[kind];
   const check = new Checker();
+  // An options value that is not an object cannot be read further.
+  if (!checkOptions(check, 'options', options, SUBMIT_TASK_RULES) && options !== undefined) check.throwIfInvalid(spec.name);
+  const { validate, wait, onSubmitted, ...request } = (options ?? {}) as SubmitTaskOptions;
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     check.fail('params', 'an object', params);
-    check.throwIfInvalid(spec.call);
+    check.throwIfInvalid(spec.name);
   }
   const fields = params as Fields;
-  if (validate) spec.validate(fields, check);
+  const checking = validate !== false;
+  if (checking) spec.validate(fields, check);
   const body: Fields = { ...fields };
   const images = new Map<string, ResolvedImage>();
-  for (const at of spec.imageFields) await resolveAt(check, body, at.split('.'), '', ctx.base64Format[spec.family], images);
-  if (validate) spec.afterEncode?.(fields, images, check, ctx);
-  check.throwIfInvalid(spec.call);
-  return ctx.http.request({ method: 'POST', path: spec.path, json: body, schema: spec.schema, idempotent: false, options: requestOptions });
-}
+  const format = ctx.base64Format[spec.family];
+  for (const at of spec.imageFields) await resolveAt(check, body, at.split('.'), '', format, images);
+  if (checking) spec.afterEncode?.(fields, images, check);
+  check.throwIfInvalid(spec.name);
 
-/**
- * Hands a submitted task to `onSubmitted`, then, with `wait`, waits for it. An SDK error of the wait
- * carries the paid task as `error.task`, so it can be waited for again instead of lost.
- * @example return afterSubmit(ctx, task, options);
- */
-export async function afterSubmit<T extends TaskRef>(ctx: ProxyContext, task: T, options: SubmitOptions | undefined): Promise<T | unknown> {
-  observe(() => options?.onSubmitted?.(task as never));
-  const wait = waitOptionsOf(options);
+  const task = await FAMILIES[spec.family].submit(ctx.http, kind, spec.submitPath, body, request as RequestOptions);
+  callSafely(onSubmitted as ((task: ImageTask | VideoTask) => unknown) | undefined, task);
   if (!wait) return task;
-  try {
-    return await ctx.wait(task, wait);
-  } catch (error) {
-    if (error instanceof GraphcloudError && !('task' in error)) Object.defineProperty(error, 'task', { value: task, enumerable: true, configurable: true });
-    throw error;
-  }
-}
-
-/**
- * The options of the wait that follows a submission, sharing the submission's signal.
- * @example waitOptionsOf({ signal, wait: true }); // { signal }
- */
-export function waitOptionsOf(options: SubmitOptions | undefined): WaitOptions | undefined {
-  const wait = options?.wait;
-  if (!wait) return undefined;
   const own = wait === true ? {} : wait;
-  return { ...own, signal: own.signal ?? options?.signal };
+  return ctx.wait(task, { ...own, signal: own.signal ?? request.signal });
 }
 
 // Replaces binary inputs by Base64 along a field path, copying (never mutating) the caller's objects.

@@ -16,7 +16,10 @@ import { checkImageInput, decodeBase64Head, type ResolvedImage } from './inputs.
 import { readImageSize } from './image-size.js';
 import { checkBooleans, checkIntegers, checkObject, checkUrl, type Fields } from './validate-common.js';
 
-// Every rule below is a limit of sections 4.6 to 4.8 and 8 of the interface document.
+// Every rule below is a documented limit: docs/wire-protocol.md#media-proxy-limits-checked-before-sending.
+
+/** Largest upscaler result, in pixels (width × height after `scale_factor`). */
+export const MAX_UPSCALED_PIXELS = 25_300_000;
 
 const RELIGHT_SLIDERS = ['whites', 'blacks', 'brightness', 'contrast', 'saturation'] as const;
 
@@ -106,9 +109,9 @@ export function validateSkinEnhancerFaithful(p: Fields, check: Checker): void {
  * Refuses an upscale whose result would exceed the limit, when the input's size can be read (bytes,
  * a file, Base64 text; not a URL). Without `scale_factor` the smallest, `2x`, is assumed, so a
  * request is refused only when it must fail.
- * @example checkUpscaledPixels(check, { wire, bytes: png3000x2200 }, '2x', 25_300_000); // records image
+ * @example checkUpscaledPixels(check, { wire, bytes: png3000x2200 }, '2x'); // records image
  */
-export function checkUpscaledPixels(check: Checker, image: ResolvedImage, scaleFactor: unknown, maxPixels: number): void {
+export function checkUpscaledPixels(check: Checker, image: ResolvedImage, scaleFactor: unknown, maxPixels = MAX_UPSCALED_PIXELS): void {
   const bytes = image.bytes ?? (image.base64 !== undefined ? decodeBase64Head(image.base64) : undefined);
   const size = bytes && readImageSize(bytes);
   if (!size) return;
@@ -123,7 +126,7 @@ function checkPrompt(check: Checker, prompt: unknown): void {
   check.string('prompt', prompt, { allowEmpty: true });
 }
 
-// "(text:weight)" with a weight of 1 to 1.4 (section 4.6). Only a number after the colon is a
+// "(text:weight)" with a weight of 1 to 1.4 (relight). Only a number after the colon is a
 // weight: ordinary parentheses such as "(style: cinematic)" are prompt text and pass.
 function checkPromptWeights(check: Checker, prompt: unknown): void {
   if (typeof prompt !== 'string') return;
@@ -133,7 +136,7 @@ function checkPromptWeights(check: Checker, prompt: unknown): void {
   }
 }
 
-// Skin enhancers: "Base64 or publicly accessible HTTPS URL" (section 4.8); a plain http URL is refused.
+// Skin enhancers: "Base64 or publicly accessible HTTPS URL"; a plain http URL is refused.
 function checkHttpsImage(check: Checker, image: unknown): void {
   if (typeof image === 'string' && /^http:\/\//i.test(image)) check.fail('image', 'an https URL (the skin enhancers fetch only HTTPS), Base64 or bytes', image);
 }

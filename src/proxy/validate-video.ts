@@ -13,7 +13,7 @@ import {
   type VideoModel,
 } from './video-params.js';
 
-// Every rule below is a limit of sections 4.9 and 8 of the interface document.
+// Every rule below is a documented limit: docs/wire-protocol.md#media-proxy-limits-checked-before-sending.
 
 const MAX_PROMPT = 2000;
 const MAX_PAYLOAD = 1_048_576;
@@ -25,7 +25,7 @@ const MAX_PAYLOAD = 1_048_576;
 export function validateReferenceToVideo(p: Fields, check: Checker): void {
   check.oneOf('model', p.model, VIDEO_MODELS);
   const range = VIDEO_DURATIONS[p.model as VideoModel];
-  // Durations of models the interface gives no range for: still whole, positive seconds.
+  // Durations of models without a documented range: still whole, positive seconds.
   checkInt32(check, 'duration', p.duration, range ?? { min: 1 });
   checkOneImage(check, p.images);
   check.oneOf('resolution', p.resolution, VIDEO_RESOLUTIONS);

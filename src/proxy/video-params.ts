@@ -1,31 +1,32 @@
-import type { ImageInput } from './inputs.js';
+import type { ProxyImageInput } from './inputs.js';
 
-// Values of section 4.9 of the interface, in the vendor's own (snake_case) field names.
+// Documented values of the video tasks, in the vendor's own (snake_case) field names
+// (docs/wire-protocol.md#media-proxy-limits-checked-before-sending).
 
 /** @example VIDEO_MODELS.includes('videoq2-turbo') // true */
-export const VIDEO_MODELS = ['videoq3-pro', 'videoq2-pro-fast', 'videoq2-pro', 'videoq2-turbo', 'videoq1', 'videoq1-classic', 'video2.0'] as const;
+export const VIDEO_MODELS = Object.freeze(['videoq3-pro', 'videoq2-pro-fast', 'videoq2-pro', 'videoq2-turbo', 'videoq1', 'videoq1-classic', 'video2.0'] as const);
 /** Models `extend` and `multiframe` accept. @example EXTEND_MODELS // ['videoq2-pro', 'videoq2-turbo'] */
-export const EXTEND_MODELS = ['videoq2-pro', 'videoq2-turbo'] as const;
+export const EXTEND_MODELS = Object.freeze(['videoq2-pro', 'videoq2-turbo'] as const);
 /**
  * Duration range in seconds of reference-to-video, by model (others: not documented).
  * @example VIDEO_DURATIONS['videoq3-pro'] // { min: 1, max: 16 }
  */
 export const VIDEO_DURATIONS: Readonly<Partial<Record<VideoModel, { readonly min: number; readonly max: number }>>> = Object.freeze({
-  'videoq3-pro': { min: 1, max: 16 },
-  'videoq2-pro-fast': { min: 1, max: 10 },
-  'videoq2-pro': { min: 1, max: 8 },
-  'videoq2-turbo': { min: 1, max: 8 },
+  'videoq3-pro': Object.freeze({ min: 1, max: 16 }),
+  'videoq2-pro-fast': Object.freeze({ min: 1, max: 10 }),
+  'videoq2-pro': Object.freeze({ min: 1, max: 8 }),
+  'videoq2-turbo': Object.freeze({ min: 1, max: 8 }),
 });
 /** @example VIDEO_RESOLUTIONS.includes('2K') // true */
-export const VIDEO_RESOLUTIONS = ['360p', '540p', '720p', '1080p', '2K'] as const;
+export const VIDEO_RESOLUTIONS = Object.freeze(['360p', '540p', '720p', '1080p', '2K'] as const);
 /** Resolutions of `extend` and `multiframe`. @example EXTEND_RESOLUTIONS // ['540p', '720p', '1080p'] */
-export const EXTEND_RESOLUTIONS = ['540p', '720p', '1080p'] as const;
+export const EXTEND_RESOLUTIONS = Object.freeze(['540p', '720p', '1080p'] as const);
 /** @example AUDIO_TYPES // ['all', 'speech_only', 'sound_effect_only'] */
-export const AUDIO_TYPES = ['all', 'speech_only', 'sound_effect_only'] as const;
+export const AUDIO_TYPES = Object.freeze(['all', 'speech_only', 'sound_effect_only'] as const);
 /** @example MOVEMENT_AMPLITUDES // ['auto', 'small', 'medium', 'large'] */
-export const MOVEMENT_AMPLITUDES = ['auto', 'small', 'medium', 'large'] as const;
+export const MOVEMENT_AMPLITUDES = Object.freeze(['auto', 'small', 'medium', 'large'] as const);
 /** @example VIDEO_STYLES // ['general', 'anime'] */
-export const VIDEO_STYLES = ['general', 'anime'] as const;
+export const VIDEO_STYLES = Object.freeze(['general', 'anime'] as const);
 
 /**
  * A video model name.
@@ -54,7 +55,7 @@ export interface ReferenceToVideoParams extends VideoTaskCommon {
   /** At most 2000 characters. */
   prompt?: string;
   /** For image-to-video: exactly one image, the start frame. */
-  images?: ImageInput[];
+  images?: ProxyImageInput[];
   /** Seconds: `videoq3-pro` 1 to 16, `videoq2-pro-fast` 1 to 10, `videoq2-pro` and `videoq2-turbo` 1 to 8. */
   duration?: number;
   /** Availability depends on model and duration. */
@@ -104,7 +105,7 @@ export interface ExtendParams extends VideoTaskCommon {
   /** Seconds, 1 to 7. @default 5 */
   duration?: number;
   /** One reference image for the end frame. */
-  images?: ImageInput[];
+  images?: ProxyImageInput[];
   /** At most 2000 characters. */
   prompt?: string;
   resolution?: (typeof EXTEND_RESOLUTIONS)[number];
@@ -120,7 +121,7 @@ export interface ExtendParams extends VideoTaskCommon {
  */
 export interface MultiframeImageSetting {
   /** Required by the SDK. */
-  key_image: ImageInput;
+  key_image: ProxyImageInput;
   /** Seconds (int32). */
   duration?: number;
   prompt?: string;
@@ -141,18 +142,8 @@ export interface MultiframeParams extends VideoTaskCommon {
   /** Required. */
   model: (typeof EXTEND_MODELS)[number];
   /** Required: the first frame. */
-  start_image: ImageInput;
+  start_image: ProxyImageInput;
   /** Required: 2 to 9 key frames. */
   image_settings: MultiframeImageSetting[];
   resolution?: (typeof EXTEND_RESOLUTIONS)[number];
-}
-
-/**
- * Params of each video kind.
- * @example type P = VideoParamsByKind['extend']; // ExtendParams
- */
-export interface VideoParamsByKind {
-  referenceToVideo: ReferenceToVideoParams;
-  extend: ExtendParams;
-  multiframe: MultiframeParams;
 }

@@ -1,130 +1,133 @@
-import { ApiError, ConnectionError, NotFoundError, TimeoutError, sleep, throwIfAborted } from '../core/index.js';
+import { callSafely, Checker, checkOptions, ClientClosedError, poll, ValidationError, withSubmitted, type Clock, type HttpClient, type OptionRules } from '../core/index.js';
 import { PROXY_DEFAULTS } from './defaults.js';
 import { TaskFailedError } from './errors.js';
-import { phaseOf } from './schemas.js';
-import type { Clock, TaskRef, TaskStatus, WaitOptions } from './types.js';
+import { defined, type ProxyClientOptions, type StatusPath, type WaitForTaskOptions } from './options.js';
+import { FAMILIES, phaseOf, type WireStatus } from './schemas.js';
+import { TASK_KINDS, TASKS, type TaskKind } from './tasks.js';
+import type { ImageTaskResult, TaskRef, VideoTaskResult } from './types.js';
 
 /**
- * Reads one status of the task; rejects with the core's errors (`ApiError`, `ConnectionError`,
- * `TimeoutError`, `ResponseValidationError`) or `signal.reason`.
- * @example const read: ReadStatus = async (signal) => imageStatus('upscale', id, await http.request({ method: 'GET', path, schema: ImageTaskSchema, options: { signal } }));
+ * What a wait needs from its client: the transport (whose `closed` signal ends every wait), the
+ * status routes, the client's wait defaults and its clock.
+ * @example const ctx: WaitContext = { http, statusPaths: PROXY_DEFAULTS.statusPaths, defaults: {}, clock: realClock };
  */
-export type ReadStatus = (signal: AbortSignal | undefined) => Promise<TaskStatus>;
+export interface WaitContext {
+  http: HttpClient;
+  statusPaths: Readonly<Record<TaskKind, StatusPath>>;
+  defaults: NonNullable<ProxyClientOptions['wait']>;
+  clock: Clock;
+}
 
 /**
- * Real time: `Date.now` and the core's abortable `sleep`.
- * @example await realClock.sleep(1000, signal);
- */
-export const realClock: Clock = Object.freeze({ now: () => Date.now(), sleep });
-
-/**
- * Polls a task until a terminal status, yielding each status that differs from the previous one
- * (the terminal one included, then it returns). The delay starts at `initialIntervalMs` and grows
- * by `growFactor` up to `maxIntervalMs`; every sleep goes through `clock.sleep`, so an abort or a
- * `break` leaves no timer behind. A task is never resubmitted.
+ * Checks a task reference and a wait's options before anything is sent: the kind must be known and
+ * the id one path segment (`''`, `.` and `..` would address another route).
  *
- * @throws {TimeoutError} when the budget is spent (after one last status request at the deadline).
- * @throws {NotFoundError} for a `404` after `notFoundGraceMs`, or once the task has been seen.
- * @example for await (const status of pollTask(task, read, realClock, { timeout: 60_000 })) console.log(status.phase);
+ * @throws {ValidationError} naming every problem.
+ * @example assertWait('proxy.waitForTask()', task, options, WAIT_FOR_TASK_RULES);
  */
-export async function* pollTask(task: TaskRef, read: ReadStatus, clock: Clock, options: WaitOptions = {}): AsyncGenerator<TaskStatus, void, undefined> {
-  const d = PROXY_DEFAULTS.wait;
-  const timeout = options.timeout ?? d.timeout;
-  const countQueued = options.countQueued ?? d.countQueued;
-  const maxInterval = options.maxIntervalMs ?? d.maxIntervalMs;
-  const grow = options.growFactor ?? d.growFactor;
-  const grace = options.notFoundGraceMs ?? d.notFoundGraceMs;
-  const signal = options.signal;
-  let interval = Math.min(maxInterval, options.initialIntervalMs ?? d.initialIntervalMs);
+export function assertWait(context: string, task: unknown, options: unknown, rules: OptionRules): asserts task is TaskRef {
+  const check = new Checker();
+  if (typeof task !== 'object' || task === null) {
+    check.fail('task', 'a task returned by a submission, or { kind, taskId }', task);
+  } else {
+    const { kind, taskId } = task as Record<string, unknown>;
+    check.oneOf('task.kind', kind, TASK_KINDS, { required: true });
+    check.id('task.taskId', taskId);
+  }
+  checkOptions(check, 'options', options, rules);
+  check.throwIfInvalid(context);
+}
 
-  const started = clock.now();
-  let last = started;
-  let used = 0;
-  // Queued time is free by default (wire facts: it should not count against the caller's budget).
+/**
+ * Polls a task on the core wait engine until its status is terminal, yielding each status that
+ * differs from the previous one (the terminal one last; a failure is yielded, not thrown). The
+ * engine owns the backoff with jitter, `Retry-After`, the abort, the deadline (failed reads count,
+ * queued time is free unless `countQueued`) and the 404 grace before the first reading. An SDK error
+ * that ends the wait names the task as `error.submitted`: it is paid for and still running.
+ *
+ * @throws {TimeoutError} when `waitTimeout` is spent.
+ * @example for await (const status of watchStatuses(ctx, task, {})) console.log(status.phase);
+ */
+export async function* watchStatuses(ctx: WaitContext, task: TaskRef, options: Omit<WaitForTaskOptions, 'onUpdate'>): AsyncGenerator<WireStatus, void, undefined> {
+  const family = FAMILIES[TASKS[task.kind].family];
+  const defaults = PROXY_DEFAULTS.wait;
+  const countQueued = options.countQueued ?? ctx.defaults.countQueued ?? defaults.countQueued;
   const initial = task.status ?? task.state;
-  let counting = countQueued || initial === undefined || phaseOf(initial, false) !== 'queued';
-  const charge = () => {
-    const now = clock.now();
-    if (counting) used += now - last;
-    last = now;
-  };
-  let seen = false;
+  const read = { retry: false as const, timeout: options.timeout, headers: options.headers };
   let previous: string | undefined;
-  let lastError: unknown;
-
-  for (;;) {
-    throwIfAborted(signal);
-    let status: TaskStatus | undefined;
-    let retryAfterMs: number | undefined;
-    try {
-      status = await read(signal);
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      if (!isTransient(error, !seen && clock.now() - started < grace)) throw error;
-      lastError = error;
-      retryAfterMs = error instanceof ApiError ? error.retryAfterMs : undefined;
-    }
-    charge();
-    if (status) {
-      seen = true;
-      counting = countQueued || status.phase !== 'queued';
-      const key = `${status.status}|${status.phase}|${status.progress ?? ''}|${status.urls.length}`;
-      if (key !== previous) {
-        previous = key;
-        yield status;
-      }
-      if (status.phase === 'succeeded' || status.phase === 'failed') return;
-    }
-    const timedOut = () => new TimeoutError(`${task.kind} task ${task.taskId}`, timeout, lastError);
-    if (used >= timeout) throw timedOut();
-    // Never ask again before the server's Retry-After; if that lies past the budget, stop now.
-    if (counting && retryAfterMs !== undefined && retryAfterMs >= timeout - used) throw timedOut();
-    let delay = Math.max(interval, retryAfterMs ?? 0);
-    interval = Math.min(maxInterval, interval * grow);
-    if (counting) delay = Math.min(delay, timeout - used);
-    await clock.sleep(delay, signal);
-    charge();
-  }
-}
-
-/**
- * Waits for a terminal status: resolves with it when the task succeeded, rejects with a
- * `TaskFailedError` when it failed or succeeded without a result. `onUpdate` sees every change.
- * @example const final = await waitForStatus(task, read, realClock, { onUpdate: console.log });
- */
-export async function waitForStatus(task: TaskRef, read: ReadStatus, clock: Clock, options: WaitOptions = {}): Promise<TaskStatus> {
-  let final: TaskStatus | undefined;
-  for await (const status of pollTask(task, read, clock, options)) {
-    final = status;
-    observe(() => options.onUpdate?.(status));
-  }
-  // pollTask returns only after a terminal status, which it always yields first.
-  const done = final as TaskStatus;
-  if (done.phase === 'failed') {
-    const failed = done.status.toUpperCase() === 'FAILED';
-    throw new TaskFailedError({ kind: done.kind, taskId: done.taskId, status: done.status, reason: failed ? 'failed' : 'no-result', errCode: done.errCode, raw: done.raw });
-  }
-  return done;
-}
-
-// Connection drops, per-request timeouts, 408, 429 (with Retry-After) and 5xx are worth another
-// status request: reading a status is free and never resubmits. A 404 is, only right after submission.
-function isTransient(error: unknown, notFoundIsLag: boolean): boolean {
-  if (error instanceof NotFoundError) return notFoundIsLag;
-  if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
-  return error instanceof ApiError && (error.status === 408 || error.status === 429 || error.status >= 500);
-}
-
-/**
- * Calls an observer (`onUpdate`, `onSubmitted`): what it throws, or an async one rejects with, is
- * ignored, so a failing callback can neither abandon a paid task nor leave an unhandled rejection.
- * @example observe(() => options.onUpdate?.(status));
- */
-export function observe(call: () => unknown): void {
   try {
-    const result = call();
-    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, () => {});
-  } catch {
-    // Observers observe.
+    const path = statusPathOf(ctx, task);
+    const readings = poll<WireStatus>({
+      describe: `${task.kind} task ${task.taskId}`,
+      read: async (signal) => {
+        // retry: false: the engine retries within the wait's deadline, without a nested loop.
+        const status = await family.readStatus(ctx.http, task.kind, task.taskId, path, { ...read, signal });
+        return { value: status, terminal: status.phase === 'succeeded' || status.phase === 'failed', queued: status.phase === 'queued' };
+      },
+      backoff: { ...defaults.poll, ...defined(ctx.defaults.poll), ...defined(options.poll) },
+      // close() ends every wait: its signal joins the caller's.
+      signal: options.signal ? AbortSignal.any([options.signal, ctx.http.closed]) : ctx.http.closed,
+      waitTimeout: options.waitTimeout ?? ctx.defaults.waitTimeout ?? defaults.waitTimeout,
+      // Queued time should not count against the caller's budget; see
+      // docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states.
+      freeQueued: !countQueued,
+      startsQueued: typeof initial === 'string' && phaseOf(initial, false) === 'queued',
+      notFoundGraceMs: options.notFoundGraceMs ?? ctx.defaults.notFoundGraceMs ?? defaults.notFoundGraceMs,
+      clock: ctx.clock,
+    });
+    for await (const { value } of readings) {
+      const key = `${value.status}|${value.phase}|${value.progress ?? ''}|${value.urls.length}`;
+      if (key === previous) continue;
+      previous = key;
+      yield value;
+    }
+  } catch (error) {
+    throw lostTask(error, task, options.signal);
   }
+}
+
+/**
+ * Waits for a terminal status: resolves to the result when the task succeeded, rejects with a
+ * `TaskFailedError` when it failed or succeeded without a result. `onUpdate` sees every change.
+ *
+ * @throws {TaskFailedError} when the task failed.
+ * @example const result = await waitForResult(ctx, task, { onUpdate: console.log });
+ */
+export async function waitForResult(ctx: WaitContext, task: TaskRef, options: WaitForTaskOptions): Promise<ImageTaskResult | VideoTaskResult> {
+  const { onUpdate, ...watch } = options;
+  let final: WireStatus | undefined;
+  for await (const status of watchStatuses(ctx, task, watch)) {
+    final = status;
+    callSafely(onUpdate, status);
+  }
+  // The engine returns only after a terminal reading, which it always yields first.
+  const done = final as WireStatus;
+  if (done.phase === 'failed') {
+    const reason = done.status.toUpperCase() === 'FAILED' ? 'failed' : 'no-result';
+    throw new TaskFailedError({ kind: task.kind, taskId: task.taskId, status: done.status, reason, errCode: done.errCode, raw: done.raw });
+  }
+  return FAMILIES[TASKS[task.kind].family].toResult(done);
+}
+
+/** The status route of a task: a template gets the encoded id, a function the raw one. */
+function statusPathOf(ctx: WaitContext, task: TaskRef): string {
+  const route = ctx.statusPaths[task.kind];
+  if (typeof route === 'string') return route.replaceAll('{task_id}', encodeURIComponent(task.taskId));
+  let path: unknown;
+  try {
+    path = route(task.taskId);
+  } catch (error) {
+    path = `(threw: ${error instanceof Error ? error.message : String(error)})`;
+  }
+  if (typeof path === 'string' && /^(\/|https?:\/\/)/i.test(path)) return path;
+  throw new ValidationError([{ path: `statusPaths.${task.kind}`, rule: 'a function returning a route starting with / (or an http(s) URL)', received: path }], `status route of ${task.kind} task ${task.taskId}`);
+}
+
+// A wait that ends early leaves a paid task running: the error names it. The caller's own abort
+// reason is theirs, never changed; a close rejects every wait with its own error, since
+// `submitted` names one task.
+function lostTask(error: unknown, task: TaskRef, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted && error === signal.reason) return error;
+  const own = error instanceof ClientClosedError ? new ClientClosedError('ProxyClient') : error;
+  return withSubmitted(own, task as { kind: string; taskId: string });
 }

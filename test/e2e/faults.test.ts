@@ -184,7 +184,7 @@ describe('HTTP faults', () => {
 
   it('keeps waiting for a proxy task through 429 + Retry-After and 5xx on its status route', async () => {
     h = await harness({ taskDurationMs: 200 });
-    const proxy = new ProxyClient({ baseUrl: h.sim.proxyUrl, token: h.sim.token, wait: { initialIntervalMs: 20, maxIntervalMs: 60, timeout: 15_000 } });
+    const proxy = new ProxyClient({ baseUrl: h.sim.proxyUrl, token: h.sim.token, wait: { poll: { minDelayMs: 100, maxDelayMs: 200 }, waitTimeout: 15_000 } });
     const limited = h.sim.faults.failRequests({ method: 'GET', path: '/proxy/imagevendor/v1/ai/image-relight/', status: 429, retryAfter: 1, times: 1 });
     const broken = h.sim.faults.failRequests({ method: 'GET', path: '/proxy/imagevendor/v1/ai/image-relight/', status: 502, times: 2 });
     const task = await proxy.image.relight({ image: png(), prompt: 'warm light' });

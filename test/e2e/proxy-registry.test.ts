@@ -1,9 +1,9 @@
 // The media proxy waits and the registry's pagination and permissions, through the BUILT package,
 // against the simulator on 127.0.0.1.
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, NotFoundError, PermissionDeniedError, ProxyClient, RegistryClient, TaskFailedError, type TaskStatus } from 'graphcloud';
+import { AuthenticationError, GraphcloudError, NotFoundError, PermissionDeniedError, ProxyClient, RegistryClient, TaskFailedError, TimeoutError, type TaskStatus } from 'graphcloud';
 import { startSimulator, type Simulator } from 'graphcloud/testing';
-import { FAST_RETRY, isPng, png, rejectionOf, within } from './helpers.js';
+import { FAST_RETRY, isPng, png, rejectionOf, until, within } from './helpers.js';
 
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -11,8 +11,8 @@ afterEach(async () => {
   sim = undefined;
 });
 
-/** Polls every 20 to 60 ms instead of 1 to 18 s. */
-const FAST_WAIT = { initialIntervalMs: 20, maxIntervalMs: 60, growFactor: 1.5, timeout: 15_000 };
+/** Polls every 50 to 200 ms instead of 0.5 to 24 s (100 ms is the floor of poll.minDelayMs). */
+const FAST_WAIT = { poll: { minDelayMs: 100, maxDelayMs: 200, growFactor: 1.5 }, waitTimeout: 15_000 };
 
 async function proxyOn(options: Parameters<typeof startSimulator>[0] = {}): Promise<{ sim: Simulator; proxy: ProxyClient }> {
   sim = await within(startSimulator({ taskDurationMs: 150, ...options }), 5_000, 'startSimulator()');
@@ -82,6 +82,31 @@ describe('proxy.waitForTask() end to end', () => {
     const wrapped = await proxy.image.styleTransfer({ image: png(), reference_image: png() }, { headers: { 'x-sim-fault': 'wrap-style-transfer, task-status-field=task_status' } });
     const results = await within(Promise.all([proxy.waitForTask(plain), proxy.waitForTask(wrapped, { headers: { 'x-sim-fault': 'task-status-field=task_status' } })]), 10_000, 'style transfers');
     expect(results.map((r) => r.status)).toEqual(['COMPLETED', 'COMPLETED']);
+  });
+});
+
+describe('proxy waits that end early name the paid task', () => {
+  it('rejects at waitTimeout when every status read of a queued task fails (0.1.0 waited forever)', async () => {
+    const { sim, proxy } = await proxyOn({ taskDurationMs: 60_000 });
+    const task = await within(proxy.image.upscale({ image: png(), scale_factor: '2x' }), 5_000, 'upscale submission');
+    expect(task.status).toBe('CREATED');
+    const broken = sim.faults.failRequests({ method: 'GET', path: '/proxy/imagevendor/v1/ai/image-upscaler/', status: 502 });
+    const error = await rejectionOf(proxy.waitForTask(task, { waitTimeout: 800 }), 5_000, 'wait on a failing status route');
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ submitted: { kind: 'upscale', taskId: task.taskId } });
+    expect(broken.hits).toBeGreaterThan(1);
+  });
+
+  it('proxy.close() ends a wait in progress with ClientClosedError naming the task; later calls fail the same way', async () => {
+    const { sim, proxy } = await proxyOn({ taskDurationMs: 60_000 });
+    const task = await within(proxy.image.relight({ image: png(), prompt: 'warm light' }), 5_000, 'relight submission');
+    const wait = rejectionOf(proxy.waitForTask(task), 5_000, 'wait ended by close()');
+    await until(() => sim.state.requests.some((r) => r.method === 'GET' && r.path.endsWith(task.taskId)), 5_000, 'the first status read');
+    await within(proxy.close(), 5_000, 'proxy.close()');
+    const error = await wait;
+    expect(error).toBeInstanceOf(GraphcloudError);
+    expect(error).toMatchObject({ name: 'ClientClosedError', submitted: { kind: 'relight', taskId: task.taskId } });
+    expect(await rejectionOf(proxy.image.upscale({ image: png() }), 5_000, 'a call after close()')).toMatchObject({ name: 'ClientClosedError' });
   });
 });
 

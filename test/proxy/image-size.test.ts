@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readImageSize, sniffImageType } from '../../src/proxy/index.js';
+import { readImageSize, sniffImageType } from '../../src/proxy/image-size.js';
 import { jpegHeader, pngHeader, webpHeader } from './helpers.js';
 
 describe('readImageSize()', () => {

@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng } from '../../src/testing/index.js';
 import { startSimulator } from '../../src/testing/index.js';
 import { AuthenticationError } from '../../src/core/index.js';
-import { ProxyClient, TaskFailedError, type WaitOptions } from '../../src/proxy/index.js';
+import { ProxyClient, TaskFailedError, type ProxyClientOptions } from '../../src/proxy/index.js';
 
 // Flows against the local simulator (real HTTP on 127.0.0.1): submit, poll, fetch the result.
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 let sim: Sim;
 let proxy: ProxyClient;
-const fast: WaitOptions = { initialIntervalMs: 20, maxIntervalMs: 100, timeout: 10_000 };
+// Polls every 50 to 200 ms (the floor of poll.minDelayMs is 100 ms; jitter draws half to all of it).
+const fast: ProxyClientOptions['wait'] = { poll: { minDelayMs: 100, maxDelayMs: 200 }, waitTimeout: 10_000 };
 const png = encodePng(64, 48, [200, 100, 50]);
 
 beforeAll(async () => {

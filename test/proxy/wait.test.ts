@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthenticationError, NotFoundError, RateLimitError, ResponseValidationError, TimeoutError, ValidationError } from '../../src/core/index.js';
+import { AuthenticationError, ConnectionError, InternalServerError, NotFoundError, RateLimitError, ResponseValidationError, TimeoutError, ValidationError } from '../../src/core/index.js';
 import { TaskFailedError, type TaskStatus } from '../../src/proxy/index.js';
 import { BASE, client, TOKEN, useProxyServer } from './helpers.js';
 
@@ -10,9 +10,12 @@ const VIDEO_STATUS = '/proxy/videovendor/tasks/v-1/creations';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  // The engine draws each delay between half and all of the backoff step: 1 takes the full step.
+  vi.spyOn(Math, 'random').mockReturnValue(1);
 });
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 const image = (status: string, generated: string[] = []) => () => HttpResponse.json({ data: { task_id: 't-1', status, generated } });
@@ -47,6 +50,14 @@ async function advance(ms: number): Promise<void> {
 const settle = () => advance(20);
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - (times[i] as number));
 
+/** Settles to the rejection and the fake time (ms since `start`) at which it came. */
+function rejection(promise: Promise<unknown>, start = Date.now()): Promise<{ error: unknown; at: number }> {
+  return promise.then(
+    (value) => ({ error: new Error(`resolved: ${JSON.stringify(value)}`), at: Date.now() - start }),
+    (error: unknown) => ({ error, at: Date.now() - start }),
+  );
+}
+
 describe('proxy.waitForTask()', () => {
   it('follows an image task from queued through running to completed, with growing intervals', async () => {
     const times = sequence(UPSCALE_STATUS, [image('CREATED'), image('CREATED'), image('IN_PROGRESS'), image('IN_PROGRESS'), image('COMPLETED', ['https://cdn.test/out.png'])]);
@@ -60,13 +71,32 @@ describe('proxy.waitForTask()', () => {
     expect(seen.every((r) => r.method === 'GET' && r.headers.get('authorization') === `Bearer ${TOKEN}`)).toBe(true);
   });
 
-  it('caps the interval at maxIntervalMs', async () => {
+  it('caps the delay at poll.maxDelayMs', async () => {
     const times = sequence(UPSCALE_STATUS, [image('IN_PROGRESS')]);
-    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { maxIntervalMs: 3000, timeout: 20_000 }).catch((e: unknown) => e);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { poll: { maxDelayMs: 3000 }, waitTimeout: 20_000 }).catch((e: unknown) => e);
     await advance(25_000);
     await done;
     expect(gaps(times).slice(0, 4)).toEqual([1000, 2000, 3000, 3000]);
     expect(Math.max(...gaps(times))).toBe(3000);
+  });
+
+  it('draws each delay between half and all of its step (jitter), from the client defaults merged under the call', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const times = sequence(UPSCALE_STATUS, [image('IN_PROGRESS')]);
+    const p = client({ wait: { poll: { minDelayMs: 2000, growFactor: 3 } } });
+    const done = p.waitForTask({ kind: 'upscale', taskId: 't-1' }, { poll: { maxDelayMs: 10_000 }, waitTimeout: 20_000 }).catch((e: unknown) => e);
+    await advance(25_000);
+    await done;
+    expect(gaps(times).slice(0, 4)).toEqual([1000, 3000, 5000, 5000]);
+  });
+
+  it('keeps a default that an option set to undefined leaves out', async () => {
+    const times = sequence(UPSCALE_STATUS, [image('IN_PROGRESS'), image('IN_PROGRESS'), image('COMPLETED', ['https://cdn.test/o.png'])]);
+    const p = client({ wait: { poll: { maxDelayMs: undefined } }, statusPaths: { upscale: undefined }, base64Format: { image: undefined } });
+    const done = p.waitForTask({ kind: 'upscale', taskId: 't-1' }, { poll: { minDelayMs: undefined, growFactor: undefined }, waitTimeout: undefined });
+    await advance(5000);
+    await expect(done).resolves.toMatchObject({ urls: ['https://cdn.test/o.png'] });
+    expect(gaps(times)).toEqual([1000, 2000]);
   });
 
   it('reads the style-transfer status at the top level and task_status as status', async () => {
@@ -141,11 +171,12 @@ describe('proxy.waitForTask()', () => {
 
   it('gives up at once when Retry-After lies past the budget, naming the 429 as the cause', async () => {
     const times = sequence(UPSCALE_STATUS, [status(429, { 'retry-after': '60' })]);
-    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { timeout: 30_000 }).catch((e: unknown) => e);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { waitTimeout: 30_000 }).catch((e: unknown) => e);
     await advance(100);
     const error = (await done) as TimeoutError;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error.cause).toBeInstanceOf(RateLimitError);
+    expect(error.submitted).toEqual({ kind: 'upscale', taskId: 't-1' });
     expect(times).toHaveLength(1);
   });
 
@@ -160,6 +191,28 @@ describe('proxy.waitForTask()', () => {
     expect(seen.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'GET']);
   });
 
+  it('times each status read out after options.timeout and reads again, within waitTimeout', async () => {
+    let reads = 0;
+    server.use(
+      http.get(`${BASE}${UPSCALE_STATUS}`, ({ request }) => {
+        reads++;
+        // The first read never answers: only the per-attempt timeout ends it.
+        if (reads === 1) return new Promise<Response>((resolve) => request.signal.addEventListener('abort', () => resolve(HttpResponse.error())));
+        return image('COMPLETED', ['https://cdn.test/o.png'])();
+      }),
+    );
+    const start = Date.now();
+    let resolvedAt = -1;
+    const done = client()
+      .waitForTask({ kind: 'upscale', taskId: 't-1' }, { timeout: 2000, waitTimeout: 60_000 })
+      .then((result) => ((resolvedAt = Date.now() - start), result));
+    await advance(5000);
+    await expect(done).resolves.toMatchObject({ urls: ['https://cdn.test/o.png'] });
+    // 2 s until the first read timed out, then the first failure's backoff step of 1 s.
+    expect(resolvedAt).toBe(3000);
+    expect(reads).toBe(2);
+  });
+
   it('stops at once on an error that another request cannot fix (401)', async () => {
     const times = sequence(UPSCALE_STATUS, [status(401)]);
     const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }).catch((e: unknown) => e);
@@ -168,38 +221,64 @@ describe('proxy.waitForTask()', () => {
     expect(times).toHaveLength(1);
   });
 
-  it('times out with the core TimeoutError after one last status request at the deadline', async () => {
+  it('times out with the core TimeoutError at waitTimeout, naming the task as error.submitted', async () => {
     const times = sequence(UPSCALE_STATUS, [image('IN_PROGRESS')]);
-    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { timeout: 10_000 }).catch((e: unknown) => e);
+    const task = { kind: 'upscale', taskId: 't-1', status: 'IN_PROGRESS' } as const;
+    const done = rejection(client().waitForTask(task, { waitTimeout: 10_000 }));
     await advance(60_000);
-    const error = (await done) as TimeoutError;
+    const { error, at } = await done;
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error.timeoutMs).toBe(10_000);
-    expect(times.at(-1)).toBe(10_000);
+    expect((error as TimeoutError).timeoutMs).toBe(10_000);
+    expect((error as TimeoutError).submitted).toBe(task);
+    expect(at).toBe(10_000);
+    // Reads at 0, 1, 3 and 7 s; the next (15 s) would be past the deadline, and no read follows it.
+    expect(times).toEqual([0, 1000, 3000, 7000]);
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('does not count queued time against the timeout', async () => {
+  for (const [name, failure, cause] of [
+    ['503', status(503), InternalServerError],
+    ['connection refused', () => HttpResponse.error(), ConnectionError],
+  ] as const) {
+    it(`rejects at waitTimeout when a task that started queued cannot be read (${name}): time on failed reads counts (0.1.0 waited forever)`, async () => {
+      const times = sequence(UPSCALE_STATUS, [failure]);
+      const done = rejection(client().waitForTask({ kind: 'upscale', taskId: 't-1', status: 'CREATED' }, { waitTimeout: 10_000 }));
+      await advance(60_000);
+      const { error, at } = await done;
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect((error as TimeoutError).cause).toBeInstanceOf(cause);
+      expect((error as TimeoutError).submitted).toMatchObject({ kind: 'upscale', taskId: 't-1' });
+      expect(at).toBe(10_000);
+      expect(times.every((t) => t < 10_000)).toBe(true);
+    });
+  }
+
+  it('does not count the time between two queued readings against waitTimeout', async () => {
     const times = answerBy(UPSCALE_STATUS, (elapsed) => (elapsed < 60_000 ? image('CREATED')() : image('IN_PROGRESS')()));
-    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { timeout: 10_000 }).catch((e: unknown) => e);
+    const done = rejection(client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { waitTimeout: 10_000, poll: { maxDelayMs: 2000 } }));
     await advance(120_000);
-    expect(await done).toBeInstanceOf(TimeoutError);
-    const firstRunning = times.find((t) => t >= 60_000) as number;
-    expect(times.at(-1)).toBe(firstRunning + 10_000);
+    const { error, at } = await done;
+    expect(error).toBeInstanceOf(TimeoutError);
+    // Everything from the last reading that said "queued" counts: the deadline falls 10 s after it.
+    const lastQueued = times.filter((t) => t < 60_000).at(-1) as number;
+    expect(at).toBe(lastQueued + 10_000);
+    expect(at).toBeGreaterThan(60_000);
   });
 
   it('counts queued time with countQueued: true', async () => {
     const times = sequence(UPSCALE_STATUS, [image('CREATED')]);
-    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, { timeout: 10_000, countQueued: true }).catch((e: unknown) => e);
+    const done = rejection(client().waitForTask({ kind: 'upscale', taskId: 't-1', status: 'CREATED' }, { waitTimeout: 10_000, countQueued: true }));
     await advance(30_000);
-    expect(await done).toBeInstanceOf(TimeoutError);
-    expect(times.at(-1)).toBe(10_000);
+    const { error, at } = await done;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(at).toBe(10_000);
+    expect(times.at(-1)).toBeLessThan(10_000);
   });
 
   it('rejects with signal.reason when aborted during a sleep, leaving no timer', async () => {
     const times = sequence(UPSCALE_STATUS, [image('IN_PROGRESS')]);
     const controller = new AbortController();
-    const options = { signal: controller.signal, initialIntervalMs: 60_000, maxIntervalMs: 60_000 };
+    const options = { signal: controller.signal, poll: { minDelayMs: 60_000, maxDelayMs: 60_000 } };
     const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }, options).catch((e: unknown) => e);
     await advance(1500);
     expect(times).toHaveLength(1);
@@ -217,7 +296,7 @@ describe('proxy.waitForTask()', () => {
     sequence(UPSCALE_STATUS, [() => HttpResponse.json({ data: { task_id: 't-1' } })]);
     sequence(VIDEO_STATUS, [() => HttpResponse.json({})]);
     const p = client();
-    const image = p.waitForTask({ kind: 'upscale', taskId: 't-1' }, { timeout: 5000 }).catch((e: unknown) => e);
+    const image = p.waitForTask({ kind: 'upscale', taskId: 't-1' }, { waitTimeout: 5000 }).catch((e: unknown) => e);
     const video = p.waitForTask({ kind: 'extend', taskId: 'v-1' }).catch((e: unknown) => e);
     await advance(10_000);
     expect(await image).toBeInstanceOf(TimeoutError);
@@ -232,26 +311,42 @@ describe('proxy.waitForTask()', () => {
     await expect(done).resolves.toMatchObject({ urls: ['https://cdn.test/o.png'] });
   });
 
+  it('reads an image status that names no task as the status of the task asked about', async () => {
+    sequence(UPSCALE_STATUS, [() => HttpResponse.json({ data: { status: 'COMPLETED', generated: ['https://cdn.test/o.png'] } })]);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' });
+    await settle();
+    await expect(done).resolves.toMatchObject({ taskId: 't-1', urls: ['https://cdn.test/o.png'] });
+  });
+
   it('refuses a task reference without a known kind or an id', async () => {
     await expect(client().waitForTask({ kind: 'paint' as never, taskId: '' })).rejects.toBeInstanceOf(ValidationError);
+    expect(seen).toHaveLength(0);
+  });
+
+  it.each(['', '.', '..', '%2e%2e'])('refuses the task id %j before any request (it would address another route)', async (taskId) => {
+    const error = await client().waitForTask({ kind: 'upscale', taskId }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.path)).toEqual(['task.taskId']);
+    expect(() => client().watchTask({ kind: 'extend', taskId })).toThrow(ValidationError);
     expect(seen).toHaveLength(0);
   });
 });
 
 describe('proxy submissions with { wait }', () => {
-  it('a failed wait carries the paid task as error.task; onSubmitted saw it before the wait', async () => {
+  it('a failed wait names the paid task as error.submitted; onSubmitted saw it before the wait', async () => {
     server.use(http.post(`${BASE}/proxy/imagevendor/v1/ai/image-upscaler`, () => HttpResponse.json({ data: { task_id: 't-1', status: 'CREATED' } })));
     sequence(UPSCALE_STATUS, [status(401)]);
-    const submitted: string[] = [];
+    const submitted: unknown[] = [];
     const done = client()
-      .image.upscale({ image: 'https://cdn.test/a.png' }, { wait: true, onSubmitted: (task) => void submitted.push(task.taskId) })
+      .image.upscale({ image: 'https://cdn.test/a.png' }, { wait: true, onSubmitted: (task) => void submitted.push(task) })
       .catch((e: unknown) => e);
     await settle();
-    const error = (await done) as AuthenticationError & { task?: unknown };
+    const error = (await done) as AuthenticationError;
     expect(error).toBeInstanceOf(AuthenticationError);
-    expect(error.task).toMatchObject({ kind: 'upscale', taskId: 't-1', status: 'CREATED' });
-    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ task: { taskId: 't-1' } });
-    expect(submitted).toEqual(['t-1']);
+    expect(error.submitted).toMatchObject({ kind: 'upscale', taskId: 't-1', status: 'CREATED' });
+    expect(error.submitted).toBe(submitted[0]);
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ submitted: { kind: 'upscale', taskId: 't-1' } });
+    expect(Object.keys(error)).not.toContain('task');
     expect(seen.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 
@@ -304,7 +399,7 @@ describe('proxy.watchTask()', () => {
   it('releases its timers on break', async () => {
     const times = sequence(UPSCALE_STATUS, [image('IN_PROGRESS')]);
     const loop = (async () => {
-      for await (const s of client().watchTask({ kind: 'upscale', taskId: 't-1' }, { initialIntervalMs: 60_000 })) if (s.phase === 'running') break;
+      for await (const s of client().watchTask({ kind: 'upscale', taskId: 't-1' }, { poll: { minDelayMs: 60_000 } })) if (s.phase === 'running') break;
     })();
     await settle();
     await loop;

@@ -1,0 +1,262 @@
+import type { Checker } from '../core/index.js';
+import type { RelightParams, SkinEnhancerCreativeParams, SkinEnhancerFaithfulParams, StyleTransferParams, UpscaleParams } from './image-params.js';
+import type { ResolvedImage } from './inputs.js';
+import type { Fields } from './validate-common.js';
+import { checkUpscaledPixels, validateRelight, validateSkinEnhancerCreative, validateSkinEnhancerFaithful, validateStyleTransfer, validateUpscale } from './validate-image.js';
+import { validateExtend, validateMultiframe, validateReferenceToVideo } from './validate-video.js';
+import type { ExtendParams, MultiframeParams, ReferenceToVideoParams } from './video-params.js';
+
+// Adding a task kind: its params type, one property below (the method's docs, in the image or
+// the video interface), one entry in TASKS. Everything else (kinds, status routes,
+// `proxy.image.*` / `proxy.video.*`, the wait's routing, the exported types) derives from these.
+
+/**
+ * The params of each image task kind. Each property is also the documentation of the method that
+ * submits it (`proxy.image.upscale()` shows the JSDoc of `upscale` below).
+ *
+ * @example
+ * ```ts
+ * const params: ImageTaskParams['upscale'] = { image: { path: './small.png' }, scale_factor: '4x' };
+ * ```
+ */
+export interface ImageTaskParams {
+  /**
+   * Relights an image from a prompt, a light map or a reference image.
+   *
+   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @example
+   * ```ts
+   * const done = await proxy.image.relight({ image: url, prompt: 'neon night (blue rim light:1.3)', style: 'contrasted_n_hdr' }, { wait: true });
+   * ```
+   */
+  relight: RelightParams;
+  /**
+   * Upscales an image; the result may not exceed 25.3 million pixels (checked when the input's
+   * size can be read: bytes, files and Base64, not URLs).
+   *
+   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @example
+   * ```ts
+   * const task = await proxy.image.upscale({ image: { path: './small.png' }, scale_factor: '4x', creativity: 2 });
+   * ```
+   */
+  upscale: UpscaleParams;
+  /**
+   * Transfers the style of `reference_image` onto `image`.
+   *
+   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @example
+   * ```ts
+   * const task = await proxy.image.styleTransfer({ image: photo, reference_image: painting, style_strength: 70 });
+   * ```
+   */
+  styleTransfer: StyleTransferParams;
+  /**
+   * Enhances skin with an artistic, stylised look.
+   *
+   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @example
+   * ```ts
+   * const task = await proxy.image.skinEnhancerCreative({ image: { path: './face.jpg' }, sharpen: 30 });
+   * ```
+   */
+  skinEnhancerCreative: SkinEnhancerCreativeParams;
+  /**
+   * Enhances skin while staying faithful to the original.
+   *
+   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @example
+   * ```ts
+   * const task = await proxy.image.skinEnhancerFaithful({ image: 'https://example.com/face.jpg', skin_detail: 90 });
+   * ```
+   */
+  skinEnhancerFaithful: SkinEnhancerFaithfulParams;
+}
+
+/**
+ * The params of each video task kind; each property documents the method that submits it.
+ *
+ * @example
+ * ```ts
+ * const params: VideoTaskParams['extend'] = { model: 'videoq2-pro', video_creation_id: id, video_url: url };
+ * ```
+ */
+export interface VideoTaskParams {
+  /**
+   * Generates a video from a prompt and, optionally, one start-frame image.
+   *
+   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @example
+   * ```ts
+   * const task = await proxy.video.referenceToVideo({ model: 'videoq3-pro', prompt: 'a lighthouse in a storm', duration: 12, resolution: '1080p' });
+   * ```
+   */
+  referenceToVideo: ReferenceToVideoParams;
+  /**
+   * Extends a video (given by creation id and URL) by 1 to 7 seconds.
+   *
+   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @example
+   * ```ts
+   * const task = await proxy.video.extend({ model: 'videoq2-pro', video_creation_id: id, video_url: url, duration: 5 });
+   * ```
+   */
+  extend: ExtendParams;
+  /**
+   * Generates a video through 2 to 9 key frames after a start image.
+   *
+   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @example
+   * ```ts
+   * const task = await proxy.video.multiframe({ model: 'videoq2-turbo', start_image: a, image_settings: [{ key_image: b, duration: 2 }, { key_image: c, duration: 2 }] });
+   * ```
+   */
+  multiframe: MultiframeParams;
+}
+
+/**
+ * The params of each task kind, by kind.
+ *
+ * @example
+ * ```ts
+ * const params: TaskParams['upscale'] = { image: { path: './small.png' }, scale_factor: '4x' };
+ * ```
+ */
+export interface TaskParams extends ImageTaskParams, VideoTaskParams {}
+
+/**
+ * Every task kind; it decides the submission route, the status route and the result type.
+ * @example const kind: TaskKind = 'multiframe';
+ */
+export type TaskKind = keyof TaskParams;
+
+/**
+ * Image task kinds, named after the `proxy.image` method that submits them.
+ * @example const kind: ImageTaskKind = 'upscale';
+ */
+export type ImageTaskKind = keyof ImageTaskParams;
+
+/**
+ * Video task kinds, named after the `proxy.video` method that submits them.
+ * @example const kind: VideoTaskKind = 'extend';
+ */
+export type VideoTaskKind = keyof VideoTaskParams;
+
+/** What the SDK knows about one task kind. */
+interface TaskSpec<K extends string = string, F extends 'image' | 'video' = 'image' | 'video'> {
+  /** `image` tasks answer `{ task_id, status, generated }`, `video` tasks `{ task_id, state, credits }`. */
+  family: F;
+  /** The method's name in messages (checked against the family and kind by the compiler). */
+  name: `proxy.${F}.${K}()`;
+  /** Where the task is submitted (POST). */
+  submitPath: string;
+  /** Where its status is read (GET); `{task_id}` is replaced by the encoded id. Override: `statusPaths`. */
+  statusPath: string;
+  /** Records every broken documented limit of the params. */
+  validate(params: Fields, check: Checker): void;
+  /** Where image inputs sit: `image`, `images[]`, `image_settings[].key_image`. */
+  imageFields: readonly string[];
+  /** Checks that need the encoded images (the upscaler's pixel limit). */
+  afterEncode?(params: Fields, images: ReadonlyMap<string, ResolvedImage>, check: Checker): void;
+}
+
+// The compiler checks the table against the params interfaces: one entry per kind, of its family.
+type TaskTable = { readonly [K in ImageTaskKind]: TaskSpec<K, 'image'> } & { readonly [K in VideoTaskKind]: TaskSpec<K, 'video'> };
+
+const IMAGE = '/proxy/imagevendor/v1/ai';
+// Submission routes: docs/wire-protocol.md#media-proxy-submissions-and-envelopes. Status routes are
+// the vendors' convention: docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states.
+const VIDEO_STATUS = '/proxy/videovendor/tasks/{task_id}/creations';
+
+/**
+ * Every task kind of the media proxy. Read by the submission methods, the option rules and the wait.
+ *
+ * @example
+ * ```ts
+ * TASKS.upscale.statusPath; // '/proxy/imagevendor/v1/ai/image-upscaler/{task_id}'
+ * ```
+ */
+export const TASKS: Readonly<TaskTable> = Object.freeze({
+  relight: {
+    family: 'image',
+    name: 'proxy.image.relight()',
+    submitPath: `${IMAGE}/image-relight`,
+    statusPath: `${IMAGE}/image-relight/{task_id}`,
+    validate: validateRelight,
+    imageFields: ['image', 'transfer_light_from_lightmap', 'transfer_light_from_reference_image'],
+  },
+  upscale: {
+    family: 'image',
+    name: 'proxy.image.upscale()',
+    submitPath: `${IMAGE}/image-upscaler`,
+    statusPath: `${IMAGE}/image-upscaler/{task_id}`,
+    validate: validateUpscale,
+    imageFields: ['image'],
+    afterEncode: (params, images, check) => {
+      const image = images.get('image');
+      if (image) checkUpscaledPixels(check, image, params.scale_factor);
+    },
+  },
+  styleTransfer: {
+    family: 'image',
+    name: 'proxy.image.styleTransfer()',
+    submitPath: `${IMAGE}/image-style-transfer`,
+    statusPath: `${IMAGE}/image-style-transfer/{task_id}`,
+    validate: validateStyleTransfer,
+    imageFields: ['image', 'reference_image'],
+  },
+  skinEnhancerCreative: {
+    family: 'image',
+    name: 'proxy.image.skinEnhancerCreative()',
+    submitPath: `${IMAGE}/skin-enhancer/creative`,
+    statusPath: `${IMAGE}/skin-enhancer/{task_id}`,
+    validate: validateSkinEnhancerCreative,
+    imageFields: ['image'],
+  },
+  skinEnhancerFaithful: {
+    family: 'image',
+    name: 'proxy.image.skinEnhancerFaithful()',
+    submitPath: `${IMAGE}/skin-enhancer/faithful`,
+    statusPath: `${IMAGE}/skin-enhancer/{task_id}`,
+    validate: validateSkinEnhancerFaithful,
+    imageFields: ['image'],
+  },
+  referenceToVideo: {
+    family: 'video',
+    name: 'proxy.video.referenceToVideo()',
+    submitPath: '/proxy/videovendor/reference2video',
+    statusPath: VIDEO_STATUS,
+    validate: validateReferenceToVideo,
+    imageFields: ['images[]'],
+  },
+  extend: {
+    family: 'video',
+    name: 'proxy.video.extend()',
+    submitPath: '/proxy/videovendor/extend',
+    statusPath: VIDEO_STATUS,
+    validate: validateExtend,
+    imageFields: ['images[]'],
+  },
+  multiframe: {
+    family: 'video',
+    name: 'proxy.video.multiframe()',
+    submitPath: '/proxy/videovendor/multiframe',
+    statusPath: VIDEO_STATUS,
+    validate: validateMultiframe,
+    imageFields: ['start_image', 'image_settings[].key_image'],
+  },
+} satisfies TaskTable);
+
+/**
+ * Every task kind, in table order.
+ * @example TASK_KINDS.includes('upscale'); // true
+ */
+export const TASK_KINDS = Object.freeze(Object.keys(TASKS) as TaskKind[]);
+
+/**
+ * The kinds of one family, in table order.
+ * @example kindsOf('video'); // ['referenceToVideo', 'extend', 'multiframe']
+ */
+export function kindsOf<F extends 'image' | 'video'>(family: F): (F extends 'image' ? ImageTaskKind : VideoTaskKind)[] {
+  return TASK_KINDS.filter((kind) => TASKS[kind].family === family) as (F extends 'image' ? ImageTaskKind : VideoTaskKind)[];
+}

@@ -96,7 +96,7 @@ export async function smoke() {
     await step(steps, 'proxyWait', async (signal) => {
       const proxy = new ProxyClient({ baseUrl: required('GRAPHCLOUD_PROXY_URL'), token: required('GRAPHCLOUD_PROXY_TOKEN') });
       const task = await proxy.image.upscale({ image: bytesOf(PNG_BASE64), scale_factor: '2x' }, { signal });
-      const result = await proxy.waitForTask(task, { signal, initialIntervalMs: 100, maxIntervalMs: 500 });
+      const result = await proxy.waitForTask(task, { signal, poll: { minDelayMs: 100, maxDelayMs: 500 } });
       assert(result.status === 'COMPLETED' && result.urls.length > 0, `task ${result.status}`);
       return { taskId: result.taskId, status: result.status };
     });

@@ -43,6 +43,11 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
    * redirect answer then fails the call (uploads are not redirected).
    */
   streamBody?: boolean | undefined;
+  /**
+   * Once sent, the request is not aborted by `close()`: a paid submission's answer names the job,
+   * and losing it would lose the job. `close()` still refuses to start such a request.
+   */
+  finishOnClose?: boolean | undefined;
   options?: RequestOptions | undefined;
 }
 
@@ -149,8 +154,9 @@ export class HttpClient {
     const timer = setTimeout(() => controller.abort(new TimeoutError(`${spec.method} ${redactUrl(url)}`, timeout.reported)), timeout.ms);
     const onAbort = () => controller.abort(caller?.reason);
     const onClose = () => controller.abort(this.#life.signal.reason);
+    const life = spec.finishOnClose ? undefined : this.#life.signal;
     caller?.addEventListener('abort', onAbort, { once: true });
-    this.#life.signal.addEventListener('abort', onClose, { once: true });
+    life?.addEventListener('abort', onClose, { once: true });
     const signal = controller.signal;
     const startedAt = Date.now();
     const secrets: string[] = [];
@@ -201,7 +207,7 @@ export class HttpClient {
         clearTimeout(timer);
         response = releaseWhenDone(response, () => {
           caller?.removeEventListener('abort', onAbort);
-          this.#life.signal.removeEventListener('abort', onClose);
+          life?.removeEventListener('abort', onClose);
         });
       }
       const value = await onSuccess(response, url, secrets);
@@ -209,7 +215,7 @@ export class HttpClient {
       return { ok: true, value };
     } catch (cause) {
       if (caller?.aborted) throw caller.reason;
-      if (this.#life.signal.aborted) throw this.#life.signal.reason;
+      if (life?.aborted) throw life.reason;
       if (cause instanceof GraphcloudError && !(cause instanceof TimeoutError)) {
         if (response) this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, error: `${cause.name}: ${cause.message}` }));
         throw cause;
@@ -220,7 +226,7 @@ export class HttpClient {
       clearTimeout(timer);
       if (!streaming) {
         caller?.removeEventListener('abort', onAbort);
-        this.#life.signal.removeEventListener('abort', onClose);
+        life?.removeEventListener('abort', onClose);
       }
     }
   }

@@ -30,7 +30,7 @@ describe('cloud.close()', () => {
     ['abort-during-upload', 'AbortError'],
     ['abort-after-submit', 'AbortError'],
     ['close-during-watch', 'WatcherClosedError'],
-    ['close-during-upload', 'GraphcloudError'],
+    ['close-during-upload', 'ClientClosedError'],
   ])('leaves nothing open: %s', async (scenario, outcome) => {
     const { code, output, hung } = await run(scenario);
     expect(hung).toBe(false);

@@ -1,19 +1,8 @@
-import { mergeOutput } from '../cloud/outputs.js';
-import type { JobErrorInfo, NodeOutput } from '../cloud/types.js';
+import { mergeOutput, wireMap } from '../model/outputs.js';
+import type { JobErrorInfo, NodeOutput } from '../model/types.js';
 import { PROMPT_MESSAGE_TYPES, type ExecutionErrorData, type WatchEvent, type WatcherStats } from './events.js';
 import { decodeBinaryFrame } from './frames.js';
-
-/**
- * What a watcher of one prompt receives from the router.
- *
- * @example
- * ```ts
- * track.sinks.add({ deliver: (event) => console.log(event.type) });
- * ```
- */
-export interface JobSink {
-  deliver(event: WatchEvent): void;
-}
+import type { Seen } from './track.js';
 
 /**
  * How a run ended, as the socket told it.
@@ -33,34 +22,21 @@ export interface TerminalEnd {
 }
 
 /**
- * The per-prompt state the router, the poller and the hub share.
+ * Where the router sends what it learns about one followed job.
  *
  * @example
  * ```ts
- * const track = router.attach('prompt-1');
- * track.sinks.add(watcher);
+ * const target: RouteTarget = { event: (e) => console.log(e.type), end: (end) => console.log(end.status) };
  * ```
  */
-export class Track {
-  readonly promptId: string;
-  readonly sinks = new Set<JobSink>();
-  readonly outputs: Record<string, NodeOutput> = {};
-  sawStart = false;
-  startEpoch = -1;
-  /** Messages of this prompt may have been missed (disconnect, hold-buffer overflow, late watch). */
-  gap = false;
-  /** The end is known and being finalised: later messages are ignored. */
-  finishing = false;
-  lastActivity: number;
-  nextPollAt = 0;
-  pollNow = false;
-  failures = 0;
-  notFound = 0;
+export interface RouteTarget {
+  event(event: WatchEvent): void;
+  end(end: TerminalEnd): void;
+}
 
-  constructor(promptId: string, now: number) {
-    this.promptId = promptId;
-    this.lastActivity = now;
-  }
+interface Followed {
+  seen: Seen;
+  target: RouteTarget;
 }
 
 interface Held {
@@ -75,37 +51,37 @@ interface Held {
  *
  * @example
  * ```ts
- * new JobRouter({ hold: CLOUD_DEFAULTS.hold, stats, onEnd: (track, end) => finish(track, end) });
+ * new JobRouter({ hold: CLOUD_DEFAULTS.hold, stats });
  * ```
  */
 export interface RouterOptions {
   hold: { maxMessages: number; maxAgeMs: number };
   stats: WatcherStats;
-  /** A run ended (the hub finalises it: outputs, settlement). */
-  onEnd(track: Track, end: TerminalEnd): void;
 }
 
 const RECENT_LIMIT = 2_048;
 
 /**
- * Routes socket messages to the watchers of their `prompt_id` (the cloud sends every job of a
- * user to every socket of that user, so filtering by prompt id is the only routing). Messages
- * of a prompt no watcher has claimed yet are held, bounded in count and age, because a run can
- * finish before the submit response names its id. Never throws on bad input: it counts it.
+ * Routes socket messages to the jobs followed by their `prompt_id` (the cloud sends every job of
+ * a user to every socket of that user, so filtering by prompt id is the only routing; see
+ * docs/wire-protocol.md#cloud-websocket-messages-and-their-order). Messages of a prompt nobody
+ * follows yet are held, bounded in count and age, because a run can finish before the submit
+ * response names its id. It is the only writer of what messages tell (`Seen`), and of the epoch.
+ * Never throws on bad input: it counts it.
  *
  * @example
  * ```ts
- * const router = new JobRouter({ hold: CLOUD_DEFAULTS.hold, stats, onEnd });
+ * const router = new JobRouter({ hold: CLOUD_DEFAULTS.hold, stats });
+ * const seen = router.follow('p', { event: (e) => console.log(e.type), end: (end) => console.log(end.status) });
  * router.handleText('{"type":"execution_success","data":{"prompt_id":"p"}}');
  * ```
  */
 export class JobRouter {
-  /** Incremented by the owner on every disconnect; a run seen across two epochs has a gap. */
-  epoch = 0;
-  readonly tracks = new Map<string, Track>();
+  readonly #followed = new Map<string, Followed>();
   readonly #held = new Map<string, Held>();
   readonly #recent = new Set<string>();
   readonly #options: RouterOptions;
+  #epoch = 0;
   #heldCount = 0;
   /** The prompt that last reported activity: previews without metadata belong to it. */
   #current: string | undefined;
@@ -114,43 +90,62 @@ export class JobRouter {
     this.#options = options;
   }
 
+  /** Incremented on every disconnect: a run seen across two epochs has a gap. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
   /** Number of messages currently held. */
   get heldCount(): number {
     return this.#heldCount;
   }
 
-  /** Returns the track of a prompt, creating it. Call `drain()` once its sinks are attached. */
-  attach(promptId: string): Track {
-    let track = this.tracks.get(promptId);
-    if (!track) {
-      track = new Track(promptId, Date.now());
-      this.tracks.set(promptId, track);
-      this.#recent.delete(promptId);
-    }
-    return track;
+  /**
+   * Follows a prompt: its messages go to `target`, and what they tell is recorded in the returned
+   * (read-only) `Seen`. Call `drain()` once the target is ready for held messages.
+   */
+  follow(promptId: string, target: RouteTarget): Readonly<Seen> {
+    const existing = this.#followed.get(promptId);
+    if (existing) return existing.seen;
+    const seen: Seen = { outputs: wireMap<NodeOutput>(), sawStart: false, startEpoch: -1, gap: false, lastActivity: Date.now() };
+    this.#followed.set(promptId, { seen, target });
+    this.#recent.delete(promptId);
+    return seen;
   }
 
-  /** Delivers the messages held for a prompt to its track, in arrival order. */
+  /** Stops following a prompt (settled or released); its late messages are dropped, not held. */
+  unfollow(promptId: string): void {
+    if (!this.#followed.delete(promptId)) return;
+    this.#recent.add(promptId);
+    if (this.#recent.size > RECENT_LIMIT) this.#recent.delete(this.#recent.values().next().value as string);
+  }
+
+  /** Messages of this prompt may have been missed (it was watched after a disconnect). */
+  markGap(promptId: string): void {
+    const followed = this.#followed.get(promptId);
+    if (followed) followed.seen.gap = true;
+  }
+
+  /** The socket went down: a new epoch, and a gap for every run that had started. */
+  disconnected(): void {
+    this.#epoch++;
+    for (const { seen } of this.#followed.values()) seen.gap ||= seen.sawStart;
+  }
+
+  /** Delivers the messages held for a prompt, in arrival order. */
   drain(promptId: string): void {
     const held = this.#held.get(promptId);
     if (!held) return;
     this.#held.delete(promptId);
     this.#heldCount -= held.messages.length;
-    const track = this.tracks.get(promptId);
-    if (!track) return;
-    if (held.gap) track.gap = true;
+    const followed = this.#followed.get(promptId);
+    if (!followed) return;
+    if (held.gap) followed.seen.gap = true;
     for (const [type, data] of held.messages) {
-      if (track.finishing) break;
-      this.#apply(track, type, data, held.epoch);
+      // The end was reported: the owner stopped following the prompt.
+      if (this.#followed.get(promptId) !== followed) break;
+      this.#apply(followed, type, data, held.epoch);
     }
-  }
-
-  /** Forgets a track (settled or released); late messages of its prompt are dropped, not held. */
-  remove(track: Track): void {
-    if (this.tracks.get(track.promptId) !== track) return;
-    this.tracks.delete(track.promptId);
-    this.#recent.add(track.promptId);
-    if (this.#recent.size > RECENT_LIMIT) this.#recent.delete(this.#recent.values().next().value as string);
   }
 
   /** Routes one text frame. */
@@ -179,8 +174,8 @@ export class JobRouter {
     }
     const promptId = data.prompt_id;
     if (type === 'execution_start' || type === 'progress' || (type === 'executing' && data.node !== null)) this.#current = promptId;
-    const track = this.tracks.get(promptId);
-    if (track) this.#apply(track, type, data, this.epoch);
+    const followed = this.#followed.get(promptId);
+    if (followed) this.#apply(followed, type, data, this.#epoch);
     else if (!this.#recent.has(promptId)) this.#hold(promptId, type, data);
   }
 
@@ -194,71 +189,66 @@ export class JobRouter {
       return;
     }
     const promptId = frame.data.promptId ?? this.#current;
-    const track = promptId === undefined ? undefined : this.tracks.get(promptId);
-    if (!track || track.finishing) return;
+    const followed = promptId === undefined ? undefined : this.#followed.get(promptId);
+    if (!followed) return;
     frame.data.promptId = promptId;
-    track.lastActivity = Date.now();
-    const event = (frame.kind === 'preview' ? { type: 'preview', data: frame.data } : { type: 'text', data: frame.data }) as WatchEvent;
-    for (const sink of track.sinks) sink.deliver(event);
+    followed.seen.lastActivity = Date.now();
+    followed.target.event((frame.kind === 'preview' ? { type: 'preview', data: frame.data } : { type: 'text', data: frame.data }) as WatchEvent);
   }
 
-  #apply(track: Track, type: string, data: Record<string, unknown>, epoch: number): void {
-    if (track.finishing) return;
-    track.lastActivity = Date.now();
-    const wholeRun = () => track.sawStart && !track.gap && track.startEpoch === epoch;
+  #apply(followed: Followed, type: string, data: Record<string, unknown>, epoch: number): void {
+    const { seen, target } = followed;
+    seen.lastActivity = Date.now();
+    const wholeRun = () => seen.sawStart && !seen.gap && seen.startEpoch === epoch;
     switch (type) {
       case 'execution_start':
-        track.sawStart = true;
-        track.startEpoch = epoch;
+        seen.sawStart = true;
+        seen.startEpoch = epoch;
         break;
       case 'executed':
-        mergeOutput(track.outputs, String(data.node), data.output as NodeOutput);
+        mergeOutput(seen.outputs, String(data.node), data.output as NodeOutput);
         break;
       case 'execution_error': {
         const error = data as ExecutionErrorData;
         // A blocked branch is reported as an error without a timestamp; the run goes on.
         if (error.exception_type === 'ExecutionBlocked' && error.timestamp === undefined) {
-          this.#emit(track, { type: 'execution_blocked', data: error });
+          target.event({ type: 'execution_blocked', data: error });
           return;
         }
-        this.#emit(track, { type: 'execution_error', data: error });
-        this.#options.onEnd(track, { status: 'failed', error: errorInfo(error), wholeRun: wholeRun(), verify: false });
+        target.event({ type: 'execution_error', data: error });
+        target.end({ status: 'failed', error: errorInfo(error), wholeRun: wholeRun(), verify: false });
         return;
       }
       case 'execution_success':
-        this.#emit(track, { type, data } as WatchEvent);
-        this.#options.onEnd(track, { status: 'completed', wholeRun: wholeRun(), verify: false });
+        target.event({ type, data } as WatchEvent);
+        target.end({ status: 'completed', wholeRun: wholeRun(), verify: false });
         return;
       case 'execution_interrupted':
-        this.#emit(track, { type, data } as WatchEvent);
-        this.#options.onEnd(track, { status: 'cancelled', error: { message: 'Execution was interrupted', nodeId: str(data.node_id), nodeType: str(data.node_type) }, wholeRun: wholeRun(), verify: false });
+        target.event({ type, data } as WatchEvent);
+        target.end({ status: 'cancelled', error: { message: 'Execution was interrupted', nodeId: str(data.node_id), nodeType: str(data.node_type) }, wholeRun: wholeRun(), verify: false });
         return;
       case 'executing':
-        this.#emit(track, { type, data } as WatchEvent);
+        target.event({ type, data } as WatchEvent);
         // The documented end marker; servers that send execution_success send it first.
-        if (data.node === null) this.#options.onEnd(track, { status: 'completed', wholeRun: wholeRun(), verify: !wholeRun() });
+        if (data.node === null) target.end({ status: 'completed', wholeRun: wholeRun(), verify: !wholeRun() });
         return;
       default:
         break;
     }
-    this.#emit(track, { type, data } as WatchEvent);
-  }
-
-  #emit(track: Track, event: WatchEvent): void {
-    for (const sink of track.sinks) sink.deliver(event);
+    target.event({ type, data } as WatchEvent);
   }
 
   #broadcast(event: WatchEvent): void {
-    for (const track of this.tracks.values()) if (!track.finishing) this.#emit(track, event);
+    for (const { target } of this.#followed.values()) target.event(event);
   }
 
   #hold(promptId: string, type: string, data: Record<string, unknown>): void {
     const now = Date.now();
     let held = this.#held.get(promptId);
     if (!held) {
-      held = { firstAt: now, epoch: this.epoch, gap: false, messages: [] };
+      held = { firstAt: now, epoch: this.#epoch, gap: false, messages: [] };
       this.#held.set(promptId, held);
-    } else if (held.epoch !== this.epoch) {
+    } else if (held.epoch !== this.#epoch) {
       held.gap = true;
     }
     held.messages.push([type, data]);

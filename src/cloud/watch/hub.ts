@@ -1,14 +1,15 @@
-import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff, type HttpClient } from '../../core/index.js';
+import { AuthenticationError, Limiter, withSubmitted, type Backoff, type HttpClient } from '../../core/index.js';
 import { defined, type WatcherPolicy } from '../model/defaults.js';
 import { initOf, WatcherClosedError } from '../model/errors.js';
 import type { JobReader } from '../model/job-reader.js';
 import { wireMap } from '../model/outputs.js';
 import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../model/types.js';
 import type { WatcherStats } from './events.js';
-import { JobPoll, type Link } from './job-poll.js';
+import { JobPoll } from './job-poll.js';
 import { openWatcher, type JobWatcher, type WatcherSink } from './job-watcher.js';
+import { SocketLink, type Refusal } from './link.js';
 import { JobRouter, type TerminalEnd } from './router.js';
-import { ReconnectingSocket, socketUrl, type SocketDown, type WebSocketConstructor } from './socket.js';
+import type { WebSocketConstructor } from './socket.js';
 import { Track } from './track.js';
 
 /**
@@ -46,7 +47,6 @@ export interface HubWatchOptions {
   nodeErrors?: Record<string, NodeErrors> | undefined;
 }
 
-type State = 'idle' | 'connecting' | 'open' | 'down';
 type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'>;
 
 /**
@@ -66,26 +66,30 @@ export class WatchHub {
   readonly stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, connections: 0, polls: 0 };
   readonly #options: WatchHubOptions;
   readonly #router: JobRouter;
+  readonly #link: SocketLink;
   readonly #limiter: Limiter;
   readonly #tracks = new Map<string, Track>();
-  readonly #waiters = new Set<{ resolve: (epoch: number) => void; reject: (error: unknown) => void }>();
-  #socket: ReconnectingSocket | undefined;
-  #state: State = 'idle';
-  #redactedUrl = '';
-  #refused: ((promptId?: string) => AuthenticationError) | undefined;
-  #leases = 0;
-  #idle: AbortController | undefined;
 
   constructor(options: WatchHubOptions) {
     this.#options = options;
     this.#router = new JobRouter({ hold: options.policy.hold, stats: this.stats });
     this.#limiter = new Limiter(options.policy.poll.concurrency);
+    this.#link = new SocketLink({
+      http: options.http,
+      clientId: options.clientId,
+      WebSocket: options.WebSocket,
+      policy: options.policy.socket,
+      router: this.#router,
+      random: options.random,
+      busy: () => this.#tracks.size > 0,
+      on: { open: (reconnected) => this.#onOpen(reconnected), down: () => this.#onDown(), refused: (refusal) => this.#onRefused(refusal) },
+    });
     options.http.closed.addEventListener('abort', () => this.#close(), { once: true });
   }
 
   /** The socket state: `open`, `down` (polling while reconnecting), `connecting` or `idle`. */
-  get state(): State {
-    return this.#state;
+  get state(): SocketLink['state'] {
+    return this.#link.state;
   }
 
   /** Messages currently held for unclaimed prompt ids. */
@@ -99,45 +103,12 @@ export class WatchHub {
    * or with the `ClientClosedError` once the client is closed.
    */
   ready(signal?: AbortSignal): Promise<number> {
-    const closed = this.#options.http.closed;
-    if (closed.aborted) return Promise.reject(closed.reason);
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    this.#cancelIdle();
-    this.#ensureSocket();
-    if (this.#refused) return Promise.reject(this.#refused());
-    if (this.#state === 'open' || this.#state === 'down') return Promise.resolve(this.#router.epoch);
-    return new Promise<number>((resolve, reject) => {
-      const onAbort = () => {
-        this.#waiters.delete(waiter);
-        reject(signal?.reason);
-        this.#maybeIdle();
-      };
-      const waiter = {
-        resolve: (epoch: number) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(epoch);
-        },
-        reject: (error: unknown) => {
-          signal?.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#waiters.add(waiter);
-    });
+    return this.#link.ready(signal);
   }
 
   /** Keeps the socket open (a submission is in flight); call the returned function when done. */
   retain(): () => void {
-    this.#leases++;
-    this.#cancelIdle();
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#leases--;
-      this.#maybeIdle();
-    };
+    return this.#link.retain();
   }
 
   /**
@@ -149,17 +120,17 @@ export class WatchHub {
    */
   watch(promptId: string, options: HubWatchOptions, since?: number): JobWatcher {
     this.#options.http.throwIfClosed();
-    this.#cancelIdle();
-    this.#ensureSocket();
+    this.#link.ensure();
     const track = this.#tracks.get(promptId) ?? this.#follow(promptId, options.poll);
     const waitTimeout = options.waitTimeout ?? this.#options.policy.waitTimeout;
     const sink: WatcherSink = openWatcher(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors }, () => this.#release(track, sink));
     track.sinks.add(sink);
-    if (since === undefined || since !== this.#router.epoch || this.#state !== 'open') {
+    if (since === undefined || since !== this.#router.epoch || this.#link.state !== 'open') {
       if (since !== undefined) this.#router.markGap(promptId);
       track.poll.readWhenReady();
     }
-    if (this.#refused) sink.fail(this.#refused(promptId));
+    const refused = this.#link.refused;
+    if (refused) sink.fail(refused(promptId));
     // Held messages go out after the caller attached its listeners (same tick, before any frame).
     queueMicrotask(() => this.#router.drain(promptId));
     return sink.watcher;
@@ -173,7 +144,7 @@ export class WatchHub {
       },
       end: (end) => this.#onSocketEnd(track, end),
     });
-    const link = (): Link => (this.#state === 'open' ? 'open' : this.#state === 'down' ? 'down' : 'waiting');
+    const link = () => this.#link.link;
     const read = (signal: AbortSignal) => {
       this.stats.polls++;
       return reader.status(promptId, { signal, retry: false });
@@ -190,55 +161,12 @@ export class WatchHub {
 
   #close(): void {
     const reason: unknown = this.#options.http.closed.reason;
-    this.#cancelIdle();
-    this.#shutdown();
-    for (const waiter of this.#waiters) waiter.reject(reason);
-    this.#waiters.clear();
+    this.#link.close(reason);
     for (const track of [...this.#tracks.values()]) this.#fail(track, () => new WatcherClosedError(track.promptId, reason));
   }
 
-  #ensureSocket(): void {
-    if (this.#socket || this.#state !== 'idle' || this.#options.http.closed.aborted) return;
-    this.#refused = undefined;
-    const WebSocket = this.#options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-    if (!WebSocket) {
-      // No WebSocket in this runtime: poll only.
-      this.#setState('down');
-      return;
-    }
-    this.#state = 'connecting';
-    const { http, clientId, policy, random } = this.#options;
-    this.#socket = new ReconnectingSocket({
-      url: async () => {
-        const built = socketUrl(http.baseUrl, clientId, await http.credential());
-        this.#redactedUrl = built.redacted;
-        return built.url;
-      },
-      WebSocket,
-      policy: policy.socket,
-      random,
-      handlers: {
-        onOpen: () => this.#onOpen(),
-        onText: (text) => this.#router.handleText(text),
-        onBinary: (bytes) => this.#router.handleBinary(bytes),
-        onDown: (down) => this.#onDown(down),
-        onRefused: (down) => this.#onRefused(down),
-      },
-    });
-    this.#socket.start();
-  }
-
-  #setState(state: State): void {
-    this.#state = state;
-    if (state !== 'open' && state !== 'down') return;
-    for (const waiter of this.#waiters) waiter.resolve(this.#router.epoch);
-    this.#waiters.clear();
-  }
-
-  #onOpen(): void {
+  #onOpen(reconnected: boolean): void {
     this.stats.connections++;
-    const reconnected = this.#state === 'down';
-    this.#setState('open');
     // A completion sent while the socket was down is lost (no replay): read every job's state.
     for (const track of this.#tracks.values()) {
       if (reconnected || track.seen.gap) track.poll.readNow();
@@ -246,26 +174,11 @@ export class WatchHub {
     }
   }
 
-  #onDown(_down: SocketDown): void {
-    // Failed reconnect attempts while already down keep the poll schedule (and its backoff).
-    if (this.#state === 'down') return;
-    if (this.#state === 'open') this.#router.disconnected();
-    this.#setState('down');
+  #onDown(): void {
     for (const track of this.#tracks.values()) track.poll.readNow();
   }
 
-  #onRefused(down: SocketDown): void {
-    const url = this.#redactedUrl;
-    const message = `The WebSocket refused the credential (close code ${down.code}${down.reason ? `: ${down.reason}` : ''})`;
-    this.#refused = (promptId) => {
-      const error = new AuthenticationError({ status: 401, method: 'GET', url, body: { message } });
-      return promptId === undefined ? error : (withSubmitted(error, { kind: 'job', promptId }) as AuthenticationError);
-    };
-    const refused = this.#refused;
-    this.#socket = undefined;
-    this.#state = 'idle';
-    for (const waiter of this.#waiters) waiter.reject(refused());
-    this.#waiters.clear();
+  #onRefused(refused: Refusal): void {
     for (const track of [...this.#tracks.values()]) this.#fail(track, () => refused(track.promptId));
   }
 
@@ -308,14 +221,14 @@ export class WatchHub {
     }
     const result = { promptId: track.promptId, ...end, outputs, outputsComplete };
     for (const sink of [...track.sinks]) sink.finish(result);
-    this.#maybeIdle();
+    this.#link.maybeIdle();
   }
 
   #fail(track: Track, error: () => unknown): void {
     if (track.settling) return;
     this.#retire(track);
     for (const sink of [...track.sinks]) sink.fail(withSubmitted(error(), { kind: 'job', promptId: track.promptId }));
-    this.#maybeIdle();
+    this.#link.maybeIdle();
   }
 
   /** The end is known: no more messages, no more reads; the sinks settle next. */
@@ -329,36 +242,6 @@ export class WatchHub {
   #release(track: Track, sink: WatcherSink): void {
     track.sinks.delete(sink);
     if (track.sinks.size === 0 && !track.settling) this.#retire(track);
-    this.#maybeIdle();
-  }
-
-  #maybeIdle(): void {
-    if (this.#idle || this.#tracks.size > 0 || this.#leases > 0 || this.#waiters.size > 0) return;
-    if (!this.#socket && this.#state === 'idle') return;
-    const idle = new AbortController();
-    this.#idle = idle;
-    sleep(this.#options.policy.socket.idleCloseMs, idle.signal).then(
-      () => {
-        this.#idle = undefined;
-        this.#shutdown();
-      },
-      () => undefined,
-    );
-  }
-
-  #cancelIdle(): void {
-    this.#idle?.abort();
-    this.#idle = undefined;
-  }
-
-  #shutdown(): void {
-    if (this.#socket) {
-      this.#socket.stop();
-      this.#socket = undefined;
-      // Messages sent while closed are lost: runs that straddle this are not "whole".
-      this.#router.disconnected();
-    }
-    this.#state = 'idle';
+    this.#link.maybeIdle();
   }
 }
-

@@ -2,6 +2,7 @@ import { mergeOutput, wireMap } from '../model/outputs.js';
 import type { JobErrorInfo, NodeOutput } from '../model/types.js';
 import { PROMPT_MESSAGE_TYPES, type ExecutionErrorData, type WatchEvent, type WatcherStats } from './events.js';
 import { decodeBinaryFrame } from './frames.js';
+import { HoldBuffer } from './hold.js';
 import type { Seen } from './track.js';
 
 /**
@@ -39,13 +40,6 @@ interface Followed {
   target: RouteTarget;
 }
 
-interface Held {
-  firstAt: number;
-  epoch: number;
-  gap: boolean;
-  messages: [type: string, data: Record<string, unknown>][];
-}
-
 /**
  * What the router needs from its owner.
  *
@@ -78,16 +72,16 @@ const RECENT_LIMIT = 2_048;
  */
 export class JobRouter {
   readonly #followed = new Map<string, Followed>();
-  readonly #held = new Map<string, Held>();
+  readonly #held: HoldBuffer;
   readonly #recent = new Set<string>();
   readonly #options: RouterOptions;
   #epoch = 0;
-  #heldCount = 0;
   /** The prompt that last reported activity: previews without metadata belong to it. */
   #current: string | undefined;
 
   constructor(options: RouterOptions) {
     this.#options = options;
+    this.#held = new HoldBuffer(options.hold, options.stats);
   }
 
   /** Incremented on every disconnect: a run seen across two epochs has a gap. */
@@ -97,7 +91,7 @@ export class JobRouter {
 
   /** Number of messages currently held. */
   get heldCount(): number {
-    return this.#heldCount;
+    return this.#held.count;
   }
 
   /**
@@ -134,10 +128,8 @@ export class JobRouter {
 
   /** Delivers the messages held for a prompt, in arrival order. */
   drain(promptId: string): void {
-    const held = this.#held.get(promptId);
+    const held = this.#held.take(promptId);
     if (!held) return;
-    this.#held.delete(promptId);
-    this.#heldCount -= held.messages.length;
     const followed = this.#followed.get(promptId);
     if (!followed) return;
     if (held.gap) followed.seen.gap = true;
@@ -176,7 +168,7 @@ export class JobRouter {
     if (type === 'execution_start' || type === 'progress' || (type === 'executing' && data.node !== null)) this.#current = promptId;
     const followed = this.#followed.get(promptId);
     if (followed) this.#apply(followed, type, data, this.#epoch);
-    else if (!this.#recent.has(promptId)) this.#hold(promptId, type, data);
+    else if (!this.#recent.has(promptId)) this.#held.add(promptId, type, data, this.#epoch);
   }
 
   /** Routes one binary frame (previews are not held: they are large and only of live interest). */
@@ -240,41 +232,6 @@ export class JobRouter {
 
   #broadcast(event: WatchEvent): void {
     for (const { target } of this.#followed.values()) target.event(event);
-  }
-
-  #hold(promptId: string, type: string, data: Record<string, unknown>): void {
-    const now = Date.now();
-    let held = this.#held.get(promptId);
-    if (!held) {
-      held = { firstAt: now, epoch: this.#epoch, gap: false, messages: [] };
-      this.#held.set(promptId, held);
-    } else if (held.epoch !== this.#epoch) {
-      held.gap = true;
-    }
-    held.messages.push([type, data]);
-    this.#heldCount++;
-    this.#options.stats.held++;
-    this.#prune(now);
-  }
-
-  #prune(now: number): void {
-    const { maxMessages, maxAgeMs } = this.#options.hold;
-    for (const [promptId, held] of this.#held) {
-      const tooMany = this.#heldCount > maxMessages;
-      if (!tooMany && now - held.firstAt <= maxAgeMs) return;
-      if (tooMany && this.#held.size === 1) {
-        // One prompt alone exceeds the bound: keep its latest messages (the end matters most).
-        const excess = this.#heldCount - maxMessages;
-        held.messages.splice(0, excess);
-        held.gap = true;
-        this.#heldCount -= excess;
-        this.#options.stats.dropped += excess;
-        return;
-      }
-      this.#held.delete(promptId);
-      this.#heldCount -= held.messages.length;
-      this.#options.stats.dropped += held.messages.length;
-    }
   }
 }
 

@@ -263,6 +263,19 @@ describe('validateWorkflow()', () => {
   });
 });
 
+describe('validateWorkflow() on hostile input', () => {
+  it('reports node types and inputs named like Object methods as unknown, without throwing', () => {
+    const issues = validateWorkflow(
+      { '1': { class_type: 'constructor', inputs: {} }, '2': { class_type: 'SaveText', inputs: { text: 'x', flag: true, toString: 1 } }, '3': { class_type: 'SaveText', inputs: { text: ['hasOwnProperty', 0], flag: true } } },
+      OBJECT_INFO as unknown as ObjectInfo,
+    );
+    expect(issues.map((i) => [i.nodeId, i.input, i.code])).toEqual([
+      ['1', undefined, 'unknown_class_type'],
+      ['3', 'text', 'missing_link_target'],
+    ]);
+  });
+});
+
 describe('cloud.runWorkflow()', () => {
   const socket = ws.link('wss://cloud.test/ws');
 

@@ -319,7 +319,7 @@ describe('watcher resilience', () => {
     expect(result).toMatchObject({ status: 'completed', via: 'poll', outputsComplete: false, outputs: {} });
     const gaps = times.slice(1).map((t, i) => t - (times[i] ?? 0));
     expect(gaps).toHaveLength(3);
-    // Gap n is drawn from [half, all] of min(maxIntervalMs, minIntervalMs * 2^n); 5 ms clock steps.
+    // Gap n is drawn from [half, all] of min(maxDelayMs, minDelayMs * growFactor^(n-1)); 5 ms clock steps.
     [[100, 200], [200, 400], [400, 800]].forEach(([low = 0, high = 0], n) => {
       expect(gaps[n]).toBeGreaterThanOrEqual(low);
       expect(gaps[n]).toBeLessThanOrEqual(high + 10);

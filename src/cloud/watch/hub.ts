@@ -6,7 +6,7 @@ import { wireMap } from '../model/outputs.js';
 import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../model/types.js';
 import type { WatcherStats } from './events.js';
 import { JobPoll } from './job-poll.js';
-import { openWatcher, type JobWatcher, type WatcherSink } from './job-watcher.js';
+import { failWatcher, finishWatcher, openWatcher, type JobWatcher } from './job-watcher.js';
 import { SocketLink, type Refusal } from './link.js';
 import { JobRouter, type TerminalEnd } from './router.js';
 import type { WebSocketConstructor } from './socket.js';
@@ -123,34 +123,30 @@ export class WatchHub {
     this.#link.ensure();
     const track = this.#tracks.get(promptId) ?? this.#follow(promptId, options.poll);
     const waitTimeout = options.waitTimeout ?? this.#options.policy.waitTimeout;
-    const sink: WatcherSink = openWatcher(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors }, () => this.#release(track, sink));
-    track.sinks.add(sink);
+    const watcher: JobWatcher = openWatcher(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors }, () => this.#release(track, watcher));
+    track.watchers.add(watcher);
     if (since === undefined || since !== this.#router.epoch || this.#link.state !== 'open') {
       if (since !== undefined) this.#router.markGap(promptId);
       track.poll.readWhenReady();
     }
     const refused = this.#link.refused;
-    if (refused) sink.fail(refused(promptId));
+    if (refused) failWatcher(watcher, refused(promptId));
     // Held messages go out after the caller attached its listeners (same tick, before any frame).
     queueMicrotask(() => this.#router.drain(promptId));
-    return sink.watcher;
+    return watcher;
   }
 
   #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {
     const { reader, policy, random } = this.#options;
-    const seen = this.#router.follow(promptId, {
-      event: (event) => {
-        for (const sink of track.sinks) sink.deliver(event);
-      },
-      end: (end) => this.#onSocketEnd(track, end),
-    });
-    const link = () => this.#link.link;
+    const track = new Track(promptId, (ended, end) => this.#onSocketEnd(ended, end));
+    const seen = this.#router.follow(promptId, track);
     const read = (signal: AbortSignal) => {
       this.stats.polls++;
       return reader.status(promptId, { signal, retry: false });
     };
+    const link = () => this.#link.link;
     const poll = new JobPoll({ promptId, read, policy: { ...policy.poll, ...defined(backoff) }, limiter: this.#limiter, link, lastActivity: () => seen.lastActivity, random });
-    const track = new Track(promptId, seen, poll);
+    track.follow(seen, poll);
     this.#tracks.set(promptId, track);
     poll.run().then(
       (status) => status && this.#onPolledEnd(track, status),
@@ -220,18 +216,18 @@ export class WatchHub {
       }
     }
     const result = { promptId: track.promptId, ...end, outputs, outputsComplete };
-    for (const sink of [...track.sinks]) sink.finish(result);
+    for (const watcher of [...track.watchers]) finishWatcher(watcher, result);
     this.#link.maybeIdle();
   }
 
   #fail(track: Track, error: () => unknown): void {
     if (track.settling) return;
     this.#retire(track);
-    for (const sink of [...track.sinks]) sink.fail(withSubmitted(error(), { kind: 'job', promptId: track.promptId }));
+    for (const watcher of [...track.watchers]) failWatcher(watcher, withSubmitted(error(), { kind: 'job', promptId: track.promptId }));
     this.#link.maybeIdle();
   }
 
-  /** The end is known: no more messages, no more reads; the sinks settle next. */
+  /** The end is known: no more messages, no more reads; the watchers settle next. */
   #retire(track: Track): void {
     track.settling = true;
     track.poll.stop();
@@ -239,9 +235,9 @@ export class WatchHub {
     if (this.#tracks.get(track.promptId) === track) this.#tracks.delete(track.promptId);
   }
 
-  #release(track: Track, sink: WatcherSink): void {
-    track.sinks.delete(sink);
-    if (track.sinks.size === 0 && !track.settling) this.#retire(track);
+  #release(track: Track, watcher: JobWatcher): void {
+    track.watchers.delete(watcher);
+    if (track.watchers.size === 0 && !track.settling) this.#retire(track);
     this.#link.maybeIdle();
   }
 }

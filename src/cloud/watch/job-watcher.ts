@@ -19,37 +19,62 @@ export interface WatcherSettings {
   nodeErrors?: Record<string, NodeErrors> | undefined;
 }
 
-/**
- * The hub's handle on one watcher: how events and the outcome reach it. The watcher itself
- * exposes none of this.
- *
- * @example
- * ```ts
- * const sink = openWatcher(promptId, settings, () => hub.release(sink));
- * sink.deliver({ type: 'execution_start', data: { prompt_id: promptId } });
- * ```
- */
-export interface WatcherSink {
-  readonly watcher: JobWatcher;
-  deliver(event: WatchEvent): void;
-  /** The job ended. */
-  finish(result: Omit<JobResult, 'nodeErrors'>): void;
-  /** Watching failed (timeout, abort, close, auth refusal). */
-  fail(error: unknown): void;
+interface Access {
+  open(promptId: string, settings: WatcherSettings, detach: () => void): JobWatcher;
+  deliver(watcher: JobWatcher, event: WatchEvent): void;
+  finish(watcher: JobWatcher, result: Omit<JobResult, 'nodeErrors'>): void;
+  fail(watcher: JobWatcher, error: unknown): void;
 }
 
-let open: (promptId: string, settings: WatcherSettings, detach: () => void) => WatcherSink;
+// Set by JobWatcher's static block: the hub's way in, which the watcher's public type does not show.
+let access!: Access;
 
 /**
- * Creates a watcher and the hub's handle on it; `detach` is called once when it settles.
+ * Creates a watcher; `detach` is called once when it settles (it releases the job).
  *
  * @example
  * ```ts
- * const sink = openWatcher('p1', { waitTimeout: false }, () => undefined);
+ * const watcher = openWatcher('p1', { waitTimeout: false }, () => hub.release(watcher));
  * ```
  */
-export function openWatcher(promptId: string, settings: WatcherSettings, detach: () => void): WatcherSink {
-  return open(promptId, settings, detach);
+export function openWatcher(promptId: string, settings: WatcherSettings, detach: () => void): JobWatcher {
+  return access.open(promptId, settings, detach);
+}
+
+/**
+ * Gives one event of its job to a watcher (to its listeners, `onEvent` and iterators).
+ *
+ * @example
+ * ```ts
+ * deliverTo(watcher, { type: 'execution_start', data: { prompt_id: watcher.promptId } });
+ * ```
+ */
+export function deliverTo(watcher: JobWatcher, event: WatchEvent): void {
+  access.deliver(watcher, event);
+}
+
+/**
+ * Settles a watcher with the end of its job.
+ *
+ * @example
+ * ```ts
+ * finishWatcher(watcher, { promptId, status: 'completed', outputs, outputsComplete: true, via: 'socket' });
+ * ```
+ */
+export function finishWatcher(watcher: JobWatcher, result: Omit<JobResult, 'nodeErrors'>): void {
+  access.finish(watcher, result);
+}
+
+/**
+ * Settles a watcher with a failure of the wait (timeout, close, auth refusal...).
+ *
+ * @example
+ * ```ts
+ * failWatcher(watcher, new WatcherClosedError(watcher.promptId));
+ * ```
+ */
+export function failWatcher(watcher: JobWatcher, error: unknown): void {
+  access.fail(watcher, error);
 }
 
 interface Queue {
@@ -85,14 +110,11 @@ export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIter
   #onEvent: ((event: WatchEvent) => unknown)[] = [];
 
   static {
-    open = (promptId, settings, detach) => {
-      const watcher = new JobWatcher(promptId, settings, detach);
-      return {
-        watcher,
-        deliver: (event) => watcher.#deliver(event),
-        finish: (result) => watcher.#finish(result),
-        fail: (error) => watcher.#fail(error),
-      };
+    access = {
+      open: (promptId, settings, detach) => new JobWatcher(promptId, settings, detach),
+      deliver: (watcher, event) => watcher.#deliver(event),
+      finish: (watcher, result) => watcher.#finish(result),
+      fail: (watcher, error) => watcher.#fail(error),
     };
   }
 
@@ -172,7 +194,7 @@ export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIter
 
   #deliver(event: WatchEvent): void {
     if (this.#settled) return;
-    (this.emit as (type: string, data: unknown) => boolean)(event.type, event.data);
+    this.emit(event.type, event.data as never);
     for (const listener of this.#onEvent) callSafely(listener, event);
     for (const queue of this.#queues) queue.push(event);
   }

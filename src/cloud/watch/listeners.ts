@@ -19,7 +19,7 @@ interface Entry {
  * new Watcher().on('progress', (p) => console.log(p.value));
  * ```
  */
-export class Listeners<Events extends { [K in keyof Events]: AnyListener }> {
+export class Listeners<Events extends { [K in keyof Events]: (arg: never) => unknown }> {
   readonly #entries = new Map<keyof Events, Entry[]>();
 
   /**
@@ -92,13 +92,13 @@ export class Listeners<Events extends { [K in keyof Events]: AnyListener }> {
     return this.#entries.get(event)?.length ?? 0;
   }
 
-  /** Calls the listeners of `event` with `args`, each through `callSafely`; true when there were any. */
-  protected emit<K extends keyof Events>(event: K, ...args: Parameters<Events[K]>): boolean {
+  /** Calls the listeners of `event` with `arg`, each through `callSafely`; true when there were any. */
+  protected emit<K extends keyof Events>(event: K, arg: Parameters<Events[K]>[0]): boolean {
     const entries = this.#entries.get(event);
     if (!entries) return false;
     for (const entry of entries) {
       if (entry.once) this.off(event, entry.listener as Events[K]);
-      callSafely(entry.listener, ...args);
+      callSafely(entry.listener, arg);
     }
     return true;
   }

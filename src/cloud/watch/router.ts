@@ -3,7 +3,29 @@ import type { JobErrorInfo, NodeOutput } from '../model/types.js';
 import { PROMPT_MESSAGE_TYPES, type ExecutionErrorData, type WatchEvent, type WatcherStats } from './events.js';
 import { decodeBinaryFrame } from './frames.js';
 import { HoldBuffer } from './hold.js';
-import type { Seen } from './track.js';
+
+/**
+ * What the socket's messages told about one job. The router is its only writer; everyone else
+ * holds it as `Readonly<Seen>`.
+ *
+ * @example
+ * ```ts
+ * const seen: Readonly<Seen> = router.follow(promptId, target);
+ * if (seen.sawStart && !seen.gap) console.log('whole run seen so far');
+ * ```
+ */
+export interface Seen {
+  /** Outputs of `executed` messages by node id (a prototype-free map). */
+  readonly outputs: Record<string, NodeOutput>;
+  /** `execution_start` was seen. */
+  sawStart: boolean;
+  /** The router's epoch when it was seen (a run seen across two epochs has a gap). */
+  startEpoch: number;
+  /** Messages of this job may have been missed (a disconnect, the hold bound, a late watch). */
+  gap: boolean;
+  /** When the last message of this job arrived (`Date.now()`). */
+  lastActivity: number;
+}
 
 /**
  * How a run ended, as the socket told it.
@@ -191,7 +213,6 @@ export class JobRouter {
   #apply(followed: Followed, type: string, data: Record<string, unknown>, epoch: number): void {
     const { seen, target } = followed;
     seen.lastActivity = Date.now();
-    const wholeRun = () => seen.sawStart && !seen.gap && seen.startEpoch === epoch;
     switch (type) {
       case 'execution_start':
         seen.sawStart = true;
@@ -208,21 +229,21 @@ export class JobRouter {
           return;
         }
         target.event({ type: 'execution_error', data: error });
-        target.end({ status: 'failed', error: errorInfo(error), wholeRun: wholeRun(), verify: false });
+        target.end({ status: 'failed', error: errorInfo(error), wholeRun: whole(seen, epoch), verify: false });
         return;
       }
       case 'execution_success':
         target.event({ type, data } as WatchEvent);
-        target.end({ status: 'completed', wholeRun: wholeRun(), verify: false });
+        target.end({ status: 'completed', wholeRun: whole(seen, epoch), verify: false });
         return;
       case 'execution_interrupted':
         target.event({ type, data } as WatchEvent);
-        target.end({ status: 'cancelled', error: { message: 'Execution was interrupted', nodeId: str(data.node_id), nodeType: str(data.node_type) }, wholeRun: wholeRun(), verify: false });
+        target.end({ status: 'cancelled', error: { message: 'Execution was interrupted', nodeId: str(data.node_id), nodeType: str(data.node_type) }, wholeRun: whole(seen, epoch), verify: false });
         return;
       case 'executing':
         target.event({ type, data } as WatchEvent);
         // The documented end marker; servers that send execution_success send it first.
-        if (data.node === null) target.end({ status: 'completed', wholeRun: wholeRun(), verify: !wholeRun() });
+        if (data.node === null) target.end({ status: 'completed', wholeRun: whole(seen, epoch), verify: !whole(seen, epoch) });
         return;
       default:
         break;
@@ -233,6 +254,11 @@ export class JobRouter {
   #broadcast(event: WatchEvent): void {
     for (const { target } of this.#followed.values()) target.event(event);
   }
+}
+
+/** The whole run was seen: its start, in this epoch, without a gap. */
+function whole(seen: Seen, epoch: number): boolean {
+  return seen.sawStart && !seen.gap && seen.startEpoch === epoch;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

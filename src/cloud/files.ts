@@ -63,6 +63,7 @@ const MASK_RULES: OptionRules = {
 export class FilesResource {
   readonly #http: HttpClient;
 
+  /** @internal Built by `CloudClient` (use `cloud.files`). */
   constructor(http: HttpClient) {
     this.#http = http;
   }

@@ -90,6 +90,7 @@ export interface JobsDeps {
 export class JobsResource {
   readonly #deps: JobsDeps;
 
+  /** @internal Built by `CloudClient` (use `cloud.jobs`). */
   constructor(deps: JobsDeps) {
     this.#deps = deps;
   }

@@ -17,6 +17,7 @@ export class NodeDefinitionsResource {
   readonly #http: HttpClient;
   readonly #definitions: DefinitionCache;
 
+  /** @internal Built by `CloudClient` (use `cloud.nodes`). */
   constructor(http: HttpClient, definitions: DefinitionCache) {
     this.#http = http;
     this.#definitions = definitions;

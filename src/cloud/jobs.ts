@@ -42,6 +42,12 @@ export interface SubmitJobOptions extends RequestOptions {
  */
 export interface WatchOptions extends WaitOptions {
   /**
+   * Delays between status reads while the socket is down (and after a failed read), over the
+   * client's `watcher.poll`; the first watcher of a job sets them for that job.
+   * @default DEFAULTS.cloud.poll
+   */
+  poll?: WaitOptions['poll'];
+  /**
    * Deadline of the wait in ms, or `false` for none; `result()` then rejects with a
    * `TimeoutError` whose `submitted` names the job.
    * @default 3_600_000 (`DEFAULTS.cloud.waitTimeout`)

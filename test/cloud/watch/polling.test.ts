@@ -70,4 +70,27 @@ describe('cloud.jobs.watch() polling', () => {
     expect(watcher.settled).toBe(true);
     await expect(watcher.result()).resolves.toMatchObject({ status: 'completed', via: 'poll', outputsComplete: true });
   });
+
+  it('reads on the poll backoff of the watch, over the client policy', async () => {
+    class Unavailable {
+      constructor() {
+        throw new Error('no sockets here');
+      }
+    }
+    const times: number[] = [];
+    server.use(
+      http.get(`${BASE}/api/job/p/status`, () => {
+        times.push(Date.now());
+        return HttpResponse.json({ status: times.length < 3 ? 'executing' : 'success' });
+      }),
+      http.get(`${BASE}/api/jobs/p`, () => HttpResponse.json({ outputs: {} })),
+    );
+    const watcher = make({ WebSocket: Unavailable as never }).jobs.watch('p', { poll: { minDelayMs: 2_000, maxDelayMs: 2_000, growFactor: 1 } });
+    await step(5_000);
+    await expect(watcher.result()).resolves.toMatchObject({ status: 'completed', via: 'poll' });
+    const gaps = times.slice(1).map((t, i) => t - (times[i] ?? 0));
+    // Each gap is drawn from [half, all] of 2 s (the client's policy would give 100 to 400 ms).
+    expect(gaps.every((gap) => gap >= 1_000 && gap <= 2_010)).toBe(true);
+    expect(gaps).toHaveLength(2);
+  });
 });

@@ -178,9 +178,9 @@ export class CloudClient {
     await this.close();
   }
 
-  /** Shows the base URL and client id only: no credential, no internals. */
+  /** Shows the base URL only: no credential, no internals. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `CloudClient { baseUrl: '${redactUrl(this.baseUrl)}', clientId: '${this.clientId}' }`;
+    return `CloudClient { baseUrl: '${redactUrl(this.baseUrl)}' }`;
   }
 }
 

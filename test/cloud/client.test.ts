@@ -47,7 +47,7 @@ const OBJECT_INFO = {
 describe('new CloudClient()', () => {
   it('keeps the key out of util.inspect, JSON and errors', async () => {
     const cloud = client();
-    expect(inspect(cloud)).toBe("CloudClient { baseUrl: 'https://cloud.test' }");
+    expect(inspect(cloud)).toBe("CloudClient { baseUrl: 'https://cloud.test/' }");
     expect(inspect(cloud, { depth: 5, showHidden: true })).not.toContain(KEY);
     expect(JSON.stringify(cloud)).not.toContain(KEY);
     server.use(http.get(`${BASE}/api/object_info`, () => HttpResponse.json({ message: `bad key ${KEY}` }, { status: 401 })));

@@ -124,6 +124,7 @@ describe('user callbacks', () => {
     expect(calls).toEqual(['first', 'second', 'result']);
     expect(watcher.listenerCount('result')).toBe(0);
     expect(() => watcher.on('progress', 5 as never)).toThrow(ValidationError);
+    expect(() => watcher.onEvent('log' as never)).toThrow(ValidationError);
     await cloud.close();
   });
 });

@@ -1,4 +1,4 @@
-import { callSafely, sleep, TimeoutError, withSubmitted } from '../../core/index.js';
+import { callSafely, sleep, TimeoutError, ValidationError, withSubmitted } from '../../core/index.js';
 import { JobFailedError, WatcherClosedError } from '../model/errors.js';
 import type { JobResult, NodeErrors } from '../model/types.js';
 import type { WatchEvent, WatcherListeners } from './events.js';
@@ -188,6 +188,7 @@ export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIter
    * ```
    */
   onEvent(listener: (event: WatchEvent) => unknown): this {
+    if (typeof listener !== 'function') throw new ValidationError([{ path: 'listener', rule: 'a function', received: listener }], 'watcher.onEvent()');
     this.#onEvent.push(listener);
     return this;
   }

@@ -1,5 +1,5 @@
 /**
- * Memory of a large upload: `cloud.uploadImage(path)` of a 1 GiB sparse file to a `node:http`
+ * Memory of a large upload: `cloud.files.upload(path)` of a 1 GiB sparse file to a `node:http`
  * server on 127.0.0.1 (a child process, so only the client's memory is measured) that discards
  * the body. Samples RSS during the upload; the file must be streamed from disk, never read whole.
  * A 256 MiB upload follows: the growth must not depend on the file size.
@@ -55,7 +55,7 @@ try {
     let rssPeak = rssBefore;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 5);
     const started = performance.now();
-    const result = await cloud.uploadImage(file);
+    const result = await cloud.files.upload(file);
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss);

@@ -69,11 +69,11 @@ const cloud = new CloudClient({ baseUrl: `http://127.0.0.1:${httpPort}`, apiKey:
 
 gc();
 const heapBefore = process.memoryUsage().heapUsed;
-const watchers = Array.from({ length: JOBS }, (_, j) => cloud.watch(`job-${j}`));
+const watchers = Array.from({ length: JOBS }, (_, j) => cloud.jobs.watch(`job-${j}`));
 let progressEvents = 0;
 for (const watcher of watchers) watcher.on('progress', () => progressEvents++);
 // Wait for the socket to open and the initial polls to answer.
-while (cloud.watcherStats().connections === 0 || cloud.watcherStats().polls < JOBS) await new Promise((r) => setTimeout(r, 5));
+while (cloud.jobs.stats().connections === 0 || cloud.jobs.stats().polls < JOBS) await new Promise((r) => setTimeout(r, 5));
 let heapPeak = 0;
 const sampler = setInterval(() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)), 5);
 const started = new Promise<{ start: number; count: number }>((resolve) => worker.once('message', resolve));

@@ -5,11 +5,11 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CloudClient, InsufficientCreditsError, JobFailedError, TimeoutError, WorkflowValidationError, type Workflow } from 'graphcloud';
+import { CloudClient, InsufficientCreditsError, InvalidWorkflowError, JobFailedError, TimeoutError, WorkflowValidationError, type Workflow } from 'graphcloud';
 import { startSimulator } from 'graphcloud/testing';
 
 const sim = process.env.GRAPHCLOUD_CLOUD_URL ? undefined : await startSimulator();
-const cloud = new CloudClient({
+await using cloud = new CloudClient({
   baseUrl: process.env.GRAPHCLOUD_CLOUD_URL ?? sim?.cloudUrl ?? '',
   apiKey: () => process.env.GRAPHCLOUD_CLOUD_API_KEY ?? sim?.apiKey ?? '',
 });
@@ -25,9 +25,8 @@ const input = process.argv[2] ?? new Blob([Uint8Array.from(atob('iVBORw0KGgoAAAA
 try {
   const result = await cloud.runWorkflow(workflow, {
     uploads: { '1.image': input },
-    validate: true,
     download: true,
-    timeout: 10 * 60_000,
+    waitTimeout: 10 * 60_000, // the wait for the job; `timeout` would be each request's
     signal: AbortSignal.timeout(15 * 60_000),
     onProgress: (p) => console.log(`node ${p.node ?? '?'}: ${p.value}/${p.max}`),
   });
@@ -39,11 +38,11 @@ try {
   }
 } catch (error) {
   if (error instanceof WorkflowValidationError) console.error('rejected:', error.nodeErrors);
+  else if (error instanceof InvalidWorkflowError) console.error('not sent:', error.workflowIssues);
   else if (error instanceof JobFailedError) console.error('failed:', error.result.error?.message);
   else if (error instanceof InsufficientCreditsError) console.error('no credits left');
-  else if (error instanceof TimeoutError) console.error('gave up waiting; the job may still finish');
+  else if (error instanceof TimeoutError) console.error('gave up waiting; the job may still finish:', error.submitted);
   else throw error;
 } finally {
-  await cloud.close();
   await sim?.close();
 }

@@ -139,7 +139,7 @@ async function main(): Promise<void> {
     console.log('1. Upload an image');
     const { encodePng } = await import('graphcloud/testing');
     const input = encodePng(96, 64, [90, 140, 220]); // a small PNG, so the demo needs no file on disk
-    const uploaded = await cloud.uploadImage(input, { filename: 'demo-input.png' });
+    const uploaded = await cloud.files.upload(input, { filename: 'demo-input.png' });
     console.log(`  uploaded as "${uploaded.name}" (${input.byteLength} bytes)\n`);
 
     console.log('2. Run a workflow (LoadImage -> ImageScale -> SaveImage)');
@@ -150,7 +150,7 @@ async function main(): Promise<void> {
     };
     const view = new ProgressView(workflow);
     const runStarted = Date.now();
-    const result = await cloud.runWorkflow(workflow, { onEvent: (event) => view.onEvent(event), download: true, timeout: 10 * 60_000 });
+    const result = await cloud.runWorkflow(workflow, { onEvent: (event) => view.onEvent(event), download: true, waitTimeout: 10 * 60_000 });
     view.finish();
     const saved: string[] = [];
     for (const file of result.files ?? []) {

@@ -1,5 +1,5 @@
 import { HTTP_DEFAULTS } from './core/defaults.js';
-import { CLOUD_DEFAULTS } from './cloud/defaults.js';
+import { CLOUD_DEFAULTS } from './cloud/model/defaults.js';
 import { PROXY_DEFAULTS } from './proxy/defaults.js';
 
 /**

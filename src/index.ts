@@ -2,7 +2,6 @@
 export * from './registry/index.js';
 export * from './proxy/index.js';
 export * from './cloud/index.js';
-export * from './watcher/index.js';
 export {
   ApiError,
   AuthenticationError,

@@ -1,5 +1,10 @@
-export { CloudClient, type CloudClientOptions, type SubmitWorkflowOptions } from './client.js';
-export { CLOUD_DEFAULTS, type WatcherPolicy, type WatcherPolicyOptions } from './defaults.js';
+// The cloud's public names (the main entry re-exports them).
+export { CloudClient, type CloudClientOptions } from './client.js';
+export { NodeDefinitionsResource } from './nodes.js';
+export { FilesResource, type UploadMaskOptions, type UploadOptions } from './files.js';
+export { JobsResource, type SubmitJobOptions, type WatchOptions } from './jobs.js';
+export type { RunWorkflowOptions, UploadSpec } from './run-workflow.js';
+export { CLOUD_DEFAULTS, type PollPolicy, type SocketPolicy, type WatcherPolicy, type WatcherPolicyOptions } from './model/defaults.js';
 export {
   InsufficientCreditsError,
   InvalidWorkflowError,
@@ -11,12 +16,10 @@ export {
   WorkflowError,
   WorkflowValidationError,
   type WorkflowIssue,
-} from './errors.js';
-export { listOutputFiles, type OutputFileRef } from './outputs.js';
-export type { RunWorkflowOptions, UploadSpec } from './run-workflow.js';
-export { JOB_STATUS_MAP, mapJobStatus, type StatusMapping } from './status.js';
-export type { UploadImageOptions, UploadMaskOptions } from './uploads.js';
-export { validateWorkflow, type InputOptions, type InputSpec, type NodeDefinition, type ObjectInfo, type ValidateWorkflowOptions } from './validate-workflow.js';
+} from './model/errors.js';
+export { listOutputFiles, type OutputFileRef } from './model/outputs.js';
+export { JOB_STATUS_MAP, mapJobStatus, type StatusMapping } from './model/status.js';
+export { validateWorkflow, type InputOptions, type InputSpec, type NodeDefinition, type ObjectInfo, type ValidateWorkflowOptions } from './model/validate-workflow.js';
 export type {
   FileRef,
   JobErrorInfo,
@@ -31,4 +34,25 @@ export type {
   UploadResult,
   Workflow,
   WorkflowNode,
-} from './types.js';
+} from './model/types.js';
+export { JobWatcher } from './watch/job-watcher.js';
+export type { WebSocketConstructor, WebSocketLike } from './watch/socket.js';
+export type {
+  ExecutedData,
+  ExecutingData,
+  ExecutionCachedData,
+  ExecutionErrorData,
+  ExecutionInterruptedData,
+  ExecutionStartData,
+  ExecutionSuccessData,
+  NotificationData,
+  PreviewData,
+  ProgressData,
+  ProgressStateData,
+  StatusData,
+  TextData,
+  WatchEvent,
+  WatchEventMap,
+  WatcherListeners,
+  WatcherStats,
+} from './watch/events.js';

@@ -57,6 +57,11 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
    * redirect answer then fails the call (uploads are not redirected).
    */
   streamBody?: boolean | undefined;
+  /**
+   * Once sent, the request is not aborted by `close()`: a paid submission's answer names the job,
+   * and losing it would lose the job. `close()` still refuses to start such a request.
+   */
+  finishOnClose?: boolean | undefined;
   options?: RequestOptions | undefined;
 }
 
@@ -169,8 +174,9 @@ export class HttpClient {
     const timer = setTimeout(() => controller.abort(new TimeoutError(`${spec.method} ${redactUrl(url)}`, timeout.reported)), timeout.ms);
     const onAbort = () => controller.abort(caller?.reason);
     const onClose = () => controller.abort(this.#life.signal.reason);
+    const life = spec.finishOnClose ? undefined : this.#life.signal;
     caller?.addEventListener('abort', onAbort, { once: true });
-    this.#life.signal.addEventListener('abort', onClose, { once: true });
+    life?.addEventListener('abort', onClose, { once: true });
     const signal = controller.signal;
     const startedAt = Date.now();
     const secrets: string[] = [...(spec.secrets ?? [])];
@@ -227,13 +233,13 @@ export class HttpClient {
         clearTimeout(timer);
         const operation = `${spec.method} ${redactUrl(url)}`;
         response = guardStream(response, {
-          signals: [caller, this.#life.signal],
+          signals: [caller, life],
           idleMs: stream.idleMs,
           deadlineMs: stream.deadlineMs,
           timeoutError: (ms) => new TimeoutError(operation, ms === stream.deadlineMs ? stream.totalMs : ms),
           onDone: () => {
             caller?.removeEventListener('abort', onAbort);
-            this.#life.signal.removeEventListener('abort', onClose);
+            life?.removeEventListener('abort', onClose);
           },
         });
       }
@@ -242,7 +248,7 @@ export class HttpClient {
       return { ok: true, value };
     } catch (cause) {
       if (caller?.aborted) throw caller.reason;
-      if (this.#life.signal.aborted) throw this.#life.signal.reason;
+      if (life?.aborted) throw life.reason;
       if (cause instanceof GraphcloudError && !(cause instanceof TimeoutError)) {
         if (response) this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, error: `${cause.name}: ${cause.message}` }));
         throw cause;
@@ -253,7 +259,7 @@ export class HttpClient {
       clearTimeout(timer);
       if (!streaming) {
         caller?.removeEventListener('abort', onAbort);
-        this.#life.signal.removeEventListener('abort', onClose);
+        life?.removeEventListener('abort', onClose);
       }
     }
   }

@@ -11,6 +11,7 @@ import {
   InvalidWorkflowError,
   SubscriptionInactiveError,
   WorkflowError,
+  validateWorkflow,
   WorkflowValidationError,
   type ObjectInfo,
 } from '../../src/cloud/index.js';
@@ -46,10 +47,11 @@ const OBJECT_INFO = {
 describe('new CloudClient()', () => {
   it('keeps the key out of util.inspect, JSON and errors', async () => {
     const cloud = client();
-    expect(inspect(cloud)).not.toContain(KEY);
+    expect(inspect(cloud)).toBe("CloudClient { baseUrl: 'https://cloud.test/' }");
+    expect(inspect(cloud, { depth: 5, showHidden: true })).not.toContain(KEY);
     expect(JSON.stringify(cloud)).not.toContain(KEY);
     server.use(http.get(`${BASE}/api/object_info`, () => HttpResponse.json({ message: `bad key ${KEY}` }, { status: 401 })));
-    const error = await cloud.getObjectInfo().catch((e: unknown) => e);
+    const error = await cloud.nodes.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(JSON.stringify(error)).not.toContain(KEY);
     expect(String((error as Error).message)).not.toContain(KEY);
@@ -57,13 +59,14 @@ describe('new CloudClient()', () => {
 
   it('requires an API key when runtime is cloud', () => {
     expect(() => new CloudClient({ baseUrl: BASE, runtime: 'cloud' })).toThrow(/apiKey/);
+    expect(seen).toHaveLength(0);
   });
 });
 
-describe('cloud.getObjectInfo()', () => {
+describe('cloud.nodes.list()', () => {
   it('returns typed node definitions and sends X-API-Key', async () => {
     server.use(http.get(`${BASE}/api/object_info`, () => HttpResponse.json(OBJECT_INFO)));
-    const info = await client().getObjectInfo();
+    const info = await client().nodes.list();
     expect(info.KSampler?.input.required?.seed).toEqual(['INT', { default: 0, min: 0, max: 100 }]);
     expect(info.KSampler?.input.required?.sampler_name?.[0]).toEqual(['euler', 'ddim']);
     expect(info.KSampler?.input.hidden).toEqual({ unique_id: 'UNIQUE_ID' });
@@ -73,11 +76,11 @@ describe('cloud.getObjectInfo()', () => {
 
   it('rejects a definition without an input object', async () => {
     server.use(http.get(`${BASE}/api/object_info`, () => HttpResponse.json({ Broken: { output: [] } })));
-    await expect(client().getObjectInfo()).rejects.toBeInstanceOf(ResponseValidationError);
+    await expect(client().nodes.list()).rejects.toBeInstanceOf(ResponseValidationError);
   });
 });
 
-describe('cloud.uploadImage() and cloud.uploadMask()', () => {
+describe('cloud.files.upload() and cloud.files.uploadMask()', () => {
   it('sends multipart form data with the built-in boundary and returns the server name', async () => {
     let form: FormData | undefined;
     server.use(
@@ -89,7 +92,7 @@ describe('cloud.uploadImage() and cloud.uploadMask()', () => {
     const dir = await mkdtemp(join(tmpdir(), 'gc-upload-'));
     try {
       await writeFile(join(dir, 'photo.png'), new Uint8Array([137, 80, 78, 71]));
-      const result = await client().uploadImage(join(dir, 'photo.png'), { overwrite: true });
+      const result = await client().files.upload(join(dir, 'photo.png'), { overwrite: true });
       expect(result).toEqual({ name: 'photo (1).png', subfolder: '', type: 'input' });
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -112,25 +115,25 @@ describe('cloud.uploadImage() and cloud.uploadMask()', () => {
         return HttpResponse.json({ name: 'mask.png', subfolder: '' });
       }),
     );
-    const result = await client().uploadMask(new Blob([new Uint8Array([1, 2])], { type: 'image/png' }), { originalRef: { name: 'photo.png', subfolder: '' }, filename: 'mask.png' });
+    const result = await client().files.uploadMask(new Blob([new Uint8Array([1, 2])], { type: 'image/png' }), { originalRef: { name: 'photo.png', subfolder: '' }, filename: 'mask.png' });
     expect(result).toEqual({ name: 'mask.png', subfolder: '', type: undefined });
     expect(JSON.parse(String(form?.get('original_ref')))).toEqual({ filename: 'photo.png', subfolder: '', type: 'input' });
   });
 
   it('lists every bad argument before sending anything', async () => {
-    const error = await client().uploadImage(new Uint8Array([1]), { type: 'output' as never, overwrite: 'yes' as never }).catch((e: unknown) => e);
+    const error = await client().files.upload(new Uint8Array([1]), { type: 'output' as never, overwrite: 'yes' as never }).catch((e: unknown) => e);
     expect((error as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual(['options.type', 'options.overwrite']);
     expect(seen).toHaveLength(0);
   });
 });
 
-describe('cloud.submitWorkflow()', () => {
+describe('cloud.jobs.submit()', () => {
   const workflow = { '1': { class_type: 'SaveText', inputs: { text: 'hi', flag: true } } };
 
   it('sends prompt, client_id and the partner key, and returns node_errors of a 200', async () => {
     server.use(http.post(`${BASE}/api/prompt`, () => HttpResponse.json({ prompt_id: 'p1', number: 3, node_errors: { '9': { errors: [{ type: 'x', message: 'dropped' }], class_type: 'SaveText' } } })));
     const cloud = client();
-    const result = await cloud.submitWorkflow(workflow, { partnerApiKey: true, extraData: { extra: 1 } });
+    const result = await cloud.jobs.submit(workflow, { validate: false, partnerApiKey: true, extraData: { extra: 1 } });
     expect(result).toEqual({ promptId: 'p1', number: 3, nodeErrors: { '9': { class_type: 'SaveText', errors: [{ type: 'x', message: 'dropped', details: undefined, extra_info: undefined }], dependent_outputs: undefined } } });
     expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ prompt: workflow, client_id: cloud.clientId, extra_data: { extra: 1, api_key_platform_org: KEY } });
   });
@@ -144,7 +147,7 @@ describe('cloud.submitWorkflow()', () => {
         ),
       ),
     );
-    const error = await client().submitWorkflow(workflow).catch((e: unknown) => e);
+    const error = await client().jobs.submit(workflow, { validate: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkflowValidationError);
     expect(error).toMatchObject({ status: 400, type: 'prompt_outputs_failed_validation', nodeErrors: { '1': { class_type: 'KSampler', errors: [{ type: 'value_bigger_than_max', message: 'seed too big' }] } } });
     expect((error as Error).message).toContain('node 1 (KSampler): seed too big');
@@ -152,7 +155,7 @@ describe('cloud.submitWorkflow()', () => {
 
   it('throws WorkflowError for a 200 carrying error', async () => {
     server.use(http.post(`${BASE}/api/prompt`, () => HttpResponse.json({ error: 'no_prompt' })));
-    const error = await client().submitWorkflow(workflow).catch((e: unknown) => e);
+    const error = await client().jobs.submit(workflow, { validate: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkflowError);
     expect(error).toMatchObject({ message: 'Workflow rejected: no_prompt' });
   });
@@ -163,12 +166,12 @@ describe('cloud.submitWorkflow()', () => {
     [503, InternalServerError],
   ])('maps %i to its class and never retries the POST', async (status, ErrorClass) => {
     server.use(http.post(`${BASE}/api/prompt`, () => HttpResponse.json({ message: 'no' }, { status, headers: { 'retry-after': '0' } })));
-    await expect(client().submitWorkflow(workflow)).rejects.toBeInstanceOf(ErrorClass);
+    await expect(client().jobs.submit(workflow, { validate: false })).rejects.toBeInstanceOf(ErrorClass);
     expect(seen).toHaveLength(1);
   });
 });
 
-describe('cloud.getJobStatus()', () => {
+describe('cloud.jobs.getStatus()', () => {
   it.each([
     ['pending', 'pending', false],
     ['in_progress', 'in_progress', false],
@@ -195,13 +198,13 @@ describe('cloud.getJobStatus()', () => {
     ['something_new', 'in_progress', false],
   ])('maps %s to %s (terminal: %s) and keeps the raw value', async (raw, status, terminal) => {
     server.use(http.get(`${BASE}/api/job/:id/status`, () => HttpResponse.json({ status: raw, id: 'p 1', error_message: null })));
-    expect(await client().getJobStatus('p 1')).toEqual({ promptId: 'p 1', status, terminal, raw, errorMessage: undefined });
+    expect(await client().jobs.getStatus('p 1')).toEqual({ promptId: 'p 1', status, terminal, raw, errorMessage: undefined });
     expect(seen[0]?.url.pathname).toBe('/api/job/p%201/status');
   });
 
   it('does not retry the cloud 429 (subscription inactive) on a GET', async () => {
     server.use(http.get(`${BASE}/api/job/:id/status`, () => HttpResponse.json({ message: 'inactive' }, { status: 429, headers: { 'retry-after': '0' } })));
-    await expect(client().getJobStatus('p')).rejects.toBeInstanceOf(SubscriptionInactiveError);
+    await expect(client().jobs.getStatus('p')).rejects.toBeInstanceOf(SubscriptionInactiveError);
     expect(seen).toHaveLength(1);
   });
 
@@ -213,20 +216,20 @@ describe('cloud.getJobStatus()', () => {
       ),
     );
     const cloud = client();
-    expect(await cloud.getJobStatus('done')).toMatchObject({ status: 'failed', terminal: true, raw: 'error', errorMessage: 'OOM' });
-    expect(await cloud.getJobStatus('running')).toMatchObject({ status: 'pending', terminal: false, raw: 'history:absent' });
+    expect(await cloud.jobs.getStatus('done')).toMatchObject({ status: 'failed', terminal: true, raw: 'error', errorMessage: 'OOM' });
+    expect(await cloud.jobs.getStatus('running')).toMatchObject({ status: 'pending', terminal: false, raw: 'history:absent' });
     // Detected as local: the status route is not asked again.
     expect(seen.map((r) => r.url.pathname)).toEqual(['/api/job/done/status', '/history/done', '/history/running']);
   });
 });
 
-describe('cloud.getOutputFile()', () => {
+describe('cloud.files.get()', () => {
   it('follows the 302 to another origin without the API key', async () => {
     server.use(
       http.get(`${BASE}/api/view`, () => new HttpResponse(null, { status: 302, headers: { location: 'https://files.test/signed/out.png?sig=abc' } })),
       http.get('https://files.test/signed/out.png', () => HttpResponse.arrayBuffer(new Uint8Array([1, 2, 3]).buffer, { headers: { 'content-type': 'image/png' } })),
     );
-    const bytes = await client().getOutputFile({ filename: 'out.png', subfolder: '', type: 'output' });
+    const bytes = await client().files.get({ filename: 'out.png', subfolder: '', type: 'output' });
     expect([...bytes]).toEqual([1, 2, 3]);
     expect(seen.map((r) => [r.url.host, r.headers.get('x-api-key')])).toEqual([
       ['cloud.test', KEY],
@@ -236,9 +239,9 @@ describe('cloud.getOutputFile()', () => {
   });
 });
 
-describe('cloud.validateWorkflow()', () => {
+describe('validateWorkflow()', () => {
   it('returns every issue, typed', async () => {
-    const issues = await client().validateWorkflow(
+    const issues = validateWorkflow(
       {
         '1': { class_type: 'KSampler', inputs: { model: ['7', 0], seed: 101, cfg: 'high', sampler_name: 'plms', scheduler: 'karras', denoise: 2 } },
         '2': { class_type: 'Nope', inputs: {} },
@@ -258,6 +261,19 @@ describe('cloud.validateWorkflow()', () => {
       ['3', 'flag', 'wrong_type'],
     ]);
     expect(seen).toHaveLength(0);
+  });
+});
+
+describe('validateWorkflow() on hostile input', () => {
+  it('reports node types and inputs named like Object methods as unknown, without throwing', () => {
+    const issues = validateWorkflow(
+      { '1': { class_type: 'constructor', inputs: {} }, '2': { class_type: 'SaveText', inputs: { text: 'x', flag: true, toString: 1 } }, '3': { class_type: 'SaveText', inputs: { text: ['hasOwnProperty', 0], flag: true } } },
+      OBJECT_INFO as unknown as ObjectInfo,
+    );
+    expect(issues.map((i) => [i.nodeId, i.input, i.code])).toEqual([
+      ['1', undefined, 'unknown_class_type'],
+      ['3', 'text', 'missing_link_target'],
+    ]);
   });
 });
 
@@ -299,7 +315,7 @@ describe('cloud.runWorkflow()', () => {
     };
     const snapshot = structuredClone(workflow);
     const cloud = client();
-    const result = await cloud.runWorkflow(workflow, { uploads: { '1.image': new File([new Uint8Array([1])], 'a.png'), '3.image': { file: new Uint8Array([2]), filename: 'b.png' } } });
+    const result = await cloud.runWorkflow(workflow, { validate: false, uploads: { '1.image': new File([new Uint8Array([1])], 'a.png'), '3.image': { file: new Uint8Array([2]), filename: 'b.png' } } });
     expect(result).toMatchObject({ promptId: 'p9', status: 'completed', outputs: { '2': { text: ['ok'] } }, outputsComplete: true, via: 'socket' });
     expect(workflow).toEqual(snapshot);
     expect((submitted as { prompt: Record<string, { inputs: { image?: string } }> }).prompt['1']?.inputs.image).toBe('stored-a.png');

@@ -25,12 +25,13 @@ function run(scenario: string): Promise<{ code: number | null; output: string; h
   });
 }
 
-describe('cloud.close()', () => {
+describe('cloud.close() and await using', () => {
   it.each([
     ['abort-during-upload', 'AbortError'],
     ['abort-after-submit', 'AbortError'],
     ['close-during-watch', 'WatcherClosedError'],
-    ['close-during-upload', 'GraphcloudError'],
+    ['close-during-upload', 'ClientClosedError'],
+    ['await-using', 'WatcherClosedError'],
   ])('leaves nothing open: %s', async (scenario, outcome) => {
     const { code, output, hung } = await run(scenario);
     expect(hung).toBe(false);

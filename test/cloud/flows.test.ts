@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../src/core/index.js';
-import { CloudClient, JobFailedError, WatcherClosedError, type CloudClientOptions, type Workflow } from '../../src/cloud/index.js';
-import type { WatchEvent } from '../../src/watcher/index.js';
+import { CloudClient, JobFailedError, WatcherClosedError, type CloudClientOptions, type WatchEvent, type Workflow } from '../../src/cloud/index.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/testing/index.js';
 import { png, scaleWorkflow, until } from './helpers.js';
 
@@ -16,8 +15,8 @@ afterEach(async () => {
 });
 
 const FAST: CloudClientOptions['watcher'] = {
-  socket: { minDelayMs: 5, maxDelayMs: 40, idleCloseMs: 5, connectionTimeoutMs: 2_000 },
-  poll: { minIntervalMs: 5, maxIntervalMs: 40, silenceMs: 5_000 },
+  socket: { minDelayMs: 10, maxDelayMs: 40, idleCloseMs: 5, connectionTimeoutMs: 2_000 },
+  poll: { minDelayMs: 100, maxDelayMs: 200, silenceMs: 5_000 },
 };
 
 async function setup(options: SimulatorOptions = {}, client: Partial<CloudClientOptions> = {}): Promise<{ sim: Simulator; cloud: CloudClient }> {
@@ -37,7 +36,7 @@ describe('cloud.runWorkflow() end to end', () => {
     expect(result).toMatchObject({ status: 'completed', via: 'socket', outputsComplete: true });
     expect(result.outputs['3']).toEqual({ images: [{ filename: 'sim_00001_.png', subfolder: '', type: 'output' }] });
     expect(events).toContain('2/2');
-    expect(cloud.watcherStats().connections).toBe(1);
+    expect(cloud.jobs.stats().connections).toBe(1);
   });
 
   it('closes the shared socket once no job is left, and reopens it for the next run', async () => {
@@ -45,8 +44,8 @@ describe('cloud.runWorkflow() end to end', () => {
     await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } });
     await until(() => sim.state.socketCount() === 0);
     await cloud.runWorkflow(scaleWorkflow('x', 40), { uploads: { '1.image': png() } });
-    expect(cloud.watcherStats().connections).toBe(2);
-    const watcher = cloud.watch('00000000-0000-4000-8000-000000000000');
+    expect(cloud.jobs.stats().connections).toBe(2);
+    const watcher = cloud.jobs.watch('00000000-0000-4000-8000-000000000000');
     await until(() => sim.state.socketCount() === 1);
     await cloud.close();
     await expect(watcher.result()).rejects.toBeInstanceOf(WatcherClosedError);
@@ -60,8 +59,8 @@ describe('cloud.runWorkflow() end to end', () => {
     expect(result).toMatchObject({ status: 'completed', via: 'socket', outputsComplete: true });
     expect(result.outputs['3']).toMatchObject({ images: [{ filename: 'sim_00001_.png' }] });
     // Every message of the run arrived before the id was known: all were held, none lost.
-    expect(cloud.watcherStats().held).toBeGreaterThanOrEqual(5);
-    expect(cloud.watcherStats().polls).toBe(0);
+    expect(cloud.jobs.stats().held).toBeGreaterThanOrEqual(5);
+    expect(cloud.jobs.stats().polls).toBe(0);
   });
 
   it('recovers a completion sent while the socket was down, with its outputs', async () => {
@@ -77,7 +76,8 @@ describe('cloud.runWorkflow() end to end', () => {
     // The outputs sent during the outage come from the server's job record.
     expect(Object.keys(result.outputs).sort()).toEqual(['3', '4']);
     expect(result.outputsComplete).toBe(true);
-    expect(cloud.watcherStats().connections).toBeGreaterThanOrEqual(2);
+    // Learned by reading the job's status after the drop (at once, then on the reconnect).
+    expect(cloud.jobs.stats().polls).toBeGreaterThanOrEqual(1);
   });
 
   it('maps the raw status vocabulary when the end is learned by polling', async () => {
@@ -85,13 +85,13 @@ describe('cloud.runWorkflow() end to end', () => {
     sim.faults.set({ dropSocketsMidRun: true, rawStatusVocabulary: true });
     const result = await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } });
     expect(result).toMatchObject({ status: 'completed', via: 'poll' });
-    const status = await cloud.getJobStatus(result.promptId);
+    const status = await cloud.jobs.getStatus(result.promptId);
     expect(status).toMatchObject({ status: 'completed', raw: 'success', terminal: true });
   });
 
   it('resolves a fully cached re-run (no executing, no progress)', async () => {
     const { cloud } = await setup();
-    const { name } = await cloud.uploadImage(png(), { filename: 'cat.png' });
+    const { name } = await cloud.files.upload(png(), { filename: 'cat.png' });
     await cloud.runWorkflow(scaleWorkflow(name));
     const types: string[] = [];
     const second = await cloud.runWorkflow(scaleWorkflow(name), { onProgress: () => types.push('progress') });
@@ -113,7 +113,7 @@ describe('cloud.runWorkflow() end to end', () => {
 
   it('treats ExecutionBlocked as an event, not as the end of the run', async () => {
     const { cloud } = await setup();
-    const { name } = await cloud.uploadImage(png(), { filename: 'cat.png' });
+    const { name } = await cloud.files.upload(png(), { filename: 'cat.png' });
     const workflow: Workflow = {
       '1': { class_type: 'LoadImage', inputs: { image: name } },
       '2': { class_type: 'BlockExecution', inputs: { image: ['1', 0], message: 'not today' } },
@@ -132,7 +132,7 @@ describe('cloud.runWorkflow() end to end', () => {
   it('decodes preview (type 4) and text (type 3) frames and survives garbage frames', async () => {
     const { sim, cloud } = await setup();
     sim.faults.set({ garbageFrames: true });
-    const { name } = await cloud.uploadImage(png(), { filename: 'cat.png' });
+    const { name } = await cloud.files.upload(png(), { filename: 'cat.png' });
     const workflow: Workflow = {
       '1': { class_type: 'LoadImage', inputs: { image: name } },
       '2': { class_type: 'ImageScale', inputs: { image: ['1', 0], upscale_method: 'bilinear', width: 8, height: 0, crop: 'disabled' } },
@@ -148,7 +148,7 @@ describe('cloud.runWorkflow() end to end', () => {
     expect(text?.data).toMatchObject({ promptId, nodeId: '4', mimeType: 'text/plain' });
     expect(seen.at(-1)?.type).toBe('execution_success');
     // Unknown binary types, truncated frames, bad JSON, unknown text types: ignored and counted.
-    expect(cloud.watcherStats().ignored).toBeGreaterThanOrEqual(8);
+    expect(cloud.jobs.stats().ignored).toBeGreaterThanOrEqual(8);
   });
 
   it('downloads outputs through the 302 to another origin without sending the key', async () => {
@@ -168,7 +168,7 @@ describe('cloud.runWorkflow() end to end', () => {
     const result = await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } });
     expect(result).toMatchObject({ status: 'completed', via: 'poll', outputsComplete: true });
     expect(result.outputs['3']).toMatchObject({ images: [{ filename: 'sim_00001_.png' }] });
-    expect(cloud.watcherStats().connections).toBe(0);
+    expect(cloud.jobs.stats().connections).toBe(0);
   });
 
   it('rejects with AuthenticationError for a refused key, before any job runs', async () => {
@@ -184,21 +184,21 @@ describe('cloud.runWorkflow() end to end', () => {
     const { sim, cloud } = await setup();
     const result = await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } });
     await sim.state.waitForIdle();
-    const again = await cloud.watch(result.promptId).result();
+    const again = await cloud.jobs.watch(result.promptId).result();
     expect(again).toMatchObject({ status: 'completed', via: 'poll', outputsComplete: true });
     expect(again.outputs).toEqual(result.outputs);
   });
 
   it('runs 1,000 concurrent jobs on one socket, each with its own outputs', async () => {
     const { sim, cloud } = await setup({ progressSteps: 1 });
-    const { name } = await cloud.uploadImage(png(), { filename: 'cat.png' });
+    const { name } = await cloud.files.upload(png(), { filename: 'cat.png' });
     const results = await Promise.all(Array.from({ length: 1000 }, (_, i) => cloud.runWorkflow(scaleWorkflow(name, i + 1, `job${i}`))));
     results.forEach((result, i) => {
       expect(result.status).toBe('completed');
       expect(result.outputs['3']).toEqual({ images: [{ filename: `job${i}_00001_.png`, subfolder: '', type: 'output' }] });
     });
     expect(new Set(results.map((r) => r.promptId)).size).toBe(1000);
-    expect(cloud.watcherStats().connections).toBe(1);
+    expect(cloud.jobs.stats().connections).toBe(1);
     expect(sim.state.jobs()).toHaveLength(1000);
   }, 60_000);
 });
@@ -217,6 +217,6 @@ describe('cloud.runWorkflow() on a local runtime', () => {
     const result = await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } });
     expect(result).toMatchObject({ status: 'completed', via: 'poll', outputsComplete: true });
     expect(sim.state.requests.some((r) => r.path === `/history/${result.promptId}`)).toBe(true);
-    expect(await cloud.getJobStatus(result.promptId)).toMatchObject({ status: 'completed', raw: 'success' });
+    expect(await cloud.jobs.getStatus(result.promptId)).toMatchObject({ status: 'completed', raw: 'success' });
   });
 });

@@ -1,6 +1,6 @@
 import { delay, http, HttpResponse, ws } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { ConnectionError, GraphcloudError } from '../../src/core/index.js';
+import { ClientClosedError, ConnectionError } from '../../src/core/index.js';
 import { CloudClient, OutputDownloadError, SubmissionUnknownError, WatcherClosedError } from '../../src/cloud/index.js';
 import { useMsw } from '../helpers/msw.js';
 
@@ -12,12 +12,12 @@ const socket = ws.link('wss://cloud.test/ws');
 const client = () => new CloudClient({ baseUrl: BASE, apiKey: KEY, retry: { limit: 3, minDelayMs: 1, maxDelayMs: 2 }, watcher: { socket: { idleCloseMs: 5 } } });
 const WORKFLOW = { '1': { class_type: 'LoadImage', inputs: { image: 'x.png' } }, '9': { class_type: 'SaveImage', inputs: { images: ['1', 0] } } };
 
-describe('cloud.submitWorkflow()', () => {
+describe('cloud.jobs.submit()', () => {
   it('does not retry a submission whose answer was lost, and says the job may exist', async () => {
     let submits = 0;
     server.use(http.post(`${BASE}/api/prompt`, () => (submits++, HttpResponse.error())));
     const cloud = client();
-    const error = await cloud.submitWorkflow(WORKFLOW).catch((e: unknown) => e);
+    const error = await cloud.jobs.submit(WORKFLOW, { validate: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SubmissionUnknownError);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toMatch(/may have been created/);
@@ -36,7 +36,7 @@ describe('cloud.submitWorkflow()', () => {
       }),
     );
     const cloud = client();
-    const error = await cloud.submitWorkflow(WORKFLOW, { timeout: 20 }).catch((e: unknown) => e);
+    const error = await cloud.jobs.submit(WORKFLOW, { validate: false, timeout: 20 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SubmissionUnknownError);
     expect(submits).toBe(1);
     await cloud.close();
@@ -60,7 +60,7 @@ describe('cloud.runWorkflow()', () => {
       http.get(`${BASE}/api/view`, () => HttpResponse.json({ message: 'signing failed' }, { status: 403 })),
     );
     const cloud = client();
-    const error = await cloud.runWorkflow(WORKFLOW, { download: true }).catch((e: unknown) => e);
+    const error = await cloud.runWorkflow(WORKFLOW, { validate: false, download: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutputDownloadError);
     expect((error as OutputDownloadError).result).toMatchObject({ promptId: 'p1', status: 'completed', outputs: { '9': { images: [{ filename: 'out.png' }] } } });
     await cloud.close();
@@ -75,9 +75,11 @@ describe('cloud.runWorkflow()', () => {
         return HttpResponse.json({ prompt_id: 'p2', number: 1, node_errors: {} });
       }),
     );
-    const error = await cloud.runWorkflow(WORKFLOW).catch((e: unknown) => e);
+    const error = await cloud.runWorkflow(WORKFLOW, { validate: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WatcherClosedError);
     expect((error as WatcherClosedError).promptId).toBe('p2');
+    expect(error).toMatchObject({ submitted: { kind: 'job', promptId: 'p2' } });
+    expect((error as Error).cause).toBeInstanceOf(ClientClosedError);
   });
 
   it('stops an upload in flight when the client is closed, and submits nothing', async () => {
@@ -97,12 +99,12 @@ describe('cloud.runWorkflow()', () => {
       }),
       http.post(`${BASE}/api/prompt`, () => (submits++, HttpResponse.json({ prompt_id: 'p3' }))),
     );
-    const run = cloud.runWorkflow(WORKFLOW, { uploads: { '1.image': new Uint8Array([1]) } }).catch((e: unknown) => e);
+    const run = cloud.runWorkflow(WORKFLOW, { validate: false, uploads: { '1.image': new Uint8Array([1]) } }).catch((e: unknown) => e);
     await started;
     await cloud.close();
     const error = await run;
-    expect(error).toBeInstanceOf(GraphcloudError);
-    expect((error as Error).message).toMatch(/closed/);
+    expect(error).toBeInstanceOf(ClientClosedError);
+    expect((error as Error).message).toMatch(/CloudClient was closed/);
     expect(submits).toBe(0);
   });
 
@@ -117,6 +119,7 @@ describe('cloud.runWorkflow()', () => {
     const reason = new Error('user left');
     const run = cloud
       .runWorkflow(WORKFLOW, {
+        validate: false,
         signal: controller.signal,
         onSubmitted: ({ promptId }) => {
           seen.push(promptId);

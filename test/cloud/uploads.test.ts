@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-describe('cloud.uploadMask() from a path', () => {
+describe('cloud.files.uploadMask() from a path', () => {
   it('streams the platform multipart encoding with its exact content-length', async () => {
     const bytes = new Uint8Array(200_000).map((_, i) => i % 251);
     await writeFile(join(dir, 'mask.png'), bytes);
@@ -27,7 +27,7 @@ describe('cloud.uploadMask() from a path', () => {
       }),
     );
     const cloud = new CloudClient({ baseUrl: BASE, apiKey: 'sk-up' });
-    await cloud.uploadMask(join(dir, 'mask.png'), { originalRef: { name: 'photo.png', subfolder: '' }, overwrite: true });
+    await cloud.files.uploadMask(join(dir, 'mask.png'), { originalRef: { name: 'photo.png', subfolder: '' }, overwrite: true });
     expect(received?.type).toMatch(/^multipart\/form-data; boundary=/);
     expect(received?.length).toBe(String(received?.size));
     const file = received?.form.get('image') as File;

@@ -194,4 +194,20 @@ describe('HttpClient.close()', () => {
     await expect(client.request({ method: 'GET', path: '/slow' })).rejects.toThrow('The RegistryClient was closed');
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
+
+  it('lets a request marked finishOnClose (a paid submission) finish, and refuses new ones', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    server.use(http.post(`${BASE}/submit`, async () => {
+      await answered;
+      return HttpResponse.json({ id: 'job-1' });
+    }));
+    const client = new HttpClient({ baseUrl: BASE, clientName: 'CloudClient' });
+    const inFlight = client.request({ method: 'POST', path: '/submit', json: {}, schema: z.object({ id: z.string() }), finishOnClose: true });
+    await recorded();
+    client.close();
+    answer();
+    await expect(inFlight).resolves.toEqual({ id: 'job-1' });
+    await expect(client.request({ method: 'POST', path: '/submit', json: {}, finishOnClose: true })).rejects.toBeInstanceOf(ClientClosedError);
+  });
 });

@@ -45,7 +45,7 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
       expect(isPng(result.files?.[0]?.data)).toBe(true);
       const prompt = h.sim.state.requests.find((r) => r.path === '/api/prompt');
       expect(prompt?.headers[FAULT_HEADER]).toBe('finish-before-response');
-      expect(cloud.watcherStats().polls).toBe(0);
+      expect(cloud.jobs.stats().polls).toBe(0);
     } finally {
       await cloud.close();
     }
@@ -63,7 +63,8 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
       expect(result.files?.every((f) => isPng(f.data))).toBe(true);
       // The job record the SDK polled agrees with what the simulator ran.
       expect(h.sim.state.jobs().find((j) => j.id === result.promptId)?.status).toBe('completed');
-      expect(cloud.watcherStats().connections).toBeGreaterThanOrEqual(2);
+      // Learned by reading the job's status after the drop (at once, then on the reconnect).
+      expect(cloud.jobs.stats().polls).toBeGreaterThanOrEqual(1);
     } finally {
       await cloud.close();
     }
@@ -72,7 +73,7 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
   it('resolves a fully cached re-run with the same outputs and no progress', async () => {
     h = await harness();
     const { cloud } = h;
-    const { name } = await within(cloud.uploadImage(png(), { filename: 'cached.png' }), 5_000, 'upload');
+    const { name } = await within(cloud.files.upload(png(), { filename: 'cached.png' }), 5_000, 'upload');
     const first = await within(cloud.runWorkflow(scaleWorkflow(name, 48, 'cached')), 10_000, 'first run');
     const types: string[] = [];
     const second = await within(cloud.runWorkflow(scaleWorkflow(name, 48, 'cached'), { onEvent: (e) => types.push(e.type) }), 10_000, 'cached run');
@@ -101,7 +102,7 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
 
   it('reports a failure learned by polling (socket dropped, raw status `error`) as JobFailedError', async () => {
     h = await harness();
-    const { name } = await h.cloud.uploadImage(png(), { filename: 'f.png' });
+    const { name } = await h.cloud.files.upload(png(), { filename: 'f.png' });
     // The scale node runs (and triggers the drop), then FailNode fails while the socket is down.
     const workflow = failsLate(name);
     const cloud = faultyClient(h, 'drop-mid-run, raw-status');
@@ -119,7 +120,7 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
   // nodes that did run (node 3 here; /api/jobs/{id} lists it) were lost.
   it('keeps the outputs of the nodes that ran when a failure is learned by polling', async () => {
     h = await harness();
-    const { name } = await h.cloud.uploadImage(png(), { filename: 'g.png' });
+    const { name } = await h.cloud.files.upload(png(), { filename: 'g.png' });
     const workflow = failsLate(name);
     const cloud = faultyClient(h, 'drop-mid-run');
     try {
@@ -133,7 +134,7 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
 
   it('treats a non-terminal ExecutionBlocked as an event and completes the rest of the run', async () => {
     h = await harness();
-    const { name } = await h.cloud.uploadImage(png(), { filename: 'blocked.png' });
+    const { name } = await h.cloud.files.upload(png(), { filename: 'blocked.png' });
     const workflow: Workflow = {
       '1': { class_type: 'LoadImage', inputs: { image: name } },
       '2': { class_type: 'BlockExecution', inputs: { image: ['1', 0], message: 'policy says no' } },
@@ -152,7 +153,7 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
 
   it('delivers type-4 previews with metadata and type-3 text frames to the right job', async () => {
     h = await harness();
-    const { name } = await h.cloud.uploadImage(png(), { filename: 'frames.png' });
+    const { name } = await h.cloud.files.upload(png(), { filename: 'frames.png' });
     const workflow: Workflow = {
       '1': { class_type: 'LoadImage', inputs: { image: name } },
       '2': { class_type: 'ImageScale', inputs: { image: ['1', 0], upscale_method: 'bilinear', width: 8, height: 0, crop: 'disabled' } },
@@ -199,7 +200,7 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
     try {
       const result = await within(cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } }), 10_000, 'run with garbage');
       expect(result).toMatchObject({ status: 'completed', via: 'socket', outputsComplete: true });
-      expect(cloud.watcherStats().ignored).toBeGreaterThanOrEqual(8);
+      expect(cloud.jobs.stats().ignored).toBeGreaterThanOrEqual(8);
     } finally {
       await cloud.close();
     }
@@ -209,19 +210,19 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
     h = await harness({ stepDelayMs: 40 });
     const cloud = faultyClient(h, 'raw-status');
     try {
-      const { name } = await cloud.uploadImage(png(), { filename: 'raw.png' });
+      const { name } = await cloud.files.upload(png(), { filename: 'raw.png' });
       h.sim.faults.set({ rawStatusVocabulary: true });
-      const watcher = h.cloud.watch((await cloud.submitWorkflow(scaleWorkflow(name, 40, 'raw'))).promptId);
+      const watcher = h.cloud.jobs.watch((await cloud.jobs.submit(scaleWorkflow(name, 40, 'raw'))).promptId);
       const seen = new Set<string>();
       const promptId = watcher.promptId;
       while (!watcher.settled) {
-        const status = await within(cloud.getJobStatus(promptId), 5_000, 'getJobStatus');
+        const status = await within(cloud.jobs.getStatus(promptId), 5_000, 'jobs.getStatus');
         seen.add(`${status.raw}->${status.status}`);
         if (status.terminal) break;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       await within(watcher.result(), 10_000, 'watcher');
-      const final = await cloud.getJobStatus(promptId);
+      const final = await cloud.jobs.getStatus(promptId);
       expect(final).toMatchObject({ status: 'completed', raw: 'success', terminal: true });
       // In-flight raw values are mapped to documented ones, never surfaced unmapped.
       for (const pair of seen) expect(['submitted->pending', 'executing->in_progress', 'success->completed']).toContain(pair);
@@ -236,7 +237,7 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
     const result = await within(h.cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } }), 10_000, 'run');
     const [ref] = listOutputFiles(result.outputs);
     h.sim.state.clearRequests();
-    const bytes = await within(h.cloud.getOutputFile(ref!.ref), 5_000, 'getOutputFile');
+    const bytes = await within(h.cloud.files.get(ref!.ref), 5_000, 'files.get');
     expect(isPng(bytes)).toBe(true);
     const view = h.sim.state.requests.find((r) => r.path === '/api/view');
     expect(view).toMatchObject({ area: 'cloud', status: 302 });
@@ -263,14 +264,14 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
 
   it('runs 1,000 concurrent jobs on one socket, each resolving with its own outputs', async () => {
     h = await harness({ progressSteps: 1 });
-    const { name } = await h.cloud.uploadImage(png(), { filename: 'many.png' });
+    const { name } = await h.cloud.files.upload(png(), { filename: 'many.png' });
     const results = await within(Promise.all(Array.from({ length: 1000 }, (_, i) => h!.cloud.runWorkflow(scaleWorkflow(name, 8 + (i % 50), `job${i}`)))), 90_000, '1,000 runs');
     results.forEach((result, i) => {
       expect(result.status).toBe('completed');
       expect(result.outputs['3']).toEqual({ images: [{ filename: `job${i}_00001_.png`, subfolder: '', type: 'output' }] });
     });
     expect(new Set(results.map((r) => r.promptId)).size).toBe(1000);
-    expect(h.cloud.watcherStats().connections).toBe(1);
+    expect(h.cloud.jobs.stats().connections).toBe(1);
     expect(h.sim.state.jobs().filter((j) => j.status === 'completed')).toHaveLength(1000);
   }, 120_000);
 });

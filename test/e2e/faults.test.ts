@@ -22,7 +22,7 @@ afterEach(async () => {
 
 /** Uploads one image and returns N workflows that each save under their own prefix. */
 async function jobs(harnessed: Harness, count: number, tag: string) {
-  const { name } = await within(harnessed.cloud.uploadImage(png(), { filename: `${tag}.png` }), 5_000, 'upload');
+  const { name } = await within(harnessed.cloud.files.upload(png(), { filename: `${tag}.png` }), 5_000, 'upload');
   return Array.from({ length: count }, (_, i) => ({ prefix: `${tag}${i}`, workflow: scaleWorkflow(name, 10 + i, `${tag}${i}`) }));
 }
 
@@ -43,7 +43,7 @@ describe('socket faults', () => {
     expect(sim.faults.dropSockets({ refuseMs: 300 })).toBe(1);
     const results = await within(running, 20_000, '20 runs across a drop');
     expectOwnOutputs(results, specs.map((s) => s.prefix));
-    expect(cloud.watcherStats().connections).toBeGreaterThanOrEqual(2);
+    expect(cloud.jobs.stats().connections).toBeGreaterThanOrEqual(2);
     // Upgrades were refused with 503 during the outage, then one reconnect succeeded.
     const upgrades = sim.state.requests.filter((r) => r.path === '/ws').map((r) => r.status);
     expect(upgrades).toContain(503);
@@ -58,7 +58,7 @@ describe('socket faults', () => {
     await until(() => sim.state.jobs().some((j) => j.status === 'in_progress'), 5_000, 'a job to start');
     sim.faults.dropSockets({ code: 1012 });
     expectOwnOutputs(await within(running, 15_000, 'runs across a 1012 close'), specs.map((s) => s.prefix));
-    expect(cloud.watcherStats().connections).toBeGreaterThanOrEqual(2);
+    expect(cloud.jobs.stats().connections).toBeGreaterThanOrEqual(2);
   });
 
   it('completes by polling while socket upgrades are refused for the whole run', async () => {
@@ -67,7 +67,7 @@ describe('socket faults', () => {
     const result = await within(h.cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() }, download: true }), 15_000, 'run without a socket');
     expect(result).toMatchObject({ status: 'completed', via: 'poll', outputsComplete: true });
     expect(isPng(result.files?.[0]?.data)).toBe(true);
-    expect(h.cloud.watcherStats().connections).toBe(0);
+    expect(h.cloud.jobs.stats().connections).toBe(0);
   });
 
   it('completes when some socket upgrades answer 5xx (a share of /ws failures)', async () => {
@@ -94,7 +94,7 @@ describe('socket faults', () => {
     expect(sim.faults.sendGarbageFrames()).toBe(1);
     sim.faults.set({ garbageFrames: true });
     expectOwnOutputs(await within(running, 15_000, 'runs amid garbage'), specs.map((s) => s.prefix));
-    expect(cloud.watcherStats().ignored).toBeGreaterThanOrEqual(8);
+    expect(cloud.jobs.stats().ignored).toBeGreaterThanOrEqual(8);
   });
 });
 
@@ -106,7 +106,7 @@ describe('run faults', () => {
     const results = await within(Promise.all(specs.map((s) => h!.cloud.runWorkflow(s.workflow))), 20_000, '50 early runs');
     expectOwnOutputs(results, specs.map((s) => s.prefix));
     expect(results.every((r) => r.via === 'socket' && r.outputsComplete)).toBe(true);
-    expect(h.cloud.watcherStats().polls).toBe(0);
+    expect(h.cloud.jobs.stats().polls).toBe(0);
   });
 
   it('maps the raw status vocabulary for 10 runs whose completions were lost on dropped sockets', async () => {

@@ -22,9 +22,9 @@ export function scaleWorkflow(image: string, width = 32, prefix = 'e2e'): Workfl
 
 /** Watcher policies scaled down so reconnects and polls happen in milliseconds. */
 export const FAST_WATCHER: NonNullable<CloudClientOptions['watcher']> = {
+  waitTimeout: 20_000,
   socket: { minDelayMs: 10, maxDelayMs: 80, idleCloseMs: 5, connectionTimeoutMs: 2_000 },
-  poll: { minIntervalMs: 10, maxIntervalMs: 80, silenceMs: 2_000 },
-  watch: { timeoutMs: 20_000 },
+  poll: { minDelayMs: 100, maxDelayMs: 200, silenceMs: 2_000 },
 };
 
 /** Fast retries for idempotent requests (the core's policy, scaled down). */

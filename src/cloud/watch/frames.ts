@@ -14,7 +14,7 @@ const IMAGE_FORMATS: Record<number, string> = { 1: 'image/jpeg', 2: 'image/png' 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
 /**
- * Decodes a binary WebSocket frame (wire-facts "Binary frames"; integers are 4-byte big-endian):
+ * Decodes a binary WebSocket frame (integers are 4-byte big-endian; see docs/wire-protocol.md#cloud-binary-frames):
  * type 1 preview image, type 3 text, type 4 preview with JSON metadata. Returns `undefined` for
  * any other type and for truncated or malformed frames; never throws.
  *

@@ -1,28 +1,80 @@
-import { EventEmitter } from 'eventemitter3';
-import { sleep, TimeoutError } from '../core/index.js';
-import { JobFailedError, WatcherClosedError } from '../cloud/errors.js';
-import type { JobResult, NodeErrors } from '../cloud/types.js';
+import { callSafely, sleep, TimeoutError, ValidationError, withSubmitted } from '../../core/index.js';
+import { JobFailedError, WatcherClosedError } from '../model/errors.js';
+import type { JobResult, NodeErrors } from '../model/types.js';
 import type { WatchEvent, WatcherListeners } from './events.js';
-import type { JobSink } from './router.js';
+import { Listeners } from './listeners.js';
 
 /**
- * Options of `cloud.watch()`.
+ * How one watcher waits, resolved by the hub: `waitTimeout` is a number of ms or `false`.
  *
  * @example
  * ```ts
- * cloud.watch(promptId, { timeout: 600_000, signal: AbortSignal.timeout(900_000) });
+ * const settings: WatcherSettings = { waitTimeout: 3_600_000, nodeErrors: submitted.nodeErrors };
  * ```
  */
-export interface WatchOptions {
-  /** Stops watching; `result()` rejects with `signal.reason`. */
+export interface WatcherSettings {
   signal?: AbortSignal | undefined;
-  /**
-   * Deadline in ms; `result()` then rejects with a `TimeoutError`. `0` disables it.
-   * @default CLOUD_DEFAULTS.watch.timeoutMs (3_600_000)
-   */
-  timeout?: number | undefined;
+  waitTimeout: number | false;
   /** The submission's `node_errors`, copied into the result. */
   nodeErrors?: Record<string, NodeErrors> | undefined;
+}
+
+interface Access {
+  open(promptId: string, settings: WatcherSettings, detach: () => void): JobWatcher;
+  deliver(watcher: JobWatcher, event: WatchEvent): void;
+  finish(watcher: JobWatcher, result: Omit<JobResult, 'nodeErrors'>): void;
+  fail(watcher: JobWatcher, error: unknown): void;
+}
+
+// Set by JobWatcher's static block: the hub's way in, which the watcher's public type does not show.
+let access!: Access;
+
+/**
+ * Creates a watcher; `detach` is called once when it settles (it releases the job).
+ *
+ * @example
+ * ```ts
+ * const watcher = openWatcher('p1', { waitTimeout: false }, () => hub.release(watcher));
+ * ```
+ */
+export function openWatcher(promptId: string, settings: WatcherSettings, detach: () => void): JobWatcher {
+  return access.open(promptId, settings, detach);
+}
+
+/**
+ * Gives one event of its job to a watcher (to its listeners, `onEvent` and iterators).
+ *
+ * @example
+ * ```ts
+ * deliverTo(watcher, { type: 'execution_start', data: { prompt_id: watcher.promptId } });
+ * ```
+ */
+export function deliverTo(watcher: JobWatcher, event: WatchEvent): void {
+  access.deliver(watcher, event);
+}
+
+/**
+ * Settles a watcher with the end of its job.
+ *
+ * @example
+ * ```ts
+ * finishWatcher(watcher, { promptId, status: 'completed', outputs, outputsComplete: true, via: 'socket' });
+ * ```
+ */
+export function finishWatcher(watcher: JobWatcher, result: Omit<JobResult, 'nodeErrors'>): void {
+  access.finish(watcher, result);
+}
+
+/**
+ * Settles a watcher with a failure of the wait (timeout, close, auth refusal...).
+ *
+ * @example
+ * ```ts
+ * failWatcher(watcher, new WatcherClosedError(watcher.promptId));
+ * ```
+ */
+export function failWatcher(watcher: JobWatcher, error: unknown): void {
+  access.fail(watcher, error);
 }
 
 interface Queue {
@@ -31,19 +83,20 @@ interface Queue {
 }
 
 /**
- * Watches one job on the client's shared socket. Listen with `on()` (eventemitter3), iterate with
- * `for await`, or await `result()`; it always settles: completed, failed, cancelled (resolved),
- * timed out or aborted (rejected). Breaking out of `for await`, aborting or `close()` releases the
- * job; the shared socket closes when no job is left.
+ * Watches one job on the client's shared socket. Listen with `on()`, iterate with `for await`,
+ * or await `result()`; it always settles: completed, failed, cancelled (resolved), timed out,
+ * aborted or closed (rejected; an SDK error then names the job in `submitted`). Breaking out of
+ * `for await`, aborting or `close()` releases the job; the shared socket closes when no job is
+ * left. Listeners are observers: what they throw is dropped.
  *
  * @example
  * ```ts
- * const watcher = cloud.watch(promptId);
+ * const watcher = cloud.jobs.watch(promptId);
  * watcher.on('progress', (p) => console.log(`${p.value}/${p.max}`));
  * const { status, outputs } = await watcher.result();
  * ```
  */
-export class JobWatcher extends EventEmitter<WatcherListeners> implements JobSink, AsyncIterable<WatchEvent> {
+export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIterable<WatchEvent> {
   readonly promptId: string;
   readonly #result: Promise<JobResult>;
   readonly #queues = new Set<Queue>();
@@ -54,13 +107,21 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements JobSin
   #settled = false;
   #failure: unknown;
   #detach: (() => void) | undefined;
-  #onEvent: ((event: WatchEvent) => void)[] = [];
+  #onEvent: ((event: WatchEvent) => unknown)[] = [];
 
-  /** @internal Created by `cloud.watch()`; `detach` releases the job from the shared socket. */
-  constructor(promptId: string, options: WatchOptions & { timeout: number }, detach: () => void) {
+  static {
+    access = {
+      open: (promptId, settings, detach) => new JobWatcher(promptId, settings, detach),
+      deliver: (watcher, event) => watcher.#deliver(event),
+      finish: (watcher, result) => watcher.#finish(result),
+      fail: (watcher, error) => watcher.#fail(error),
+    };
+  }
+
+  private constructor(promptId: string, settings: WatcherSettings, detach: () => void) {
     super();
     this.promptId = promptId;
-    this.#nodeErrors = options.nodeErrors ?? {};
+    this.#nodeErrors = settings.nodeErrors ?? {};
     this.#detach = detach;
     this.#result = new Promise<JobResult>((resolve, reject) => {
       this.#resolve = resolve;
@@ -68,17 +129,21 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements JobSin
     });
     // The outcome is also reported through events and iteration: never an unhandled rejection.
     this.#result.catch(() => undefined);
-    const { signal, timeout } = options;
+    const { signal, waitTimeout } = settings;
     if (signal) {
-      const onAbort = () => this.fail(signal.reason);
+      // An abort rejects with the caller's own reason, unchanged.
+      const onAbort = () => this.#fail(signal.reason);
       if (signal.aborted) queueMicrotask(onAbort);
       else {
         signal.addEventListener('abort', onAbort, { once: true });
         this.#stop.signal.addEventListener('abort', () => signal.removeEventListener('abort', onAbort), { once: true });
       }
     }
-    if (timeout > 0 && Number.isFinite(timeout)) {
-      sleep(timeout, this.#stop.signal).then(() => this.fail(new TimeoutError(`watching job ${promptId}`, timeout)), () => undefined);
+    if (waitTimeout !== false) {
+      sleep(waitTimeout, this.#stop.signal).then(
+        () => this.#fail(withSubmitted(new TimeoutError(`waiting for job ${promptId}`, waitTimeout), { kind: 'job', promptId })),
+        () => undefined,
+      );
     }
   }
 
@@ -92,7 +157,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements JobSin
    *
    * @example
    * ```ts
-   * const { status, outputs, outputsComplete } = await cloud.watch(promptId).result();
+   * const { status, outputs, outputsComplete } = await cloud.jobs.watch(promptId).result();
    * ```
    */
   result(): Promise<JobResult> {
@@ -105,54 +170,52 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements JobSin
    *
    * @example
    * ```ts
-   * const watcher = cloud.watch(promptId);
+   * const watcher = cloud.jobs.watch(promptId);
    * setTimeout(() => watcher.close(), 60_000);
    * ```
    */
   close(): void {
-    this.fail(new WatcherClosedError(this.promptId));
+    this.#fail(new WatcherClosedError(this.promptId));
   }
 
   /**
    * Calls `listener` with every event as `{type, data}` (what `for await` yields), until the
-   * watcher settles.
+   * watcher settles. What it throws is dropped.
    *
    * @example
    * ```ts
    * watcher.onEvent((event) => log(event.type));
    * ```
    */
-  onEvent(listener: (event: WatchEvent) => void): this {
+  onEvent(listener: (event: WatchEvent) => unknown): this {
+    if (typeof listener !== 'function') throw new ValidationError([{ path: 'listener', rule: 'a function', received: listener }], 'watcher.onEvent()');
     this.#onEvent.push(listener);
     return this;
   }
 
-  /** @internal One event from the router. */
-  deliver(event: WatchEvent): void {
+  #deliver(event: WatchEvent): void {
     if (this.#settled) return;
-    this.#emitSafely(event.type, event.data);
-    for (const listener of this.#onEvent) this.#callSafely(listener, event);
+    this.emit(event.type, event.data as never);
+    for (const listener of this.#onEvent) callSafely(listener, event);
     for (const queue of this.#queues) queue.push(event);
   }
 
-  /** @internal The job ended. */
-  finish(result: Omit<JobResult, 'nodeErrors'>): void {
+  #finish(result: Omit<JobResult, 'nodeErrors'>): void {
     if (this.#settled) return;
     const full: JobResult = { ...result, nodeErrors: this.#nodeErrors };
     this.#settle();
     this.#resolve(full);
-    this.#emitSafely('result', full);
-    if (full.status !== 'completed') this.#emitSafely('error', new JobFailedError(full as JobResult & { status: 'failed' | 'cancelled' }));
+    this.emit('result', full);
+    if (full.status !== 'completed') this.emit('error', new JobFailedError(full as JobResult & { status: 'failed' | 'cancelled' }));
     for (const queue of this.#queues) queue.end();
   }
 
-  /** @internal Watching failed (timeout, abort, close, auth refusal). */
-  fail(error: unknown): void {
+  #fail(error: unknown): void {
     if (this.#settled) return;
     this.#failure = error;
     this.#settle();
     this.#reject(error);
-    if (this.listenerCount('error') > 0) this.#emitSafely('error', error instanceof Error ? error : new Error(String(error)));
+    this.emit('error', error instanceof Error ? error : new Error(String(error)));
     for (const queue of this.#queues) queue.end(error);
   }
 
@@ -162,22 +225,6 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements JobSin
     const detach = this.#detach;
     this.#detach = undefined;
     detach?.();
-  }
-
-  #emitSafely(type: string, data: unknown): void {
-    this.#callSafely(() => (this.emit as (type: string, data: unknown) => boolean)(type, data), undefined);
-  }
-
-  #callSafely<T>(call: (arg: T) => unknown, arg: T): void {
-    try {
-      call(arg);
-    } catch (error) {
-      // A throwing listener must not break the routing of other jobs; it surfaces as the
-      // uncaught error it would have been in the caller's own code.
-      queueMicrotask(() => {
-        throw error;
-      });
-    }
   }
 
   /** Yields every event of the job until it settles; `break` releases the job. */

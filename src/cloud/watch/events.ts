@@ -1,4 +1,4 @@
-import type { JobResult, NodeOutput } from '../cloud/types.js';
+import type { JobResult, NodeOutput } from '../model/types.js';
 
 // Message data keeps the wire's own field names (snake_case); every field the SDK does not read
 // is optional, and servers may add more.
@@ -241,8 +241,8 @@ export interface WatchEventMap {
 export type WatchEvent = { [K in keyof WatchEventMap]: { type: K; data: WatchEventMap[K] } }[keyof WatchEventMap];
 
 /**
- * Listener signatures of `watcher.on()` (eventemitter3): every `WatchEventMap` event, plus
- * `result` (the job settled) and `error` (the job failed, timed out or was aborted).
+ * Listener signatures of `watcher.on()`: every `WatchEventMap` event, plus `result` (the job
+ * settled) and `error` (the job failed, timed out or was aborted).
  *
  * @example
  * ```ts
@@ -280,7 +280,7 @@ export const PROMPT_MESSAGE_TYPES: ReadonlySet<string> = new Set([
  *
  * @example
  * ```ts
- * console.log(cloud.watcherStats().ignored);
+ * console.log(cloud.jobs.stats().ignored);
  * ```
  */
 export interface WatcherStats {

@@ -1,9 +1,8 @@
 import { http, HttpResponse, ws } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthenticationError, PermissionDeniedError, TimeoutError } from '../../src/core/index.js';
-import { CloudClient, WatcherClosedError, type CloudClientOptions } from '../../src/cloud/index.js';
-import type { WatchEvent } from '../../src/watcher/index.js';
-import { useMsw } from '../helpers/msw.js';
+import { AuthenticationError, PermissionDeniedError, TimeoutError } from '../../../src/core/index.js';
+import { CloudClient, WatcherClosedError, type CloudClientOptions, type WatchEvent } from '../../../src/cloud/index.js';
+import { useMsw } from '../../helpers/msw.js';
 
 const BASE = 'https://cloud.test';
 const KEY = 'sk-watch-secret-1234';
@@ -14,7 +13,7 @@ type Peer = Parameters<Parameters<typeof link.addEventListener<'connection'>>[1]
 
 const POLICY: CloudClientOptions['watcher'] = {
   socket: { minDelayMs: 100, maxDelayMs: 1_000, growFactor: 2, idleCloseMs: 500, connectionTimeoutMs: 1_000 },
-  poll: { silenceMs: 5_000, minIntervalMs: 200, maxIntervalMs: 1_000 },
+  poll: { silenceMs: 5_000, minDelayMs: 200, maxDelayMs: 1_000 },
 };
 
 let cloud: CloudClient | undefined;
@@ -76,12 +75,12 @@ afterEach(async () => {
   vi.useRealTimers();
 });
 
-describe('cloud.watch()', () => {
+describe('cloud.jobs.watch()', () => {
   it('routes messages by prompt_id and collects outputs by node id', async () => {
     connect();
     const cloud = make();
-    const a = cloud.watch('a');
-    const b = cloud.watch('b');
+    const a = cloud.jobs.watch('a');
+    const b = cloud.jobs.watch('b');
     const progress: string[] = [];
     a.on('progress', (p) => progress.push(`a ${p.value}/${p.max}`));
     b.on('progress', (p) => progress.push(`b ${p.value}/${p.max}`));
@@ -126,7 +125,7 @@ describe('cloud.watch()', () => {
     });
     const events: string[] = [];
     const iterate = (async () => {
-      for await (const event of make().watch('p')) events.push(event.type);
+      for await (const event of make().jobs.watch('p')) events.push(event.type);
     })();
     await tick(10);
     await iterate;
@@ -138,7 +137,7 @@ describe('cloud.watch()', () => {
       send(peer, 'execution_start', { prompt_id: 'p' });
       send(peer, 'executing', { prompt_id: 'p', node: null });
     });
-    const watcher = make().watch('p');
+    const watcher = make().jobs.watch('p');
     await tick(10);
     await expect(watcher.result()).resolves.toMatchObject({ status: 'completed', via: 'socket', outputsComplete: true });
   });
@@ -146,7 +145,7 @@ describe('cloud.watch()', () => {
   it('decodes binary frames 1, 3 and 4, and ignores and counts unknown or broken frames', async () => {
     connect();
     const cloud = make();
-    const watcher = cloud.watch('p');
+    const watcher = cloud.jobs.watch('p');
     const seenEvents: WatchEvent[] = [];
     watcher.onEvent((e) => seenEvents.push(e));
     await tick(10);
@@ -173,22 +172,22 @@ describe('cloud.watch()', () => {
       { type: 'text', promptId: 'p', nodeId: '5', mimeType: 'text/plain', data: 'Task ID: 42' },
       { type: 'preview', promptId: 'p', nodeId: '6', displayNodeId: '6', mimeType: 'image/jpeg', data: [255, 216, 1] },
     ]);
-    expect(cloud.watcherStats().ignored).toBe(8);
+    expect(cloud.jobs.stats().ignored).toBe(8);
     expect(watcher.settled).toBe(false);
   });
 
   it('holds messages of a prompt not yet known and delivers them in order once watched', async () => {
     connect();
     const cloud = make();
-    const first = cloud.watch('other');
+    const first = cloud.jobs.watch('other');
     await tick(10);
     send(peers[0], 'execution_start', { prompt_id: 'late' });
     send(peers[0], 'executed', { prompt_id: 'late', node: '1', output: { text: ['x'] } });
     send(peers[0], 'execution_success', { prompt_id: 'late' });
     await tick(10);
-    expect(cloud.watcherStats().held).toBe(3);
+    expect(cloud.jobs.stats().held).toBe(3);
     const events: string[] = [];
-    const late = cloud.watch('late');
+    const late = cloud.jobs.watch('late');
     late.onEvent((e) => events.push(e.type));
     await expect(late.result()).resolves.toMatchObject({ status: 'completed', outputs: { '1': { text: ['x'] } }, outputsComplete: true });
     expect(events).toEqual(['execution_start', 'executed', 'execution_success']);
@@ -198,7 +197,7 @@ describe('cloud.watch()', () => {
   it('closes the socket after the idle delay once the last job is released by break', async () => {
     connect((peer) => send(peer, 'execution_start', { prompt_id: 'p' }));
     const cloud = make();
-    for await (const event of cloud.watch('p')) {
+    for await (const event of cloud.jobs.watch('p')) {
       if (event.type === 'execution_start') break;
     }
     expect(closes).toEqual([]);
@@ -207,7 +206,7 @@ describe('cloud.watch()', () => {
     await tick(1);
     expect(closes).toEqual([0]);
     // A new job opens a new socket.
-    cloud.watch('q');
+    cloud.jobs.watch('q');
     await tick(10);
     expect(peers).toHaveLength(2);
   });
@@ -216,16 +215,18 @@ describe('cloud.watch()', () => {
     connect();
     const cloud = make();
     const controller = new AbortController();
-    const timed = cloud.watch('t', { timeout: 1_000 });
-    const aborted = cloud.watch('a', { signal: controller.signal, timeout: 0 });
-    const closed = cloud.watch('c', { timeout: 0 });
+    const timed = cloud.jobs.watch('t', { waitTimeout: 1_000 });
+    const aborted = cloud.jobs.watch('a', { signal: controller.signal, waitTimeout: false });
+    const closed = cloud.jobs.watch('c', { waitTimeout: false });
     await tick(10);
     controller.abort(new Error('stop'));
     closed.close();
     await tick(1_000);
     await expect(timed.result()).rejects.toBeInstanceOf(TimeoutError);
+    await expect(timed.result()).rejects.toMatchObject({ submitted: { kind: 'job', promptId: 't' } });
     await expect(aborted.result()).rejects.toThrow('stop');
     await expect(closed.result()).rejects.toBeInstanceOf(WatcherClosedError);
+    await expect(closed.result()).rejects.toMatchObject({ submitted: { kind: 'job', promptId: 'c' } });
   });
 });
 
@@ -245,7 +246,7 @@ describe('watcher resilience', () => {
       http.get(`${BASE}/api/jobs/p`, () => HttpResponse.json({ id: 'p', outputs: { '1': { images: [{ filename: 'seen.png' }] }, '2': { images: [{ filename: 'missed.png' }] } } })),
     );
     const cloud = make();
-    const watcher = cloud.watch('p');
+    const watcher = cloud.jobs.watch('p');
     await tick(10);
     expect(peers).toHaveLength(1);
     // While down, the first reconnect waits between half and all of minDelayMs.
@@ -262,8 +263,8 @@ describe('watcher resilience', () => {
   it('stops reconnecting and rejects every job on an auth refusal close code', async () => {
     connect((peer) => peer.close(4001, 'invalid token'));
     const cloud = make();
-    const a = cloud.watch('a');
-    const b = cloud.watch('b');
+    const a = cloud.jobs.watch('a');
+    const b = cloud.jobs.watch('b');
     await tick(10);
     await expect(a.result()).rejects.toBeInstanceOf(AuthenticationError);
     await expect(b.result()).rejects.toThrow(/4001/);
@@ -279,7 +280,7 @@ describe('watcher resilience', () => {
       http.get(`${BASE}/api/job/p/status`, () => HttpResponse.json({ status })),
       http.get(`${BASE}/api/jobs/p`, () => HttpResponse.json({ outputs: {} })),
     );
-    const watcher = make().watch('p');
+    const watcher = make().jobs.watch('p');
     for (let i = 0; i < 100 && statusCalls() === 0; i++) await tick(10);
     const polledAtStart = statusCalls();
     // The first poll (a job watched without a submission) starts the silence clock.
@@ -307,7 +308,7 @@ describe('watcher resilience', () => {
       http.get(`${BASE}/history/p`, () => HttpResponse.json({})),
     );
     const cloud = make({ WebSocket: Unavailable as never });
-    const watcher = cloud.watch('p');
+    const watcher = cloud.jobs.watch('p');
     const times: number[] = [];
     const start = Date.now();
     server.events.on('request:start', ({ request }) => {
@@ -318,7 +319,7 @@ describe('watcher resilience', () => {
     expect(result).toMatchObject({ status: 'completed', via: 'poll', outputsComplete: false, outputs: {} });
     const gaps = times.slice(1).map((t, i) => t - (times[i] ?? 0));
     expect(gaps).toHaveLength(3);
-    // Gap n is drawn from [half, all] of min(maxIntervalMs, minIntervalMs * 2^n); 5 ms clock steps.
+    // Gap n is drawn from [half, all] of min(maxDelayMs, minDelayMs * growFactor^(n-1)); 5 ms clock steps.
     [[100, 200], [200, 400], [400, 800]].forEach(([low = 0, high = 0], n) => {
       expect(gaps[n]).toBeGreaterThanOrEqual(low);
       expect(gaps[n]).toBeLessThanOrEqual(high + 10);
@@ -329,8 +330,8 @@ describe('watcher resilience', () => {
     connect();
     server.use(http.get(`${BASE}/api/job/:id/status`, ({ params }) => (params.id === 'mine' ? HttpResponse.json({ status: 'executing' }) : HttpResponse.json({ message: 'Access denied' }, { status: 403 }))));
     const cloud = make();
-    const mine = cloud.watch('mine');
-    const theirs = cloud.watch('theirs');
+    const mine = cloud.jobs.watch('mine');
+    const theirs = cloud.jobs.watch('theirs');
     await tick(10);
     await expect(theirs.result()).rejects.toBeInstanceOf(PermissionDeniedError);
     expect(mine.settled).toBe(false);

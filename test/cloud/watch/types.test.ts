@@ -1,7 +1,6 @@
 import WS from 'ws';
 import { describe, expectTypeOf, it } from 'vitest';
-import { CloudClient, type JobResult, type JobStatus } from '../../src/cloud/index.js';
-import type { JobWatcher, WatchEvent, WebSocketConstructor } from '../../src/watcher/index.js';
+import { CloudClient, type JobResult, type JobStatus, type JobWatcher, type WatchEvent, type WebSocketConstructor } from '../../../src/cloud/index.js';
 
 describe('public types', () => {
   it('accepts the global WebSocket and the ws package as the socket constructor', () => {
@@ -10,7 +9,7 @@ describe('public types', () => {
   });
 
   it('types results, statuses and events', () => {
-    expectTypeOf<CloudClient['watch']>().returns.toEqualTypeOf<JobWatcher>();
+    expectTypeOf<CloudClient['jobs']['watch']>().returns.toEqualTypeOf<JobWatcher>();
     expectTypeOf<JobResult['status']>().toEqualTypeOf<'completed' | 'failed' | 'cancelled'>();
     expectTypeOf<JobStatus>().toEqualTypeOf<'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled'>();
     expectTypeOf<Extract<WatchEvent, { type: 'progress' }>['data']['value']>().toEqualTypeOf<number>();

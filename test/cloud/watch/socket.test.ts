@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ReconnectingSocket, type SocketDown, type WebSocketLike } from '../../src/watcher/socket.js';
+import { ReconnectingSocket, type SocketDown, type WebSocketLike } from '../../../src/cloud/watch/socket.js';
 
 /** A scripted WebSocket: each attempt fails (or opens and stays open) as the test decides. */
 class ScriptedSocket implements WebSocketLike {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WatchEvent, WatcherStats } from '../../src/watcher/index.js';
-import { JobRouter, type TerminalEnd, type Track } from '../../src/watcher/router.js';
+import type { WatchEvent, WatcherStats } from '../../../src/cloud/index.js';
+import { JobRouter, type TerminalEnd } from '../../../src/cloud/watch/router.js';
 
 const stats = (): WatcherStats => ({ received: 0, ignored: 0, held: 0, dropped: 0, connections: 0, polls: 0 });
 const msg = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data });
@@ -8,13 +8,12 @@ const msg = (type: string, data: Record<string, unknown>) => JSON.stringify({ ty
 function setup(hold = { maxMessages: 5, maxAgeMs: 1_000 }) {
   const ends: [string, TerminalEnd][] = [];
   const counters = stats();
-  const router = new JobRouter({ hold, stats: counters, onEnd: (track: Track, end) => ends.push([track.promptId, end]) });
+  const router = new JobRouter({ hold, stats: counters });
   const watch = (id: string) => {
     const events: WatchEvent[] = [];
-    const track = router.attach(id);
-    track.sinks.add({ deliver: (e) => events.push(e) });
+    const seen = router.follow(id, { event: (e) => events.push(e), end: (end) => ends.push([id, end]) });
     router.drain(id);
-    return { track, events };
+    return { seen, events };
   };
   return { router, ends, counters, watch };
 }
@@ -22,7 +21,7 @@ function setup(hold = { maxMessages: 5, maxAgeMs: 1_000 }) {
 beforeEach(() => vi.useFakeTimers({ toFake: ['Date'] }));
 afterEach(() => vi.useRealTimers());
 
-describe('JobRouter hold buffer', () => {
+describe('JobRouter: the hold buffer', () => {
   it('delivers held messages once the prompt is watched and reports a whole run', () => {
     const { router, ends, watch } = setup();
     router.handleText(msg('execution_start', { prompt_id: 'p' }));
@@ -49,9 +48,9 @@ describe('JobRouter hold buffer', () => {
     router.handleText(msg('execution_start', { prompt_id: 'p' }));
     router.handleText(msg('executed', { prompt_id: 'p', node: '1', output: { a: [1] } }));
     router.handleText(msg('execution_success', { prompt_id: 'p' }));
-    const { events, track } = watch('p');
+    const { events, seen } = watch('p');
     expect(events.map((e) => e.type)).toEqual(['executed', 'execution_success']);
-    expect(track.gap).toBe(true);
+    expect(seen.gap).toBe(true);
     expect(ends[0]?.[1]).toMatchObject({ status: 'completed', wholeRun: false });
   });
 
@@ -69,21 +68,21 @@ describe('JobRouter hold buffer', () => {
     const { router, ends, watch } = setup();
     watch('p');
     router.handleText(msg('execution_start', { prompt_id: 'p' }));
-    router.epoch++;
+    router.disconnected();
     router.handleText(msg('execution_success', { prompt_id: 'p' }));
     expect(ends[0]?.[1]).toMatchObject({ wholeRun: false });
   });
 
   it('does not hold messages of a prompt whose watcher is gone', () => {
     const { router, counters, watch } = setup();
-    const { track } = watch('p');
-    router.remove(track);
+    watch('p');
+    router.unfollow('p');
     router.handleText(msg('executing', { prompt_id: 'p', node: null }));
     expect(counters.held).toBe(0);
   });
 });
 
-describe('JobRouter messages', () => {
+describe('JobRouter: messages', () => {
   it('asks for verification when executing null ends a run it did not see start', () => {
     const { router, ends, watch } = setup();
     watch('p');
@@ -107,5 +106,15 @@ describe('JobRouter messages', () => {
     router.handleText(msg('feature_flags', { supports_preview_metadata: true }));
     expect(events).toEqual([]);
     expect(counters.ignored).toBe(4);
+  });
+
+  it('keeps an output of a node named __proto__ as data, never as a prototype', () => {
+    const { router, watch } = setup();
+    const { seen } = watch('p');
+    router.handleText('{"type":"executed","data":{"prompt_id":"p","node":"__proto__","output":{"polluted":[1]}}}');
+    router.handleText('{"type":"executed","data":{"prompt_id":"p","node":"__proto__","output":{"__proto__":[2]}}}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.keys(seen.outputs)).toEqual(['__proto__']);
+    expect(Object.hasOwn(seen.outputs['__proto__'] ?? {}, 'polluted')).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { ApiError, ConnectionError, GraphcloudError, PaymentRequiredError, ValidationError, type ApiErrorInit, type ValidationIssue } from '../core/index.js';
+import { ApiError, ConnectionError, GraphcloudError, PaymentRequiredError, ValidationError, type ApiErrorInit, type ValidationIssue } from '../../core/index.js';
 import { toNodeErrors } from './schemas.js';
 import type { JobResult, NodeErrors } from './types.js';
 
@@ -106,8 +106,9 @@ export interface WorkflowIssue {
 }
 
 /**
- * `runWorkflow(..., { validate: true })` found problems before submitting: nothing was sent.
- * `workflowIssues` keeps the node-level detail; `issues` is the generic list of `ValidationError`.
+ * Checking the workflow against the node definitions (`validate`, on by default) found problems
+ * before anything was sent: nothing was uploaded, submitted or paid for. `workflowIssues` keeps
+ * the node-level detail; `issues` is the generic list of `ValidationError`.
  *
  * @example
  * ```ts
@@ -118,9 +119,9 @@ export class InvalidWorkflowError extends ValidationError {
   override name = 'InvalidWorkflowError';
   readonly workflowIssues: WorkflowIssue[];
 
-  constructor(workflowIssues: WorkflowIssue[]) {
+  constructor(workflowIssues: WorkflowIssue[], context = 'cloud.runWorkflow()') {
     const issues: ValidationIssue[] = workflowIssues.map((i) => ({ path: i.input ? `${i.nodeId}.inputs.${i.input}` : i.nodeId, rule: i.message, received: i.received }));
-    super(issues, 'cloud.runWorkflow()');
+    super(issues, context);
     this.workflowIssues = workflowIssues;
   }
 }
@@ -172,7 +173,7 @@ export class SubmissionUnknownError extends ConnectionError {
 /**
  * `runWorkflow(..., { download: true })` could not download an output of a finished run. The run
  * itself is in `result` (outputs included, without `files`): nothing of it is lost, and each file
- * can be fetched again with `cloud.getOutputFile()`.
+ * can be fetched again with `cloud.files.get()`.
  *
  * @example
  * ```ts
@@ -192,8 +193,9 @@ export class OutputDownloadError extends GraphcloudError {
 }
 
 /**
- * The watcher was closed (`close()`, `break` out of `for await`, or `cloud.close()`) before its
- * job settled. The job itself goes on running on the server.
+ * The watcher was closed (`close()`, `break` out of `for await`, or `cloud.close()`, then `cause`
+ * is the `ClientClosedError`) before its job settled. The job itself goes on running on the
+ * server: `submitted` names it, to watch it again with `cloud.jobs.watch(promptId)`.
  *
  * @example
  * ```ts
@@ -205,40 +207,43 @@ export class WatcherClosedError extends GraphcloudError {
   override name = 'WatcherClosedError';
   readonly promptId: string;
 
-  constructor(promptId: string) {
-    super(`Stopped watching job ${promptId} before it settled; the job itself was not cancelled`);
+  constructor(promptId: string, cause?: unknown) {
+    super(`Stopped watching job ${promptId} before it settled; the job itself was not cancelled`, cause === undefined ? undefined : { cause });
     this.promptId = promptId;
+    this.submitted = { kind: 'job', promptId };
   }
 }
 
 /**
- * Gives the cloud's statuses their own classes: `402` no credits, `429` subscription inactive.
+ * The cloud's own meaning of an error status, given once as the `mapError` hook of the client's
+ * `HttpClient`: `402` no credits, `429` subscription inactive (not a rate limit), and a `400`
+ * to a submission naming `node_errors` or a typed `error` a rejected workflow (see
+ * docs/wire-protocol.md#cloud-submitting-a-workflow). Answers of other origins (a signed file
+ * URL) keep their plain class.
  *
  * @example
  * ```ts
- * try { await run(); } catch (error) { throw mapCloudError(error); }
+ * new HttpClient({ baseUrl, mapError: (error) => mapCloudError(error, new URL(baseUrl).origin) });
  * ```
  */
-export function mapCloudError(error: unknown): unknown {
-  if (!(error instanceof ApiError)) return error;
-  if (error.status === 402 && !(error instanceof InsufficientCreditsError)) return new InsufficientCreditsError(initOf(error));
-  if (error.status === 429 && !(error instanceof SubscriptionInactiveError)) return new SubscriptionInactiveError(initOf(error));
+export function mapCloudError(error: ApiError, origin: string): GraphcloudError {
+  if (originOf(error.url) !== origin) return error;
+  if (error.status === 402) return new InsufficientCreditsError(initOf(error));
+  if (error.status === 429) return new SubscriptionInactiveError(initOf(error));
+  if (error.status === 400 && error.method === 'POST' && /\/prompt$/.test(pathOf(error.url))) {
+    const body = error.body;
+    if (!body || typeof body !== 'object') return error;
+    const record = body as Record<string, unknown>;
+    if (record.node_errors === undefined && (typeof record.error !== 'object' || record.error === null)) return error;
+    return new WorkflowValidationError(initOf(error), toNodeErrors(record.node_errors));
+  }
   return error;
 }
 
-/**
- * A `400` whose body names node errors or a typed `error` is a rejected workflow.
- *
- * @example
- * ```ts
- * catch (error) { throw toWorkflowValidationError(error); }
- * ```
- */
-export function toWorkflowValidationError(error: unknown): unknown {
-  if (!(error instanceof ApiError) || error.status !== 400 || error instanceof WorkflowValidationError) return error;
-  const body = error.body;
-  if (!body || typeof body !== 'object') return error;
-  const record = body as Record<string, unknown>;
-  if (record.node_errors === undefined && (typeof record.error !== 'object' || record.error === null)) return error;
-  return new WorkflowValidationError(initOf(error), toNodeErrors(record.node_errors));
+function originOf(url: string): string | undefined {
+  return URL.canParse(url) ? new URL(url).origin : undefined;
+}
+
+function pathOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).pathname : '';
 }

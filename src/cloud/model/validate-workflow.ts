@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { isPlainObject, type Checker } from '../../core/index.js';
 import type { WorkflowIssue } from './errors.js';
 import type { InputOptionsSchema, InputSpecSchema, NodeDefinitionSchema, ObjectInfoSchema } from './schemas.js';
 import type { Workflow } from './types.js';
@@ -8,7 +9,7 @@ import type { Workflow } from './types.js';
  *
  * @example
  * ```ts
- * const info: ObjectInfo = await cloud.getObjectInfo();
+ * const info: ObjectInfo = await cloud.nodes.list();
  * info.KSampler?.input.required?.steps; // ['INT', { default: 20, min: 1, max: 10000 }]
  * ```
  */
@@ -66,7 +67,7 @@ export interface ValidateWorkflowOptions {
  *
  * @example
  * ```ts
- * const issues = validateWorkflow(workflow, await cloud.getObjectInfo());
+ * const issues = validateWorkflow(workflow, await cloud.nodes.list());
  * for (const i of issues) console.log(`${i.nodeId}.${i.input ?? ''}: ${i.message}`);
  * ```
  */
@@ -80,7 +81,7 @@ export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, opt
       issues.push({ nodeId, code: 'invalid_node', message: 'a node {class_type: string, inputs: object}', received: node });
       continue;
     }
-    const definition = objectInfo[node.class_type];
+    const definition = own(objectInfo, node.class_type);
     if (!definition) {
       issues.push({ nodeId, code: 'unknown_class_type', message: `a node type the server knows (unknown class_type "${node.class_type}")`, received: node.class_type });
       continue;
@@ -93,11 +94,11 @@ export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, opt
       }
     }
     for (const [name, value] of Object.entries(node.inputs)) {
-      const spec = required[name] ?? optional[name];
+      const spec = own(required, name) ?? own(optional, name);
       if (value === undefined || value === null) continue;
       if (isLink(value)) {
         const source = String(value[0]);
-        if (!(source in workflow)) issues.push({ nodeId, input: name, code: 'missing_link_target', message: `a link to an existing node (node "${source}" is not in the workflow)`, received: value });
+        if (!Object.hasOwn(workflow, source)) issues.push({ nodeId, input: name, code: 'missing_link_target', message: `a link to an existing node (node "${source}" is not in the workflow)`, received: value });
         continue;
       }
       if (!spec || options.pending?.has(`${nodeId}.${name}`)) continue;
@@ -106,6 +107,30 @@ export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, opt
     }
   }
   return issues;
+}
+
+/** A record's own entry: a node type or input named `constructor` is not `Object`'s. */
+function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/**
+ * Records on `check` when `workflow` is not an API-format workflow with at least one node: the
+ * shape every call that sends one needs (the node-level checks are `validateWorkflow`'s).
+ *
+ * @example
+ * ```ts
+ * const check = new Checker();
+ * checkWorkflowShape(check, workflow);
+ * check.throwIfInvalid('cloud.jobs.submit()');
+ * ```
+ */
+export function checkWorkflowShape(check: Checker, workflow: unknown): void {
+  if (isPlainObject(workflow) && Array.isArray(workflow.nodes) && workflow.links !== undefined) {
+    check.fail('workflow', 'an API-format workflow ({"<nodeId>": {class_type, inputs}}); this is the UI format (nodes, links): export it in the API format', '(a UI-format workflow)');
+  } else if (!isPlainObject(workflow) || Object.keys(workflow).length === 0) {
+    check.fail('workflow', 'an API-format workflow with at least one node ({"<nodeId>": {class_type, inputs}})', workflow);
+  }
 }
 
 function isLink(value: unknown): value is [string | number, number] {

@@ -1,6 +1,3 @@
-import { NotFoundError, path, type HttpClient, type RequestOptions } from '../core/index.js';
-import { mapCloudError } from './errors.js';
-import { AnyObjectSchema, JobStatusSchema } from './schemas.js';
 import type { JobStatus, JobStatusInfo } from './types.js';
 
 /**
@@ -19,9 +16,9 @@ export interface StatusMapping {
 const entry = (status: JobStatus, terminal: boolean): StatusMapping => Object.freeze({ status, terminal });
 
 /**
- * Both status vocabularies of the job status route (wire-facts "Job status"): the documented
- * values and the raw internal states deployed servers have been seen to send. Extend or override
- * it with `new CloudClient({ statusMap })`.
+ * Both status vocabularies of the job status route: the documented values and the raw internal
+ * states deployed servers have been seen to send (docs/wire-protocol.md#cloud-job-status-vocabularies).
+ * Extend or override it with `new CloudClient({ statusMap })`.
  *
  * @example
  * ```ts
@@ -69,12 +66,14 @@ const IN_FLIGHT = entry('in_progress', false);
  */
 export function mapJobStatus(raw: string, overrides?: Readonly<Record<string, StatusMapping>>): StatusMapping {
   const key = raw.trim().toLowerCase();
-  return overrides?.[key] ?? JOB_STATUS_MAP[key] ?? IN_FLIGHT;
+  // Own keys only: a status named `constructor` or `__proto__` is an unknown value, not a method.
+  return (overrides && Object.hasOwn(overrides, key) ? overrides[key] : undefined) ?? (Object.hasOwn(JOB_STATUS_MAP, key) ? JOB_STATUS_MAP[key] : undefined) ?? IN_FLIGHT;
 }
 
 /**
  * Reads a local runtime's `/history/{id}` answer: `{}` while pending, running or unknown;
- * `{<id>: {outputs, status: {status_str, completed, messages}}}` when done.
+ * `{<id>: {outputs, status: {status_str, completed, messages}}}` when done
+ * (docs/wire-protocol.md#cloud-local-runtimes).
  *
  * @example
  * ```ts
@@ -82,7 +81,7 @@ export function mapJobStatus(raw: string, overrides?: Readonly<Record<string, St
  * ```
  */
 export function historyStatus(promptId: string, body: Record<string, unknown>, overrides?: Readonly<Record<string, StatusMapping>>): JobStatusInfo {
-  const entry = body[promptId];
+  const entry = Object.hasOwn(body, promptId) ? body[promptId] : undefined;
   if (!entry || typeof entry !== 'object') return { promptId, status: 'pending', raw: 'history:absent', terminal: false };
   const status = (entry as { status?: unknown }).status;
   const record = status && typeof status === 'object' ? (status as Record<string, unknown>) : {};
@@ -96,55 +95,4 @@ export function historyStatus(promptId: string, body: Record<string, unknown>, o
   const mapped = mapJobStatus(raw, overrides);
   const errorMessage = typeof failure?.exception_message === 'string' ? failure.exception_message : undefined;
   return { promptId, ...mapped, raw, errorMessage };
-}
-
-/**
- * Reads job status from the cloud's status route or, on a local runtime (explicit, or detected
- * when that route answers 404 and `/history/{id}` answers), from `/history/{id}`.
- *
- * @example
- * ```ts
- * const reader = new JobStatusReader(http, undefined);
- * const { status } = await reader.read(promptId);
- * ```
- */
-export class JobStatusReader {
-  readonly #http: HttpClient;
-  readonly #statusMap: Readonly<Record<string, StatusMapping>> | undefined;
-  #runtime: 'cloud' | 'local' | undefined;
-
-  constructor(http: HttpClient, runtime: 'cloud' | 'local' | undefined, statusMap?: Readonly<Record<string, StatusMapping>>) {
-    this.#http = http;
-    this.#runtime = runtime;
-    this.#statusMap = statusMap;
-  }
-
-  /** `local` once detected or configured, `cloud` when configured, `undefined` while unknown. */
-  get runtime(): 'cloud' | 'local' | undefined {
-    return this.#runtime;
-  }
-
-  /** The status of one job. */
-  async read(promptId: string, options?: RequestOptions): Promise<JobStatusInfo> {
-    if (this.#runtime === 'local') return this.#history(promptId, options);
-    try {
-      const body = await this.#http.request({ method: 'GET', path: path`/api/job/${promptId}/status`, schema: JobStatusSchema, options });
-      return { promptId, ...mapJobStatus(body.status, this.#statusMap), raw: body.status, errorMessage: body.error_message ?? undefined };
-    } catch (error) {
-      if (!(error instanceof NotFoundError) || this.#runtime === 'cloud') throw mapCloudError(error);
-      return this.#history(promptId, options, error);
-    }
-  }
-
-  async #history(promptId: string, options: RequestOptions | undefined, statusRoute404?: NotFoundError): Promise<JobStatusInfo> {
-    let body: Record<string, unknown>;
-    try {
-      body = await this.#http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options });
-    } catch (error) {
-      throw statusRoute404 && error instanceof NotFoundError ? statusRoute404 : mapCloudError(error);
-    }
-    // The status route is missing but /history answers: a local runtime.
-    this.#runtime ??= 'local';
-    return historyStatus(promptId, body, this.#statusMap);
-  }
 }

@@ -1,14 +1,14 @@
 import { http, HttpResponse, ws } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CloudClient, type CloudClientOptions } from '../../src/cloud/index.js';
-import { useMsw } from '../helpers/msw.js';
+import { CloudClient, type CloudClientOptions } from '../../../src/cloud/index.js';
+import { useMsw } from '../../helpers/msw.js';
 
 const BASE = 'https://cloud.test';
 const { server } = useMsw();
 const link = ws.link('wss://cloud.test/ws');
 const POLICY: CloudClientOptions['watcher'] = {
   socket: { minDelayMs: 100, maxDelayMs: 1_000, growFactor: 2, idleCloseMs: 500, connectionTimeoutMs: 1_000 },
-  poll: { silenceMs: 5_000, minIntervalMs: 200, maxIntervalMs: 1_000 },
+  poll: { silenceMs: 5_000, minDelayMs: 200, maxDelayMs: 1_000 },
 };
 let cloud: CloudClient | undefined;
 const make = (options: Partial<CloudClientOptions> = {}) => (cloud = new CloudClient({ baseUrl: BASE, apiKey: 'sk-poll', watcher: POLICY, retry: false, ...options }));
@@ -27,7 +27,7 @@ afterEach(async () => {
   vi.useRealTimers();
 });
 
-describe('cloud.watch() polling', () => {
+describe('cloud.jobs.watch() polling', () => {
   it('waits Retry-After before polling again after a 429', async () => {
     class Unavailable {
       constructor() {
@@ -42,7 +42,7 @@ describe('cloud.watch() polling', () => {
       }),
       http.get(`${BASE}/api/jobs/p`, () => HttpResponse.json({ outputs: {} })),
     );
-    const watcher = make({ WebSocket: Unavailable as never }).watch('p');
+    const watcher = make({ WebSocket: Unavailable as never }).jobs.watch('p');
     await step(4_000);
     await expect(watcher.result()).resolves.toMatchObject({ status: 'completed', via: 'poll' });
     expect(times).toHaveLength(2);
@@ -64,10 +64,33 @@ describe('cloud.watch() polling', () => {
       http.get(`${BASE}/api/job/p/status`, () => (++polls <= 2 ? HttpResponse.json({ message: 'restarting' }, { status: 503 }) : HttpResponse.json({ status: 'success' }))),
       http.get(`${BASE}/api/jobs/p`, () => HttpResponse.json({ outputs: { '9': { images: [{ filename: 'a.png' }] } } })),
     );
-    const watcher = make().watch('p');
+    const watcher = make().jobs.watch('p');
     await step(2_000);
     expect(connection).toBe(2);
     expect(watcher.settled).toBe(true);
     await expect(watcher.result()).resolves.toMatchObject({ status: 'completed', via: 'poll', outputsComplete: true });
+  });
+
+  it('reads on the poll backoff of the watch, over the client policy', async () => {
+    class Unavailable {
+      constructor() {
+        throw new Error('no sockets here');
+      }
+    }
+    const times: number[] = [];
+    server.use(
+      http.get(`${BASE}/api/job/p/status`, () => {
+        times.push(Date.now());
+        return HttpResponse.json({ status: times.length < 3 ? 'executing' : 'success' });
+      }),
+      http.get(`${BASE}/api/jobs/p`, () => HttpResponse.json({ outputs: {} })),
+    );
+    const watcher = make({ WebSocket: Unavailable as never }).jobs.watch('p', { poll: { minDelayMs: 2_000, maxDelayMs: 2_000, growFactor: 1 } });
+    await step(5_000);
+    await expect(watcher.result()).resolves.toMatchObject({ status: 'completed', via: 'poll' });
+    const gaps = times.slice(1).map((t, i) => t - (times[i] ?? 0));
+    // Each gap is drawn from [half, all] of 2 s (the client's policy would give 100 to 400 ms).
+    expect(gaps.every((gap) => gap >= 1_000 && gap <= 2_010)).toBe(true);
+    expect(gaps).toHaveLength(2);
   });
 });

@@ -162,7 +162,7 @@ export const AnyObjectSchema = z.record(z.string(), z.unknown());
 export function toNodeErrors(raw: unknown): Record<string, NodeErrors> {
   const parsed = NodeErrorsMapSchema.safeParse(raw);
   if (!parsed.success) return {};
-  const out: Record<string, NodeErrors> = {};
+  const out = Object.create(null) as Record<string, NodeErrors>;
   for (const [id, entry] of Object.entries(parsed.data)) {
     out[id] = {
       class_type: entry.class_type ?? undefined,
@@ -184,7 +184,7 @@ export function toNodeErrors(raw: unknown): Record<string, NodeErrors> {
 export function toOutputs(raw: unknown): Record<string, NodeOutput> | undefined {
   const parsed = AnyObjectSchema.safeParse(raw);
   if (!parsed.success) return undefined;
-  const out: Record<string, NodeOutput> = {};
+  const out = Object.create(null) as Record<string, NodeOutput>;
   for (const [id, value] of Object.entries(parsed.data)) {
     const output = AnyObjectSchema.safeParse(value);
     if (output.success) out[id] = output.data;

@@ -1,4 +1,3 @@
-import type { HttpClient, RequestOptions } from '../core/index.js';
 import { AnyObjectSchema, toOutputs } from './schemas.js';
 import type { FileRef, NodeOutput } from './types.js';
 
@@ -47,8 +46,23 @@ function asFileRef(item: unknown): FileRef | undefined {
 }
 
 /**
- * Adds one `executed` output to the outputs of a job. A node that runs more than once (lists,
- * loops) keeps every item: lists are concatenated.
+ * A prototype-free map for data from the wire: a node id or output kind named `__proto__` is a
+ * key like any other, never the object's prototype.
+ *
+ * @example
+ * ```ts
+ * const outputs = wireMap<NodeOutput>();
+ * ```
+ */
+export function wireMap<T>(...sources: (Readonly<Record<string, T>> | undefined)[]): Record<string, T> {
+  const map = Object.create(null) as Record<string, T>;
+  for (const source of sources) if (source) for (const [key, value] of Object.entries(source)) map[key] = value;
+  return map;
+}
+
+/**
+ * Adds one `executed` output to the outputs of a job (a map from `wireMap()`). A node that runs
+ * more than once (lists, loops) keeps every item: lists are concatenated.
  *
  * @example
  * ```ts
@@ -56,9 +70,9 @@ function asFileRef(item: unknown): FileRef | undefined {
  * ```
  */
 export function mergeOutput(outputs: Record<string, NodeOutput>, nodeId: string, output: NodeOutput): void {
-  const existing = outputs[nodeId];
+  const existing = Object.hasOwn(outputs, nodeId) ? outputs[nodeId] : undefined;
   if (!existing) {
-    outputs[nodeId] = { ...output };
+    outputs[nodeId] = wireMap(output);
     return;
   }
   for (const [kind, value] of Object.entries(output)) {
@@ -92,30 +106,4 @@ export function readOutputs(body: unknown, promptId: string): Record<string, Nod
     if (outputs) return outputs;
   }
   return undefined;
-}
-
-/**
- * Asks the server's output routes in order for a job's outputs; `complete: false` when none
- * answered with them (`404`, `{}`, or an error).
- *
- * @example
- * ```ts
- * const { outputs, complete } = await fetchOutputs(http, CLOUD_DEFAULTS.outputRoutes, promptId);
- * ```
- */
-export async function fetchOutputs(http: HttpClient, routes: readonly string[], promptId: string, options?: RequestOptions): Promise<{ outputs: Record<string, NodeOutput>; complete: boolean }> {
-  for (const route of routes) {
-    const path = route.replace('{id}', encodeURIComponent(promptId));
-    try {
-      // The core's retry applies: a transient 5xx must not cost a paid job its outputs; a 404
-      // (a route this server lacks) is not retried, and the next route is asked.
-      const body = await http.request({ method: 'GET', path, schema: AnyObjectSchema, options });
-      const outputs = readOutputs(body, promptId);
-      if (outputs) return { outputs, complete: true };
-    } catch {
-      if (options?.signal?.aborted) throw options.signal.reason;
-      // A missing route or a failing one: try the next; the caller reports the outputs as incomplete.
-    }
-  }
-  return { outputs: {}, complete: false };
 }

@@ -25,7 +25,7 @@ export interface WorkflowNode {
 export type Workflow = Record<string, WorkflowNode>;
 
 /**
- * The documented job statuses; raw server states are mapped onto them (see `getJobStatus()`).
+ * The documented job statuses; raw server states are mapped onto them (see `cloud.jobs.getStatus()`).
  *
  * @example
  * ```ts
@@ -35,11 +35,11 @@ export type Workflow = Record<string, WorkflowNode>;
 export type JobStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
 
 /**
- * What `getJobStatus()` learned about a job.
+ * What `cloud.jobs.getStatus()` learned about a job.
  *
  * @example
  * ```ts
- * const { status, raw, terminal } = await cloud.getJobStatus(promptId);
+ * const { status, raw, terminal } = await cloud.jobs.getStatus(promptId);
  * ```
  */
 export interface JobStatusInfo {
@@ -88,7 +88,7 @@ export interface NodeErrors {
  *
  * @example
  * ```ts
- * const { promptId, number, nodeErrors } = await cloud.submitWorkflow(workflow);
+ * const { promptId, number, nodeErrors } = await cloud.jobs.submit(workflow);
  * ```
  */
 export interface SubmitResult {
@@ -118,7 +118,7 @@ export interface FileRef {
  *
  * @example
  * ```ts
- * const { name } = await cloud.uploadImage('./photo.png');
+ * const { name } = await cloud.files.upload('./photo.png');
  * ```
  */
 export interface UploadResult {
@@ -177,7 +177,7 @@ export interface OutputFile {
  *
  * @example
  * ```ts
- * const { status, outputs, outputsComplete } = await cloud.watch(promptId).result();
+ * const { status, outputs, outputsComplete } = await cloud.jobs.watch(promptId).result();
  * ```
  */
 export interface JobResult {

@@ -1,4 +1,5 @@
-import { sleep } from '../core/index.js';
+import { backoffDelay, callSafely, redactUrl, sleep } from '../../core/index.js';
+import type { SocketPolicy } from '../model/defaults.js';
 
 /**
  * The part of the WebSocket API the watcher uses: the global `WebSocket` (Node 22+, browsers,
@@ -65,23 +66,6 @@ export interface SocketHandlers {
 }
 
 /**
- * Reconnect policy (see `CLOUD_DEFAULTS.socket`).
- *
- * @example
- * ```ts
- * const policy: SocketPolicy = CLOUD_DEFAULTS.socket;
- * ```
- */
-export interface SocketPolicy {
-  minDelayMs: number;
-  maxDelayMs: number;
-  growFactor: number;
-  minUptimeMs: number;
-  connectionTimeoutMs: number;
-  authCloseCodes: readonly number[];
-}
-
-/**
  * What a `ReconnectingSocket` needs.
  *
  * @example
@@ -93,7 +77,7 @@ export interface ReconnectingSocketOptions {
   /** Builds the URL of each attempt (the credential may rotate). */
   url: () => Promise<string>;
   WebSocket: WebSocketConstructor;
-  policy: SocketPolicy;
+  policy: Omit<SocketPolicy, 'idleCloseMs'>;
   handlers: SocketHandlers;
   /** Source of jitter. @default Math.random */
   random?: () => number;
@@ -140,7 +124,7 @@ export class ReconnectingSocket {
     this.#current = undefined;
     this.#controller?.abort();
     this.#controller = undefined;
-    if (socket) safely(() => socket.close(1000, 'client closed'));
+    if (socket) callSafely(() => socket.close(1000, 'client closed'));
   }
 
   async #loop(signal: AbortSignal): Promise<void> {
@@ -156,23 +140,17 @@ export class ReconnectingSocket {
       if (signal.aborted) return;
       if (policy.authCloseCodes.includes(down.code)) {
         this.#controller = undefined;
-        safely(() => handlers.onRefused(down));
+        callSafely(() => handlers.onRefused(down));
         return;
       }
-      safely(() => handlers.onDown(down));
+      callSafely(() => handlers.onDown(down));
       failures = down.opened && down.uptimeMs >= policy.minUptimeMs ? 0 : failures + 1;
       try {
-        await sleep(this.#delay(failures), signal);
+        await sleep(backoffDelay(Math.max(1, failures), policy, this.#options.random), signal);
       } catch {
         return;
       }
     }
-  }
-
-  #delay(failures: number): number {
-    const { minDelayMs, maxDelayMs, growFactor } = this.#options.policy;
-    const full = Math.min(maxDelayMs, minDelayMs * growFactor ** Math.max(0, failures - 1));
-    return Math.round(full / 2 + ((this.#options.random ?? Math.random)() * full) / 2);
   }
 
   #connectOnce(url: string, signal: AbortSignal): Promise<SocketDown> {
@@ -203,7 +181,7 @@ export class ReconnectingSocket {
       sleep(policy.connectionTimeoutMs, attempt.signal).then(
         () => {
           if (openedAt > 0) return;
-          safely(() => socket.close());
+          callSafely(() => socket.close());
           finish(1006, `no connection within ${policy.connectionTimeoutMs} ms`);
         },
         () => undefined,
@@ -213,18 +191,18 @@ export class ReconnectingSocket {
         openedAt = Date.now();
         const reconnected = this.#opens > 0;
         this.#opens += 1;
-        // Ask for type-4 previews, which name their prompt and node (wire-facts "Binary frames").
-        safely(() => socket.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } })));
-        safely(() => handlers.onOpen(reconnected));
+        // Ask for type-4 previews, which name their prompt and node (docs/wire-protocol.md#cloud-binary-frames).
+        callSafely(() => socket.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } })));
+        callSafely(() => handlers.onOpen(reconnected));
       });
       socket.addEventListener('message', (event: { data: unknown }) => {
         if (settled) return;
         const data = event.data;
-        if (typeof data === 'string') safely(() => handlers.onText(data));
-        else if (data instanceof ArrayBuffer) safely(() => handlers.onBinary(new Uint8Array(data)));
-        else if (ArrayBuffer.isView(data)) safely(() => handlers.onBinary(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
+        if (typeof data === 'string') callSafely(() => handlers.onText(data));
+        else if (data instanceof ArrayBuffer) callSafely(() => handlers.onBinary(new Uint8Array(data)));
+        else if (ArrayBuffer.isView(data)) callSafely(() => handlers.onBinary(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
         else if (data instanceof Blob) {
-          data.arrayBuffer().then((buffer) => !settled && safely(() => handlers.onBinary(new Uint8Array(buffer))), () => undefined);
+          data.arrayBuffer().then((buffer) => !settled && callSafely(() => handlers.onBinary(new Uint8Array(buffer))), () => undefined);
         }
       });
       socket.addEventListener('close', (event: { code?: number; reason?: string }) => finish(event.code ?? 1006, event.reason ?? ''));
@@ -234,10 +212,20 @@ export class ReconnectingSocket {
   }
 }
 
-function safely(call: () => unknown): void {
-  try {
-    call();
-  } catch {
-    // Never throw inside a socket callback: the owner settles its watchers from its own state.
-  }
+/**
+ * The socket URL of a client, built in one place: `/ws` on the base URL with the `ws(s)` scheme,
+ * `clientId`, and the key as `token` (docs/wire-protocol.md#authentication); `redacted` is the
+ * same URL with the token hidden, for errors.
+ *
+ * @example
+ * ```ts
+ * socketUrl('https://cloud.example.com', 'c1', key); // { url: 'wss://cloud.example.com/ws?clientId=c1&token=…', redacted: '…token=[REDACTED]' }
+ * ```
+ */
+export function socketUrl(baseUrl: string, clientId: string, token: string | undefined): { url: string; redacted: string } {
+  const url = new URL(`${baseUrl.replace(/\/+$/, '')}/ws`);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.searchParams.set('clientId', clientId);
+  if (token) url.searchParams.set('token', token);
+  return { url: url.toString(), redacted: redactUrl(url) };
 }

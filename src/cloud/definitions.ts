@@ -1,0 +1,83 @@
+import type { HttpClient, RequestOptions } from '../core/index.js';
+import type { WorkflowIssue } from './model/errors.js';
+import { ObjectInfoSchema } from './model/schemas.js';
+import type { Workflow } from './model/types.js';
+import { validateWorkflow, type ObjectInfo } from './model/validate-workflow.js';
+
+// Issues a stale copy can cause: a node pack installed, a file uploaded or a model added since
+// the copy was fetched (a local runtime changes while it runs).
+const STALE: ReadonlySet<WorkflowIssue['code']> = new Set(['unknown_class_type', 'not_in_options']);
+
+/**
+ * The node definitions of one client (`GET /api/object_info`), fetched once and reused by every
+ * check of a workflow. Concurrent first checks share one request. A check that finds an unknown
+ * `class_type` or a value outside an option list with a cached copy fetches the definitions again
+ * once before reporting it.
+ *
+ * @example
+ * ```ts
+ * const definitions = new DefinitionCache(http);
+ * const issues = await definitions.check(workflow, { pending: new Set(['1.image']) });
+ * ```
+ */
+export class DefinitionCache {
+  readonly #http: HttpClient;
+  #info: ObjectInfo | undefined;
+  #loading: Promise<ObjectInfo> | undefined;
+
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /** Fetches the definitions (the caller's own request) and keeps them. */
+  async refresh(options?: RequestOptions): Promise<ObjectInfo> {
+    const info = await this.#http.request({ method: 'GET', path: '/api/object_info', schema: ObjectInfoSchema, options });
+    this.#info = info;
+    return info;
+  }
+
+  /** The cached definitions, fetching them once when there are none. */
+  async current(options?: RequestOptions): Promise<ObjectInfo> {
+    return this.#info ?? this.#load(options);
+  }
+
+  /**
+   * Checks a workflow against the definitions; `pending` names `"<nodeId>.<input>"` values that
+   * uploads fill in later.
+   */
+  async check(workflow: Workflow, { pending, ...options }: RequestOptions & { pending?: ReadonlySet<string> | undefined } = {}): Promise<WorkflowIssue[]> {
+    const cached = this.#info;
+    const info = cached ?? (await this.#load(options));
+    const issues = validateWorkflow(workflow, info, { pending });
+    if (!cached || !issues.some((issue) => STALE.has(issue.code))) return issues;
+    // Another check may have refreshed the copy meanwhile: fetch only if it is still this one.
+    if (this.#info === cached) this.#info = undefined;
+    return validateWorkflow(workflow, await this.current(options), { pending });
+  }
+
+  /**
+   * One shared fetch for every caller waiting for the first copy: it carries no caller's signal
+   * (one caller's abort must not fail the others), and each caller stops waiting on its own.
+   */
+  #load(options: RequestOptions | undefined): Promise<ObjectInfo> {
+    if (!this.#loading) {
+      const { signal: _signal, ...shared } = options ?? {};
+      const loading = this.refresh(shared).finally(() => {
+        if (this.#loading === loading) this.#loading = undefined;
+      });
+      this.#loading = loading;
+    }
+    return abortable(this.#loading, options?.signal);
+  }
+}
+
+/** `promise`, or `signal.reason` as soon as the signal aborts (the listener is removed either way). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

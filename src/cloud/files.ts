@@ -1,0 +1,199 @@
+import { baseName, Checker, checkOptions, isPlainObject, mimeTypeOf, REQUEST_RULES, rule, toBlob, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
+import { streamForm, streamsUploads } from './model/multipart.js';
+import { UploadSchema } from './model/schemas.js';
+import type { FileRef, UploadResult } from './model/types.js';
+
+/**
+ * Options of `cloud.files.upload()`.
+ *
+ * @example
+ * ```ts
+ * await cloud.files.upload(bytes, { filename: 'photo.png', type: 'temp', overwrite: true });
+ * ```
+ */
+export interface UploadOptions extends RequestOptions {
+  /**
+   * `input` for workflow inputs, `temp` for temporary files.
+   * @default 'input'
+   */
+  type?: 'input' | 'temp' | undefined;
+  /** Replace a file of the same name instead of letting the server rename it. */
+  overwrite?: boolean | undefined;
+  /**
+   * File name sent with the upload.
+   * @default the path's base name, the `File`'s name, or `upload.png`
+   */
+  filename?: string | undefined;
+  /** Subfolder (the cloud accepts and ignores it: its namespace is flat). */
+  subfolder?: string | undefined;
+}
+
+/**
+ * Options of `cloud.files.uploadMask()`.
+ *
+ * @example
+ * ```ts
+ * const image = await cloud.files.upload('./photo.png');
+ * await cloud.files.uploadMask('./mask.png', { originalRef: image });
+ * ```
+ */
+export interface UploadMaskOptions extends UploadOptions {
+  /** The image the mask applies to: an upload result or a file reference. */
+  originalRef: UploadResult | FileRef;
+}
+
+const UPLOAD_RULES: OptionRules = { ...REQUEST_RULES, type: rule.oneOf(['input', 'temp']), overwrite: rule.boolean, filename: rule.string, subfolder: (check, path, value) => check.string(path, value, { allowEmpty: true }) };
+const MASK_RULES: OptionRules = {
+  ...UPLOAD_RULES,
+  originalRef: (check, path, value) => {
+    if (!isPlainObject(value)) return check.fail(path, 'an upload result {name, subfolder} or a file reference {filename, subfolder?, type?}', value);
+    if (typeof value.name !== 'string' && typeof value.filename !== 'string') check.fail(`${path}.name`, 'the file name (name or filename)', value.name ?? value.filename);
+  },
+};
+
+/**
+ * Input and output files of the cloud: `cloud.files`.
+ *
+ * @example
+ * ```ts
+ * const { name } = await cloud.files.upload('./photo.png');
+ * const png = await cloud.files.get(result.outputs['9'].images[0]);
+ * ```
+ */
+export class FilesResource {
+  readonly #http: HttpClient;
+
+  /** @internal Built by `CloudClient` (use `cloud.files`). */
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /**
+   * Uploads an input image (`POST /api/upload/image`); use the returned `name` in the workflow
+   * (the server may rename or deduplicate). A file path is streamed from disk, never read whole.
+   *
+   * @throws {ValidationError} for a bad argument, before anything is sent.
+   * @example
+   * ```ts
+   * const { name } = await cloud.files.upload('./photo.png');
+   * ```
+   */
+  async upload(input: FileInput, options?: UploadOptions): Promise<UploadResult> {
+    return this.#upload('image', input, options, UPLOAD_RULES, 'cloud.files.upload()');
+  }
+
+  /**
+   * Uploads a mask for an uploaded image (`POST /api/upload/mask`, `original_ref` as JSON).
+   *
+   * @example
+   * ```ts
+   * const mask = await cloud.files.uploadMask('./mask.png', { originalRef: await cloud.files.upload('./photo.png') });
+   * ```
+   */
+  async uploadMask(input: FileInput, options: UploadMaskOptions): Promise<UploadResult> {
+    return this.#upload('mask', input, options, MASK_RULES, 'cloud.files.uploadMask()');
+  }
+
+  /**
+   * An output file's bytes (`GET /api/view`); the cloud's `302` to a signed URL on another host
+   * is followed without the API key.
+   *
+   * @example
+   * ```ts
+   * const png = await cloud.files.get(result.outputs['9'].images[0]);
+   * ```
+   */
+  async get(ref: FileRef, options?: RequestOptions): Promise<Uint8Array> {
+    const response = await this.#view(ref, options, 'cloud.files.get()');
+    return new Uint8Array(await response.arrayBuffer());
+  }
+
+  /**
+   * An output file as an unread `Response` (stream it with `response.body`).
+   *
+   * @example
+   * ```ts
+   * const response = await cloud.files.getResponse(ref);
+   * await pipeline(Readable.fromWeb(response.body!), createWriteStream('out.mp4'));
+   * ```
+   */
+  async getResponse(ref: FileRef, options?: RequestOptions): Promise<Response> {
+    return this.#view(ref, options, 'cloud.files.getResponse()');
+  }
+
+  async #view(ref: FileRef, options: RequestOptions | undefined, context: string): Promise<Response> {
+    const check = new Checker();
+    if (isPlainObject(ref)) {
+      check.string('ref.filename', ref.filename, { required: true });
+      check.string('ref.subfolder', ref.subfolder, { allowEmpty: true });
+      check.string('ref.type', ref.type);
+    } else check.fail('ref', 'a file reference {filename, subfolder?, type?}', ref);
+    checkOptions(check, 'options', options, REQUEST_RULES);
+    check.throwIfInvalid(context);
+    const query = { filename: ref.filename, subfolder: ref.subfolder ?? '', type: ref.type ?? 'output' };
+    return this.#http.requestRaw({ method: 'GET', path: '/api/view', query, options });
+  }
+
+  async #upload(kind: 'image' | 'mask', input: FileInput, options: UploadMaskOptions | UploadOptions | undefined, rules: OptionRules, context: string): Promise<UploadResult> {
+    const check = new Checker();
+    if (!isFileInput(input)) check.fail('input', 'a Blob, File, ArrayBuffer, Uint8Array, ReadableStream or file path', input);
+    checkOptions(check, 'options', options, rules);
+    const missingRef = options === undefined || (isPlainObject(options) && options.originalRef === undefined);
+    if (kind === 'mask' && missingRef) check.fail('options.originalRef', 'the image the mask applies to (an upload result or a file reference)', undefined);
+    check.throwIfInvalid(context);
+    const { type, overwrite, filename, subfolder, originalRef, ...request } = (options ?? {}) as Partial<UploadMaskOptions>;
+    const name = fileName(input, filename);
+    let blob = await toBlob(input, 'input');
+    const mime = mimeTypeOf(name);
+    if (!blob.type && mime) blob = blob.slice(0, blob.size, mime);
+    const form = (file: Blob) => formOf(file, name, kind, type, overwrite, subfolder, originalRef);
+    // A file path is streamed from disk in small pieces (model/multipart.ts): the peak memory of a
+    // large upload stays far below the file's size. Other inputs are in memory already.
+    const streamed = typeof input === 'string' && streamsUploads() ? await streamForm(form(blob), form(new Blob([], { type: blob.type })), blob.size) : undefined;
+    // streamBody: fetch would otherwise tee the form to replay it on a redirect, holding the whole file in memory.
+    const answer = await this.#http.request({
+      method: 'POST',
+      path: `/api/upload/${kind}`,
+      body: streamed?.body ?? form(blob),
+      streamBody: true,
+      schema: UploadSchema,
+      options: streamed ? { ...request, headers: { ...request.headers, ...streamed.headers } } : request,
+    });
+    return { name: answer.name, subfolder: answer.subfolder ?? '', type: answer.type ?? undefined };
+  }
+}
+
+/**
+ * True for every `FileInput` form: a `Blob`/`File`, bytes, a stream, or a non-empty path.
+ *
+ * @example
+ * ```ts
+ * isFileInput('./photo.png'); // true
+ * ```
+ */
+export function isFileInput(value: unknown): value is FileInput {
+  return (typeof value === 'string' && value.trim() !== '') || value instanceof Blob || value instanceof ArrayBuffer || ArrayBuffer.isView(value) || value instanceof ReadableStream;
+}
+
+function fileName(input: FileInput, explicit: string | undefined): string {
+  if (explicit) return explicit;
+  if (typeof input === 'string') return baseName(input);
+  if (typeof File !== 'undefined' && input instanceof File && input.name) return input.name;
+  if (input instanceof Blob && input.type === 'image/jpeg') return 'upload.jpg';
+  return 'upload.png';
+}
+
+/** The upload's form: `image`, `type`, `overwrite`, `subfolder`, and for a mask `original_ref`. */
+function formOf(blob: Blob, name: string, kind: 'image' | 'mask', type: string | undefined, overwrite: boolean | undefined, subfolder: string | undefined, originalRef: UploadResult | FileRef | undefined): FormData {
+  const form = new FormData();
+  form.append('image', blob, name);
+  form.append('type', type ?? 'input');
+  if (overwrite !== undefined) form.append('overwrite', String(overwrite));
+  if (subfolder !== undefined) form.append('subfolder', subfolder);
+  if (kind === 'mask' && originalRef) {
+    const ref = 'name' in originalRef ? { filename: originalRef.name, subfolder: originalRef.subfolder, type: originalRef.type ?? 'input' } : { filename: originalRef.filename, subfolder: originalRef.subfolder ?? '', type: originalRef.type ?? 'input' };
+    // A JSON string, not nested form fields (docs/wire-protocol.md#cloud-outputs-files-and-uploads).
+    form.append('original_ref', JSON.stringify(ref));
+  }
+  return form;
+}

@@ -1,0 +1,243 @@
+import { AuthenticationError, Limiter, withSubmitted, type Backoff, type HttpClient } from '../../core/index.js';
+import { defined, type WatcherPolicy } from '../model/defaults.js';
+import { initOf, WatcherClosedError } from '../model/errors.js';
+import type { JobReader } from '../model/job-reader.js';
+import { wireMap } from '../model/outputs.js';
+import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../model/types.js';
+import type { WatcherStats } from './events.js';
+import { JobPoll } from './job-poll.js';
+import { failWatcher, finishWatcher, openWatcher, type JobWatcher } from './job-watcher.js';
+import { SocketLink, type Refusal } from './link.js';
+import { JobRouter, type TerminalEnd } from './router.js';
+import type { WebSocketConstructor } from './socket.js';
+import { Track } from './track.js';
+
+/**
+ * What a `WatchHub` needs from its client.
+ *
+ * @example
+ * ```ts
+ * new WatchHub({ http, clientId, WebSocket: undefined, reader, policy: resolvePolicy() });
+ * ```
+ */
+export interface WatchHubOptions {
+  /** The client's transport: its credential (the socket's `token`) and its `closed` signal. */
+  http: HttpClient;
+  clientId: string;
+  /** The socket constructor; the runtime's global one when `undefined`, polling only without either. */
+  WebSocket: WebSocketConstructor | undefined;
+  reader: JobReader;
+  policy: WatcherPolicy;
+  random?: (() => number) | undefined;
+}
+
+/**
+ * How one job is watched: the caller's signal and deadline, a per-job poll backoff, and the
+ * submission's `node_errors`.
+ *
+ * @example
+ * ```ts
+ * hub.watch(promptId, { waitTimeout: 600_000, nodeErrors: submitted.nodeErrors }, since);
+ * ```
+ */
+export interface HubWatchOptions {
+  signal?: AbortSignal | undefined;
+  waitTimeout?: number | false | undefined;
+  poll?: Partial<Backoff> | undefined;
+  nodeErrors?: Record<string, NodeErrors> | undefined;
+}
+
+type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'>;
+
+/**
+ * The one shared socket of a `CloudClient` and everything attached to it: the router, one poll
+ * loop per watched job (on the core wait engine, sharing one `Limiter`), the watchers. Opens
+ * lazily, reconnects, falls back to polling, and closes after a short idle delay once no job is
+ * watched and no submission is pending. Closes for good with the client's transport.
+ *
+ * @example
+ * ```ts
+ * const hub = new WatchHub({ http, clientId, WebSocket: undefined, reader, policy });
+ * const epoch = await hub.ready();
+ * const watcher = hub.watch(promptId, {}, epoch);
+ * ```
+ */
+export class WatchHub {
+  readonly stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, connections: 0, polls: 0 };
+  readonly #options: WatchHubOptions;
+  readonly #router: JobRouter;
+  readonly #link: SocketLink;
+  readonly #limiter: Limiter;
+  readonly #tracks = new Map<string, Track>();
+
+  constructor(options: WatchHubOptions) {
+    this.#options = options;
+    this.#router = new JobRouter({ hold: options.policy.hold, stats: this.stats });
+    this.#limiter = new Limiter(options.policy.poll.concurrency);
+    this.#link = new SocketLink({
+      http: options.http,
+      clientId: options.clientId,
+      WebSocket: options.WebSocket,
+      policy: options.policy.socket,
+      router: this.#router,
+      random: options.random,
+      busy: () => this.#tracks.size > 0,
+      on: { open: (reconnected) => this.#onOpen(reconnected), down: () => this.#onDown(), refused: (refusal) => this.#onRefused(refusal) },
+    });
+    options.http.closed.addEventListener('abort', () => this.#close(), { once: true });
+  }
+
+  /** The socket state: `open`, `down` (polling while reconnecting), `connecting` or `idle`. */
+  get state(): SocketLink['state'] {
+    return this.#link.state;
+  }
+
+  /** Messages currently held for unclaimed prompt ids. */
+  get heldCount(): number {
+    return this.#router.heldCount;
+  }
+
+  /**
+   * Opens the socket if needed and resolves once it is open, or has failed (jobs are then
+   * polled), with the current disconnect epoch. Rejects when the server refused the credential,
+   * or with the `ClientClosedError` once the client is closed.
+   */
+  ready(signal?: AbortSignal): Promise<number> {
+    return this.#link.ready(signal);
+  }
+
+  /** Keeps the socket open (a submission is in flight); call the returned function when done. */
+  retain(): () => void {
+    return this.#link.retain();
+  }
+
+  /**
+   * Watches a prompt. `since` is the epoch `ready()` returned before the submission: a
+   * disconnect since then means messages may have been missed, so the job is read at once.
+   * Without it (a job submitted elsewhere) the job is read once the socket is up.
+   *
+   * @throws {ClientClosedError} once the client is closed.
+   */
+  watch(promptId: string, options: HubWatchOptions, since?: number): JobWatcher {
+    this.#options.http.throwIfClosed();
+    this.#link.ensure();
+    const track = this.#tracks.get(promptId) ?? this.#follow(promptId, options.poll);
+    const waitTimeout = options.waitTimeout ?? this.#options.policy.waitTimeout;
+    const watcher: JobWatcher = openWatcher(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors }, () => this.#release(track, watcher));
+    track.watchers.add(watcher);
+    if (since === undefined || since !== this.#router.epoch || this.#link.state !== 'open') {
+      if (since !== undefined) this.#router.markGap(promptId);
+      track.poll.readWhenReady();
+    }
+    const refused = this.#link.refused;
+    if (refused) failWatcher(watcher, refused(promptId));
+    // Held messages go out after the caller attached its listeners (same tick, before any frame).
+    queueMicrotask(() => this.#router.drain(promptId));
+    return watcher;
+  }
+
+  #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {
+    const { reader, policy, random } = this.#options;
+    const track = new Track(promptId, (ended, end) => this.#onSocketEnd(ended, end));
+    const seen = this.#router.follow(promptId, track);
+    const read = (signal: AbortSignal) => {
+      this.stats.polls++;
+      return reader.status(promptId, { signal, retry: false });
+    };
+    const link = () => this.#link.link;
+    const poll = new JobPoll({ promptId, read, policy: { ...policy.poll, ...defined(backoff) }, limiter: this.#limiter, link, lastActivity: () => seen.lastActivity, random });
+    track.follow(seen, poll);
+    this.#tracks.set(promptId, track);
+    poll.run().then(
+      (status) => status && this.#onPolledEnd(track, status),
+      (error: unknown) => this.#onPollFailure(track, error),
+    );
+    return track;
+  }
+
+  #close(): void {
+    const reason: unknown = this.#options.http.closed.reason;
+    this.#link.close(reason);
+    for (const track of [...this.#tracks.values()]) this.#fail(track, () => new WatcherClosedError(track.promptId, reason));
+  }
+
+  #onOpen(reconnected: boolean): void {
+    this.stats.connections++;
+    // A completion sent while the socket was down is lost (no replay): read every job's state.
+    for (const track of this.#tracks.values()) {
+      if (reconnected || track.seen.gap) track.poll.readNow();
+      else track.poll.replan();
+    }
+  }
+
+  #onDown(): void {
+    for (const track of this.#tracks.values()) track.poll.readNow();
+  }
+
+  #onRefused(refused: Refusal): void {
+    for (const track of [...this.#tracks.values()]) this.#fail(track, () => refused(track.promptId));
+  }
+
+  #onSocketEnd(track: Track, end: TerminalEnd): void {
+    if (end.verify) {
+      track.poll.readNow();
+      return;
+    }
+    const fetch = end.status === 'completed' && !end.wholeRun;
+    void this.#settle(track, { status: end.status, error: end.error, via: 'socket', outputsComplete: end.wholeRun }, fetch);
+  }
+
+  #onPolledEnd(track: Track, info: JobStatusInfo): void {
+    const status = info.status === 'completed' ? 'completed' : info.status === 'cancelled' ? 'cancelled' : 'failed';
+    const error: JobErrorInfo | undefined = status === 'completed' ? undefined : { message: info.errorMessage ?? `Job ${status} (server status ${info.raw})` };
+    // Fetch outputs whatever the end: a failed run keeps the outputs of the nodes that did run.
+    void this.#settle(track, { status, error, via: 'poll', outputsComplete: false }, true);
+  }
+
+  #onPollFailure(track: Track, error: unknown): void {
+    if (!(error instanceof AuthenticationError)) return this.#fail(track, () => error);
+    // The key was refused: every job of this client fails, each naming its own job.
+    for (const each of [...this.#tracks.values()]) this.#fail(each, () => (each === track ? error : new AuthenticationError(initOf(error))));
+  }
+
+  async #settle(track: Track, end: End, fetch: boolean): Promise<void> {
+    if (track.settling) return;
+    this.#retire(track);
+    let outputs = wireMap(track.seen.outputs);
+    let outputsComplete = end.outputsComplete;
+    if (fetch) {
+      try {
+        const fetched = await this.#options.reader.outputs(track.promptId, { signal: this.#options.http.closed });
+        // The server's record is authoritative; outputs seen on the socket fill in what it lacks.
+        outputs = wireMap(track.seen.outputs, fetched.outputs);
+        outputsComplete = fetched.complete;
+      } catch {
+        outputsComplete = false;
+      }
+    }
+    const result = { promptId: track.promptId, ...end, outputs, outputsComplete };
+    for (const watcher of [...track.watchers]) finishWatcher(watcher, result);
+    this.#link.maybeIdle();
+  }
+
+  #fail(track: Track, error: () => unknown): void {
+    if (track.settling) return;
+    this.#retire(track);
+    for (const watcher of [...track.watchers]) failWatcher(watcher, withSubmitted(error(), { kind: 'job', promptId: track.promptId }));
+    this.#link.maybeIdle();
+  }
+
+  /** The end is known: no more messages, no more reads; the watchers settle next. */
+  #retire(track: Track): void {
+    track.settling = true;
+    track.poll.stop();
+    this.#router.unfollow(track.promptId);
+    if (this.#tracks.get(track.promptId) === track) this.#tracks.delete(track.promptId);
+  }
+
+  #release(track: Track, watcher: JobWatcher): void {
+    track.watchers.delete(watcher);
+    if (track.watchers.size === 0 && !track.settling) this.#retire(track);
+    this.#link.maybeIdle();
+  }
+}

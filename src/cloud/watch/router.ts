@@ -1,0 +1,287 @@
+import { mergeOutput, wireMap } from '../model/outputs.js';
+import type { JobErrorInfo, NodeOutput } from '../model/types.js';
+import { PROMPT_MESSAGE_TYPES, type ExecutionErrorData, type WatchEvent, type WatcherStats } from './events.js';
+import { decodeBinaryFrame } from './frames.js';
+import { HoldBuffer } from './hold.js';
+
+/**
+ * What the socket's messages told about one job. The router is its only writer; everyone else
+ * holds it as `Readonly<Seen>`.
+ *
+ * @example
+ * ```ts
+ * const seen: Readonly<Seen> = router.follow(promptId, target);
+ * if (seen.sawStart && !seen.gap) console.log('whole run seen so far');
+ * ```
+ */
+export interface Seen {
+  /** Outputs of `executed` messages by node id (a prototype-free map). */
+  readonly outputs: Record<string, NodeOutput>;
+  /** `execution_start` was seen. */
+  sawStart: boolean;
+  /** The router's epoch when it was seen (a run seen across two epochs has a gap). */
+  startEpoch: number;
+  /** Messages of this job may have been missed (a disconnect, the hold bound, a late watch). */
+  gap: boolean;
+  /** When the last message of this job arrived (`Date.now()`). */
+  lastActivity: number;
+}
+
+/**
+ * How a run ended, as the socket told it.
+ *
+ * @example
+ * ```ts
+ * const end: TerminalEnd = { status: 'completed', wholeRun: true, verify: false };
+ * ```
+ */
+export interface TerminalEnd {
+  status: 'completed' | 'failed' | 'cancelled';
+  error?: JobErrorInfo | undefined;
+  /** True when the whole run (from `execution_start`, without a disconnect) was seen. */
+  wholeRun: boolean;
+  /** True when the end must be confirmed by polling (`executing {node: null}` after a gap). */
+  verify: boolean;
+}
+
+/**
+ * Where the router sends what it learns about one followed job.
+ *
+ * @example
+ * ```ts
+ * const target: RouteTarget = { event: (e) => console.log(e.type), end: (end) => console.log(end.status) };
+ * ```
+ */
+export interface RouteTarget {
+  event(event: WatchEvent): void;
+  end(end: TerminalEnd): void;
+}
+
+interface Followed {
+  seen: Seen;
+  target: RouteTarget;
+}
+
+/**
+ * What the router needs from its owner.
+ *
+ * @example
+ * ```ts
+ * new JobRouter({ hold: CLOUD_DEFAULTS.hold, stats });
+ * ```
+ */
+export interface RouterOptions {
+  hold: { maxMessages: number; maxAgeMs: number };
+  stats: WatcherStats;
+}
+
+const RECENT_LIMIT = 2_048;
+
+/**
+ * Routes socket messages to the jobs followed by their `prompt_id` (the cloud sends every job of
+ * a user to every socket of that user, so filtering by prompt id is the only routing; see
+ * docs/wire-protocol.md#cloud-websocket-messages-and-their-order). Messages of a prompt nobody
+ * follows yet are held, bounded in count and age, because a run can finish before the submit
+ * response names its id. It is the only writer of what messages tell (`Seen`), and of the epoch.
+ * Never throws on bad input: it counts it.
+ *
+ * @example
+ * ```ts
+ * const router = new JobRouter({ hold: CLOUD_DEFAULTS.hold, stats });
+ * const seen = router.follow('p', { event: (e) => console.log(e.type), end: (end) => console.log(end.status) });
+ * router.handleText('{"type":"execution_success","data":{"prompt_id":"p"}}');
+ * ```
+ */
+export class JobRouter {
+  readonly #followed = new Map<string, Followed>();
+  readonly #held: HoldBuffer;
+  readonly #recent = new Set<string>();
+  readonly #options: RouterOptions;
+  #epoch = 0;
+  /** The prompt that last reported activity: previews without metadata belong to it. */
+  #current: string | undefined;
+
+  constructor(options: RouterOptions) {
+    this.#options = options;
+    this.#held = new HoldBuffer(options.hold, options.stats);
+  }
+
+  /** Incremented on every disconnect: a run seen across two epochs has a gap. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /** Number of messages currently held. */
+  get heldCount(): number {
+    return this.#held.count;
+  }
+
+  /**
+   * Follows a prompt: its messages go to `target`, and what they tell is recorded in the returned
+   * (read-only) `Seen`. Call `drain()` once the target is ready for held messages.
+   */
+  follow(promptId: string, target: RouteTarget): Readonly<Seen> {
+    const existing = this.#followed.get(promptId);
+    if (existing) return existing.seen;
+    const seen: Seen = { outputs: wireMap<NodeOutput>(), sawStart: false, startEpoch: -1, gap: false, lastActivity: Date.now() };
+    this.#followed.set(promptId, { seen, target });
+    this.#recent.delete(promptId);
+    return seen;
+  }
+
+  /** Stops following a prompt (settled or released); its late messages are dropped, not held. */
+  unfollow(promptId: string): void {
+    if (!this.#followed.delete(promptId)) return;
+    this.#recent.add(promptId);
+    if (this.#recent.size > RECENT_LIMIT) this.#recent.delete(this.#recent.values().next().value as string);
+  }
+
+  /** Messages of this prompt may have been missed (it was watched after a disconnect). */
+  markGap(promptId: string): void {
+    const followed = this.#followed.get(promptId);
+    if (followed) followed.seen.gap = true;
+  }
+
+  /** The socket went down: a new epoch, and a gap for every run that had started. */
+  disconnected(): void {
+    this.#epoch++;
+    for (const { seen } of this.#followed.values()) seen.gap ||= seen.sawStart;
+  }
+
+  /** Delivers the messages held for a prompt, in arrival order. */
+  drain(promptId: string): void {
+    const held = this.#held.take(promptId);
+    if (!held) return;
+    const followed = this.#followed.get(promptId);
+    if (!followed) return;
+    if (held.gap) followed.seen.gap = true;
+    for (const [type, data] of held.messages) {
+      // The end was reported: the owner stopped following the prompt.
+      if (this.#followed.get(promptId) !== followed) break;
+      this.#apply(followed, type, data, held.epoch);
+    }
+  }
+
+  /** Routes one text frame. */
+  handleText(text: string): void {
+    const stats = this.#options.stats;
+    stats.received++;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      stats.ignored++;
+      return;
+    }
+    if (!isRecord(message) || typeof message.type !== 'string' || !isRecord(message.data)) {
+      stats.ignored++;
+      return;
+    }
+    const { type, data } = message;
+    if (type === 'status' || type === 'notification') {
+      this.#broadcast({ type, data } as WatchEvent);
+      return;
+    }
+    if (!PROMPT_MESSAGE_TYPES.has(type) || typeof data.prompt_id !== 'string' || !readable(type, data)) {
+      stats.ignored++;
+      return;
+    }
+    const promptId = data.prompt_id;
+    if (type === 'execution_start' || type === 'progress' || (type === 'executing' && data.node !== null)) this.#current = promptId;
+    const followed = this.#followed.get(promptId);
+    if (followed) this.#apply(followed, type, data, this.#epoch);
+    else if (!this.#recent.has(promptId)) this.#held.add(promptId, type, data, this.#epoch);
+  }
+
+  /** Routes one binary frame (previews are not held: they are large and only of live interest). */
+  handleBinary(bytes: Uint8Array): void {
+    const stats = this.#options.stats;
+    stats.received++;
+    const frame = decodeBinaryFrame(bytes);
+    if (!frame) {
+      stats.ignored++;
+      return;
+    }
+    const promptId = frame.data.promptId ?? this.#current;
+    const followed = promptId === undefined ? undefined : this.#followed.get(promptId);
+    if (!followed) return;
+    frame.data.promptId = promptId;
+    followed.seen.lastActivity = Date.now();
+    followed.target.event((frame.kind === 'preview' ? { type: 'preview', data: frame.data } : { type: 'text', data: frame.data }) as WatchEvent);
+  }
+
+  #apply(followed: Followed, type: string, data: Record<string, unknown>, epoch: number): void {
+    const { seen, target } = followed;
+    seen.lastActivity = Date.now();
+    switch (type) {
+      case 'execution_start':
+        seen.sawStart = true;
+        seen.startEpoch = epoch;
+        break;
+      case 'executed':
+        mergeOutput(seen.outputs, String(data.node), data.output as NodeOutput);
+        break;
+      case 'execution_error': {
+        const error = data as ExecutionErrorData;
+        // A blocked branch is reported as an error without a timestamp; the run goes on.
+        if (error.exception_type === 'ExecutionBlocked' && error.timestamp === undefined) {
+          target.event({ type: 'execution_blocked', data: error });
+          return;
+        }
+        target.event({ type: 'execution_error', data: error });
+        target.end({ status: 'failed', error: errorInfo(error), wholeRun: whole(seen, epoch), verify: false });
+        return;
+      }
+      case 'execution_success':
+        target.event({ type, data } as WatchEvent);
+        target.end({ status: 'completed', wholeRun: whole(seen, epoch), verify: false });
+        return;
+      case 'execution_interrupted':
+        target.event({ type, data } as WatchEvent);
+        target.end({ status: 'cancelled', error: { message: 'Execution was interrupted', nodeId: str(data.node_id), nodeType: str(data.node_type) }, wholeRun: whole(seen, epoch), verify: false });
+        return;
+      case 'executing':
+        target.event({ type, data } as WatchEvent);
+        // The documented end marker; servers that send execution_success send it first.
+        if (data.node === null) target.end({ status: 'completed', wholeRun: whole(seen, epoch), verify: !whole(seen, epoch) });
+        return;
+      default:
+        break;
+    }
+    target.event({ type, data } as WatchEvent);
+  }
+
+  #broadcast(event: WatchEvent): void {
+    for (const { target } of this.#followed.values()) target.event(event);
+  }
+}
+
+/** The whole run was seen: its start, in this epoch, without a gap. */
+function whole(seen: Seen, epoch: number): boolean {
+  return seen.sawStart && !seen.gap && seen.startEpoch === epoch;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The fields the SDK reads must have their documented types, or the message is ignored. */
+function readable(type: string, data: Record<string, unknown>): boolean {
+  if (type === 'executing') return data.node === null || data.node === undefined || typeof data.node === 'string' || typeof data.node === 'number';
+  if (type === 'executed') return (typeof data.node === 'string' || typeof data.node === 'number') && isRecord(data.output);
+  return true;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+}
+
+function errorInfo(data: ExecutionErrorData): JobErrorInfo {
+  return {
+    message: str(data.exception_message) ?? 'Execution failed',
+    exceptionType: str(data.exception_type),
+    nodeId: str(data.node_id),
+    nodeType: str(data.node_type),
+    traceback: data.traceback,
+  };
+}

@@ -1,0 +1,130 @@
+import { http, HttpResponse, ws } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { AuthenticationError, BadRequestError, RateLimitError, ValidationError } from '../../src/core/index.js';
+import { CloudClient, InsufficientCreditsError, mapJobStatus, SubscriptionInactiveError, type Workflow } from '../../src/cloud/index.js';
+import { useMsw } from '../helpers/msw.js';
+
+const BASE = 'https://cloud.test';
+const { server, seen } = useMsw();
+const link = ws.link('wss://cloud.test/ws');
+const make = () => new CloudClient({ baseUrl: BASE, apiKey: 'sk-errors', retry: false, watcher: { socket: { idleCloseMs: 5 } } });
+const WORKFLOW: Workflow = { '1': { class_type: 'SaveText', inputs: { text: 'hi' } } };
+const send = (peer: { send(data: string): void }, type: string, data: Record<string, unknown>) => peer.send(JSON.stringify({ type, data }));
+
+describe("the cloud's error meanings (the mapError hook)", () => {
+  it('gives 402 and 429 their cloud classes on any route of the cloud', async () => {
+    server.use(http.get(`${BASE}/api/object_info`, () => HttpResponse.json({ message: 'no credits' }, { status: 402 })));
+    await expect(make().nodes.list()).rejects.toBeInstanceOf(InsufficientCreditsError);
+    server.use(http.get(`${BASE}/api/job/p/status`, () => HttpResponse.json({ message: 'inactive' }, { status: 429 })));
+    await expect(make().jobs.getStatus('p')).rejects.toBeInstanceOf(SubscriptionInactiveError);
+  });
+
+  it("keeps another origin's 429 (a signed file URL) a plain RateLimitError", async () => {
+    server.use(
+      http.get(`${BASE}/api/view`, () => new HttpResponse(null, { status: 302, headers: { location: 'https://files.test/out.png?sig=1' } })),
+      http.get('https://files.test/out.png', () => HttpResponse.json({ message: 'slow down' }, { status: 429 })),
+    );
+    const error = await make().files.get({ filename: 'out.png' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).not.toBeInstanceOf(SubscriptionInactiveError);
+  });
+
+  it('reads a 400 as a rejected workflow only on the submission route', async () => {
+    server.use(http.post(`${BASE}/api/upload/image`, () => HttpResponse.json({ error: { type: 'invalid_image', message: 'not an image' } }, { status: 400 })));
+    const error = await make().files.upload(new Uint8Array([1])).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as Error).name).toBe('BadRequestError');
+  });
+
+  it('refuses partnerApiKey: true on a client without a key, sending nothing', async () => {
+    const local = new CloudClient({ baseUrl: BASE, runtime: 'local' });
+    const error = await local.jobs.submit(WORKFLOW, { validate: false, partnerApiKey: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues[0]?.path).toBe('options.partnerApiKey');
+    expect(seen).toHaveLength(0);
+  });
+
+  it('maps a status named like an Object method as in flight', () => {
+    expect(mapJobStatus('constructor')).toEqual({ status: 'in_progress', terminal: false });
+    expect(mapJobStatus('__proto__', { __proto__: { status: 'completed', terminal: true } } as never)).toEqual({ status: 'in_progress', terminal: false });
+  });
+});
+
+describe('a wait that loses track of a paid job', () => {
+  it('names each job in its own error when the status route refuses the key', async () => {
+    server.use(
+      link.addEventListener('connection', () => undefined),
+      http.get(`${BASE}/api/job/:id/status`, () => HttpResponse.json({ message: 'bad key' }, { status: 401 })),
+    );
+    const cloud = make();
+    const errors = await Promise.all(['a', 'b', 'c'].map((id) => cloud.jobs.watch(id).result().catch((e: unknown) => e)));
+    for (const [i, error] of errors.entries()) {
+      expect(error).toBeInstanceOf(AuthenticationError);
+      expect(error).toMatchObject({ submitted: { kind: 'job', promptId: ['a', 'b', 'c'][i] } });
+    }
+    await cloud.close();
+  });
+});
+
+describe('user callbacks', () => {
+  it('drops what a listener, onEvent, onProgress or onSubmitted throws or rejects with, and calls the others', async () => {
+    server.use(
+      link.addEventListener('connection', () => undefined),
+      http.post(`${BASE}/api/prompt`, () => {
+        queueMicrotask(() => {
+          for (const peer of link.clients) {
+            send(peer, 'execution_start', { prompt_id: 'p1' });
+            send(peer, 'progress', { prompt_id: 'p1', value: 1, max: 2 });
+            send(peer, 'execution_success', { prompt_id: 'p1' });
+          }
+        });
+        return HttpResponse.json({ prompt_id: 'p1', number: 1, node_errors: {} });
+      }),
+    );
+    const cloud = make();
+    const seenBy: string[] = [];
+    const result = await cloud.runWorkflow(WORKFLOW, {
+      validate: false,
+      onSubmitted: async () => {
+        seenBy.push('onSubmitted');
+        throw new Error('async observer failed');
+      },
+      onProgress: () => {
+        seenBy.push('onProgress');
+        throw new Error('progress bar failed');
+      },
+      onEvent: (event) => {
+        seenBy.push(`onEvent ${event.type}`);
+        throw new Error('logger failed');
+      },
+    });
+    expect(result.status).toBe('completed');
+    expect(seenBy).toEqual(['onSubmitted', 'onEvent execution_start', 'onProgress', 'onEvent progress', 'onEvent execution_success']);
+    await cloud.close();
+  });
+
+  it('calls every on() listener even when one throws', async () => {
+    server.use(
+      link.addEventListener('connection', ({ client }) => {
+        send(client, 'execution_start', { prompt_id: 'p' });
+        send(client, 'execution_success', { prompt_id: 'p' });
+      }),
+    );
+    server.use(http.get(`${BASE}/api/job/p/status`, () => HttpResponse.json({ status: 'executing' })));
+    const cloud = make();
+    const watcher = cloud.jobs.watch('p');
+    const calls: string[] = [];
+    watcher.on('execution_success', () => {
+      calls.push('first');
+      throw new Error('listener failed');
+    });
+    watcher.on('execution_success', () => calls.push('second'));
+    watcher.once('result', () => calls.push('result'));
+    await watcher.result();
+    expect(calls).toEqual(['first', 'second', 'result']);
+    expect(watcher.listenerCount('result')).toBe(0);
+    expect(() => watcher.on('progress', 5 as never)).toThrow(ValidationError);
+    expect(() => watcher.onEvent('log' as never)).toThrow(ValidationError);
+    await cloud.close();
+  });
+});

@@ -125,10 +125,10 @@ describe('registry.versions.listAll() and permissions end to end', () => {
       10_000,
       'listAll',
     );
-    expect(ids).toHaveLength(first.total);
-    expect(new Set(ids).size).toBe(first.total);
+    expect(ids).toHaveLength(first.total!);
+    expect(new Set(ids).size).toBe(first.total!);
     const pages = sim.state.requests.filter((r) => r.path === '/versions').map((r) => new URLSearchParams(r.query).get('page'));
-    expect(pages).toEqual(Array.from({ length: first.totalPages }, (_, i) => String(i + 1)));
+    expect(pages).toEqual(Array.from({ length: first.totalPages! }, (_, i) => String(i + 1)));
   });
 
   it('filters by repeated statuses across pages and stops fetching on break', async () => {

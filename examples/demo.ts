@@ -14,7 +14,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CloudClient, GraphcloudError, ProxyClient, RegistryClient, type TaskStatus, type WatchEvent, type Workflow } from 'graphcloud';
+import { CloudClient, GraphcloudError, ProxyClient, RegistryClient, type WatchEvent, type Workflow } from 'graphcloud';
 
 interface Target {
   label: string;
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
       const proxy = new ProxyClient({ ...where.proxy, wait: where.fastPolling ? { poll: { minDelayMs: 250, maxDelayMs: 1_000 } } : undefined });
       const task = await proxy.image.upscale({ image: input, scale_factor: '2x', prompt: 'crisp gradient' });
       console.log(`  task ${task.taskId} submitted (${task.status})`);
-      const done = await proxy.waitForTask(task, { onUpdate: (status: TaskStatus) => console.log(`  task is ${status.phase} (${status.status})`) });
+      const done = await proxy.waitForTask(task, { onUpdate: (status: ProxyClient.TaskStatus) => console.log(`  task is ${status.phase} (${status.status})`) });
       // Result URLs are signed and fetched without credentials.
       const response = await fetch(done.urls[0]!);
       const path = join(outputDir, `upscaled-${done.taskId}.png`);

@@ -68,6 +68,25 @@ function checkSymbol(name, symbol) {
   for (const declaration of declarations) if (ts.isClassDeclaration(declaration)) checkClassMethods(name, declaration);
 }
 
+// Resources hang off the clients (`cloud.jobs`, `registry.nodes`) without being exported: their
+// classes are followed through the clients' public properties, so their methods are checked too.
+const visitedClasses = new Set();
+function checkResources(ownerName, declaration) {
+  for (const member of declaration.members) {
+    if (!ts.isPropertyDeclaration(member) || !isPublicMember(member) || !member.name || ts.isPrivateIdentifier(member.name)) continue;
+    const type = checker.getTypeAtLocation(member);
+    for (const target of [type.getSymbol(), ...(type.isUnion() ? type.types.map((t) => t.getSymbol()) : [])]) {
+      for (const resource of target?.declarations ?? []) {
+        if (!ts.isClassDeclaration(resource) || !isOwnSource(resource) || visitedClasses.has(resource)) continue;
+        visitedClasses.add(resource);
+        const name = `${ownerName}.${member.name.getText()}`;
+        checkClassMethods(name, resource);
+        checkResources(name, resource);
+      }
+    }
+  }
+}
+
 function isPublicMember(member) {
   if (member.name && ts.isPrivateIdentifier(member.name)) return false;
   const flags = ts.getCombinedModifierFlags(member);
@@ -92,6 +111,9 @@ function checkClassMethods(className, declaration) {
 for (const exported of checker.getExportsOfModule(moduleSymbol)) {
   const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
   checkSymbol(exported.getName(), target);
+  for (const declaration of (target.declarations ?? []).filter(isOwnSource)) {
+    if (ts.isClassDeclaration(declaration)) checkResources(exported.getName(), declaration);
+  }
 }
 
 problems.sort((a, b) => a.at.localeCompare(b.at, 'en', { numeric: true }));

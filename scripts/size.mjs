@@ -25,7 +25,6 @@ const BUNDLES = [
     name: 'zod/mini alone (dependency floor)',
     code: "import * as z from 'zod/mini'; globalThis.s = z.looseObject({ a: z.optional(z.nullable(z.string())), b: z.array(z.number()), c: z.record(z.string(), z.unknown()) });",
   },
-  { name: 'eventemitter3 alone (dependency floor)', code: "import { EventEmitter } from 'eventemitter3'; globalThis.e = new EventEmitter();" },
 ];
 
 /** Inputs no browser bundle may contain: the ws package and the simulator. */

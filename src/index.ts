@@ -1,11 +1,24 @@
-// The public surface: each area's index is curated; the core exports only errors and types.
-export * from './registry/index.js';
-export * from './proxy/index.js';
-export * from './cloud/index.js';
+// The public surface, curated: what the README shows and nothing internal. Values and errors are
+// named here; each client's types live under its name (`CloudClient.RunWorkflowOptions`,
+// `RegistryClient.Node`, `ProxyClient.UpscaleParams`), so this list stays short.
+
+// Clients
+export { CloudClient } from './cloud/client.js';
+export { RegistryClient } from './registry/client.js';
+export { ProxyClient } from './proxy/client.js';
+
+// Helpers and constants
+export { DEFAULTS } from './defaults.js';
+export { PROXY_ENUMS } from './proxy/enums.js';
+export { validateWorkflow } from './cloud/model/validate-workflow.js';
+export { listOutputFiles } from './cloud/model/outputs.js';
+
+// Errors: every error the SDK throws is a GraphcloudError
 export {
   ApiError,
   AuthenticationError,
   BadRequestError,
+  ClientClosedError,
   ConflictError,
   ConnectionError,
   GraphcloudError,
@@ -19,5 +32,21 @@ export {
   UnprocessableEntityError,
   ValidationError,
 } from './core/index.js';
-export type { ClientOptions, Credential, FileInput, RequestEvent, RequestOptions, ResponseEvent, RetryPolicy, ValidationIssue } from './core/index.js';
-export { DEFAULTS } from './defaults.js';
+export {
+  InsufficientCreditsError,
+  InvalidWorkflowError,
+  JobFailedError,
+  OutputDownloadError,
+  SubmissionUnknownError,
+  SubscriptionInactiveError,
+  WatcherClosedError,
+  WorkflowError,
+  WorkflowValidationError,
+} from './cloud/model/errors.js';
+export { TaskFailedError } from './proxy/errors.js';
+export { PackageUploadError } from './registry/errors.js';
+
+// Types shared by every client, and the cloud's three everyday types
+export type { Backoff, ClientOptions, Credential, FileInput, RequestEvent, RequestOptions, ResponseEvent, RetryPolicy, SubmittedWork, ValidationIssue, WaitOptions } from './core/index.js';
+export type { JobResult, Workflow } from './cloud/model/types.js';
+export type { WatchEvent } from './cloud/watch/events.js';

@@ -184,3 +184,46 @@ export class CloudClient {
   }
 }
 
+
+// The cloud's types, as `CloudClient.<Name>`: types only, nothing at run time (the openai-node
+// pattern; it keeps the main entry short and names like `Node` out of the user's scope).
+/**
+ * The types of the cloud client.
+ *
+ * @example
+ * ```ts
+ * const options: CloudClient.RunWorkflowOptions = { uploads: { 'Load Image.image': './in.png' }, waitTimeout: 600_000 };
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-namespace
+export declare namespace CloudClient {
+  /** Options of `new CloudClient()`. */
+  export type Options = CloudClientOptions;
+  export type RunWorkflowOptions = import('./run-workflow.js').RunWorkflowOptions;
+  export type UploadSpec = import('./run-workflow.js').UploadSpec;
+  export type SubmitJobOptions = import('./jobs.js').SubmitJobOptions;
+  export type WatchOptions = import('./jobs.js').WatchOptions;
+  export type UploadOptions = import('./files.js').UploadOptions;
+  export type UploadMaskOptions = import('./files.js').UploadMaskOptions;
+  export type WorkflowNode = import('./model/types.js').WorkflowNode;
+  export type JobStatus = import('./model/types.js').JobStatus;
+  export type JobStatusInfo = import('./model/types.js').JobStatusInfo;
+  export type SubmitResult = import('./model/types.js').SubmitResult;
+  export type FileRef = import('./model/types.js').FileRef;
+  export type UploadResult = import('./model/types.js').UploadResult;
+  export type NodeOutput = import('./model/types.js').NodeOutput;
+  export type OutputFile = import('./model/types.js').OutputFile;
+  export type OutputFileRef = import('./model/outputs.js').OutputFileRef;
+  export type JobErrorInfo = import('./model/types.js').JobErrorInfo;
+  export type NodeErrors = import('./model/types.js').NodeErrors;
+  export type ObjectInfo = import('./model/validate-workflow.js').ObjectInfo;
+  export type NodeDefinition = import('./model/validate-workflow.js').NodeDefinition;
+  export type InputSpec = import('./model/validate-workflow.js').InputSpec;
+  export type WorkflowIssue = import('./model/errors.js').WorkflowIssue;
+  export type StatusMapping = import('./model/status.js').StatusMapping;
+  export type WatcherPolicyOptions = import('./model/defaults.js').WatcherPolicyOptions;
+  export type JobWatcher = import('./watch/job-watcher.js').JobWatcher;
+  export type WatchEventMap = import('./watch/events.js').WatchEventMap;
+  export type WatcherStats = import('./watch/events.js').WatcherStats;
+  export type WebSocketConstructor = import('./watch/socket.js').WebSocketConstructor;
+}

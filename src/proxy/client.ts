@@ -132,3 +132,43 @@ export class ProxyClient {
     return `ProxyClient { baseUrl: '${redactUrl(this.baseUrl)}' }`;
   }
 }
+
+/**
+ * The types of the media proxy client, as `ProxyClient.<Name>` (types only, nothing at run time).
+ *
+ * @example
+ * ```ts
+ * const params: ProxyClient.UpscaleParams = { image: { path: './small.png' }, scale_factor: '4x' };
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-namespace
+export declare namespace ProxyClient {
+  /** Options of `new ProxyClient()`. */
+  export type Options = ProxyClientOptions;
+  export type SubmitTaskOptions = import('./options.js').SubmitTaskOptions;
+  export type WaitForTaskOptions = import('./options.js').WaitForTaskOptions;
+  export type StatusPath = import('./options.js').StatusPath;
+  export type TaskKind = import('./tasks.js').TaskKind;
+  export type ImageTaskKind = import('./tasks.js').ImageTaskKind;
+  export type VideoTaskKind = import('./tasks.js').VideoTaskKind;
+  export type TaskParams = import('./tasks.js').TaskParams;
+  export type RelightParams = import('./image-params.js').RelightParams;
+  export type UpscaleParams = import('./image-params.js').UpscaleParams;
+  export type StyleTransferParams = import('./image-params.js').StyleTransferParams;
+  export type SkinEnhancerCreativeParams = import('./image-params.js').SkinEnhancerCreativeParams;
+  export type SkinEnhancerFaithfulParams = import('./image-params.js').SkinEnhancerFaithfulParams;
+  export type ReferenceToVideoParams = import('./video-params.js').ReferenceToVideoParams;
+  export type ExtendParams = import('./video-params.js').ExtendParams;
+  export type MultiframeParams = import('./video-params.js').MultiframeParams;
+  export type ImageInput = import('./inputs.js').ProxyImageInput;
+  export type ImageTask<K extends import('./tasks.js').ImageTaskKind = import('./tasks.js').ImageTaskKind> = import('./types.js').ImageTask<K>;
+  export type VideoTask<K extends import('./tasks.js').VideoTaskKind = import('./tasks.js').VideoTaskKind> = import('./types.js').VideoTask<K>;
+  export type ImageTaskResult<K extends import('./tasks.js').ImageTaskKind = import('./tasks.js').ImageTaskKind> = import('./types.js').ImageTaskResult<K>;
+  export type VideoTaskResult<K extends import('./tasks.js').VideoTaskKind = import('./tasks.js').VideoTaskKind> = import('./types.js').VideoTaskResult<K>;
+  export type TaskOf<K extends import('./tasks.js').TaskKind> = import('./types.js').TaskOf<K>;
+  export type TaskResultOf<K extends import('./tasks.js').TaskKind> = import('./types.js').TaskResultOf<K>;
+  export type TaskRef = import('./types.js').TaskRef;
+  export type TaskStatus = import('./types.js').TaskStatus;
+  export type ImageTasks = import('./submit.js').ImageTasks;
+  export type VideoTasks = import('./submit.js').VideoTasks;
+}

@@ -71,3 +71,42 @@ export class RegistryClient {
     return `RegistryClient { baseUrl: '${redactUrl(this.baseUrl)}' }`;
   }
 }
+
+/**
+ * The types of the registry client, as `RegistryClient.<Name>` (types only, nothing at run time).
+ *
+ * @example
+ * ```ts
+ * const node: RegistryClient.Node = await registry.nodes.get('acme-upscale');
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-namespace
+export declare namespace RegistryClient {
+  /** Options of `new RegistryClient()`. */
+  export type Options = RegistryClientOptions;
+  export type Node = import('./types.js').Node;
+  export type NodeVersion = import('./types.js').NodeVersion;
+  export type Publisher = import('./types.js').Publisher;
+  export type PublisherMember = import('./types.js').PublisherMember;
+  export type GraphNode = import('./types.js').GraphNode;
+  export type NodePage = import('./types.js').NodePage;
+  export type VersionPage = import('./types.js').VersionPage;
+  export type NodeParams = import('./types.js').NodeParams;
+  export type PublisherParams = import('./types.js').PublisherParams;
+  export type GraphNodeParams = import('./types.js').GraphNodeParams;
+  export type VersionUpdateParams = import('./types.js').VersionUpdateParams;
+  export type ListNodesParams = import('./types.js').ListNodesParams;
+  export type SearchNodesParams = import('./types.js').SearchNodesParams;
+  export type ListVersionsParams = import('./types.js').ListVersionsParams;
+  export type NodeVersionsParams = import('./types.js').NodeVersionsParams;
+  export type PublisherPermissions = import('./types.js').PublisherPermissions;
+  export type PersonalAccessToken = import('./types.js').PersonalAccessToken;
+  export type CreateTokenParams = import('./types.js').CreateTokenParams;
+  export type CreatedToken = import('./types.js').CreatedToken;
+  export type PublishVersionParams = import('./types.js').PublishVersionParams;
+  export type NodeStatus = import('./types.js').NodeStatus;
+  export type NodeVersionStatus = import('./types.js').NodeVersionStatus;
+  export type PublisherStatus = import('./types.js').PublisherStatus;
+  export type GraphNodePolicy = import('./types.js').GraphNodePolicy;
+  export type GetNodeOptions = import('./nodes.js').GetNodeOptions;
+}

@@ -1,6 +1,7 @@
 export { RegistryClient, type RegistryClientOptions } from './client.js';
 export { NodesResource, type GetNodeOptions } from './nodes.js';
-export { VersionsResource, MAX_PAGE_SIZE } from './versions.js';
+export { VersionsResource } from './versions.js';
+export { REGISTRY_DEFAULTS } from './defaults.js';
 export { GraphNodesResource } from './graph-nodes.js';
 export { PublishersResource } from './publishers.js';
 export { PackageUploadError } from './errors.js';

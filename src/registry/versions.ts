@@ -1,14 +1,12 @@
 import { Checker, checkIds, checkOptions, paginate, path, rule, toBlob, ValidationError, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
 import { body, stringList, withOptions } from './checks.js';
+import { REGISTRY_DEFAULTS } from './defaults.js';
 import { PackageUploadError } from './errors.js';
 import { NodeVersionSchema, PublishAnswerSchema, VersionPageSchema } from './schemas.js';
 import type { ListVersionsParams, NodeVersion, PublishVersionParams, VersionPage, VersionUpdateParams } from './types.js';
 
-/**
- * Largest page size the registry accepts (`400` beyond; docs/wire-protocol.md#registry-routes-parameters-and-answers).
- * @example await registry.versions.list({ pageSize: MAX_PAGE_SIZE });
- */
-export const MAX_PAGE_SIZE = 100;
+// The registry answers 400 beyond its largest page size (docs/wire-protocol.md#registry-routes-parameters-and-answers).
+const MAX_PAGE_SIZE = REGISTRY_DEFAULTS.maxPageSize;
 
 const LIST_RULES: OptionRules = {
   nodeId: rule.string,

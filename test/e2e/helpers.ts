@@ -1,6 +1,6 @@
 // Shared helpers of the end-to-end tests. They import only the BUILT package ('graphcloud' and
 // 'graphcloud/testing', which resolve to dist/ through the package's own exports).
-import { CloudClient, type CloudClientOptions, type Workflow } from 'graphcloud';
+import { CloudClient, type Workflow } from 'graphcloud';
 import { encodePng, startSimulator, type Simulator, type SimulatorOptions } from 'graphcloud/testing';
 
 /** A solid-colour RGB PNG (the simulator reads its header for the size). */
@@ -21,7 +21,7 @@ export function scaleWorkflow(image: string, width = 32, prefix = 'e2e'): Workfl
 }
 
 /** Watcher policies scaled down so reconnects and polls happen in milliseconds. */
-export const FAST_WATCHER: NonNullable<CloudClientOptions['watcher']> = {
+export const FAST_WATCHER: NonNullable<CloudClient.Options['watcher']> = {
   waitTimeout: 20_000,
   socket: { minDelayMs: 10, maxDelayMs: 80, idleCloseMs: 5, connectionTimeoutMs: 2_000 },
   poll: { minDelayMs: 100, maxDelayMs: 200, silenceMs: 2_000 },
@@ -79,7 +79,7 @@ export interface Harness {
 }
 
 /** Starts a fast simulator and a cloud client with fast watcher policies. */
-export async function harness(options: SimulatorOptions = {}, client: Partial<CloudClientOptions> = {}): Promise<Harness> {
+export async function harness(options: SimulatorOptions = {}, client: Partial<CloudClient.Options> = {}): Promise<Harness> {
   const sim = await within(startSimulator({ stepDelayMs: 0, progressSteps: 2, taskDurationMs: 40, ...options }), 5_000, 'startSimulator()');
   const cloud = new CloudClient({ baseUrl: sim.cloudUrl, apiKey: sim.apiKey, watcher: FAST_WATCHER, retry: FAST_RETRY, ...client });
   return {

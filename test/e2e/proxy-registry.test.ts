@@ -1,7 +1,7 @@
 // The media proxy waits and the registry's pagination and permissions, through the BUILT package,
 // against the simulator on 127.0.0.1.
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, GraphcloudError, NotFoundError, PermissionDeniedError, ProxyClient, RegistryClient, TaskFailedError, TimeoutError, type TaskStatus } from 'graphcloud';
+import { AuthenticationError, GraphcloudError, NotFoundError, PermissionDeniedError, ProxyClient, RegistryClient, TaskFailedError, TimeoutError } from 'graphcloud';
 import { startSimulator, type Simulator } from 'graphcloud/testing';
 import { FAST_RETRY, isPng, png, rejectionOf, until, within } from './helpers.js';
 
@@ -25,7 +25,7 @@ describe('proxy.waitForTask() end to end', () => {
     const task = await within(proxy.image.upscale({ image: png(32, 32), scale_factor: '2x' }), 5_000, 'upscale submission');
     expect(task).toMatchObject({ kind: 'upscale', status: 'CREATED' });
     const phases: string[] = [];
-    const result = await within(proxy.waitForTask(task, { onUpdate: (s: TaskStatus) => phases.push(s.phase) }), 10_000, 'waitForTask');
+    const result = await within(proxy.waitForTask(task, { onUpdate: (s: ProxyClient.TaskStatus) => phases.push(s.phase) }), 10_000, 'waitForTask');
     expect(result).toMatchObject({ kind: 'upscale', taskId: task.taskId, status: 'COMPLETED' });
     expect(phases.at(-1)).toBe('succeeded');
     expect(phases).toContain('running');

@@ -83,7 +83,7 @@ export async function smoke() {
       // from fetch (opaqueredirect), so the SDK refuses there rather than risk the key.
       let download;
       try {
-        const bytes = await cloud.getOutputFile(ref, { signal });
+        const bytes = await cloud.files.get(ref, { signal });
         assert(isPng(bytes), 'the output is a PNG');
         download = `${bytes.byteLength} B png`;
       } catch (error) {

@@ -113,7 +113,6 @@ function resolveOutput(map: ExecMap, exec: ExecNode, slot: number, type: unknown
 export function isValidConnection(a: unknown, b: unknown): boolean {
   const left = a === '' || a === '*' ? 0 : a;
   const right = b === '' || b === '*' ? 0 : b;
-  // eslint-disable-next-line eqeqeq -- litegraph compares types loosely
   if (!left || !right || left == right) return true;
   const x = String(left).toLowerCase();
   const y = String(right).toLowerCase();

@@ -8,6 +8,7 @@ import { WorkflowConversionError } from './errors.js';
 import { isRecord, own, type Graph, type GraphNode, type InputSlot, type Link, type OutputSlot, type SubgraphDefinition, type SubgraphSlot } from './model.js';
 import { createNodeTemplate, type NodeTemplate } from './node-template.js';
 import { applyPromotedValues, bindSubgraphInputs } from './subgraph-instance.js';
+import { setWidgetValues } from './widget-values.js';
 import type { UiNodeId } from './types.js';
 
 export interface LoadContext {
@@ -227,7 +228,7 @@ function configureNode(context: LoadContext, node: GraphNode, data: Record<strin
       if (!defined) return saved ?? { name: undefined, type: undefined, links: null };
       return saved ? { ...saved, name: defined.name, type: defined.type } : defined;
     });
-    applyWidgetValues(context, node, migrateWidgetValues(context, node, data.widgets_values ?? []));
+    setWidgetValues(node, templateFor(context, node.type), data.widgets_values);
     return;
   }
   if (savedInputs) node.inputs = savedInputs;
@@ -238,31 +239,6 @@ function configureNode(context: LoadContext, node: GraphNode, data: Record<strin
   }
 }
 
-
-// migrateWidgetsValues: files from before forceInput inputs lost their widget still hold a value
-// for them; drop those values when the count says so.
-function migrateWidgetValues(context: LoadContext, node: GraphNode, values: unknown): unknown {
-  const template = templateFor(context, node.type);
-  if (!template || !Array.isArray(values)) return values;
-  const names = new Set(node.widgets.map((widget) => widget.name));
-  const forced = [...template.specs.values()]
-    .filter((spec) => names.has(spec.name) || spec.options.forceInput)
-    .flatMap((spec) => (spec.options.control_after_generate ? [!!spec.options.forceInput, false] : [!!spec.options.forceInput]));
-  if (forced.length !== values.length) return values;
-  return values.filter((_, index) => !forced[index]);
-}
-
-// LGraphNode.configure: saved values go, in order, to the widgets that are saved.
-function applyWidgetValues(_context: LoadContext, node: GraphNode, values: unknown): void {
-  if (!values || typeof values !== 'object') return;
-  const length = own(values, 'length');
-  let index = 0;
-  for (const widget of node.widgets) {
-    if (!widget.persist) continue;
-    if (typeof length === 'number' && index >= length) break;
-    widget.value = own(values, index++);
-  }
-}
 
 // fixLinkInputSlots: a link's target slot is the index of the input that holds it.
 function fixLinkInputSlots(graph: Graph): void {

@@ -1,7 +1,7 @@
 // Input addresses: "<node>.<input>", where <node> is a node id, a title (`_meta.title`) or a
 // class type that exactly one node has. See docs/workflows.md for the rule.
-import type { Workflow, WorkflowNode } from '../types.js';
-import type { ObjectInfo } from '../validate-workflow.js';
+import type { Workflow, WorkflowNode } from '../model/types.js';
+import type { ObjectInfo } from '../model/validate-workflow.js';
 import { WorkflowAddressError, type AddressCandidate } from './address-error.js';
 import { isRecord } from './model.js';
 

@@ -15,9 +15,27 @@ describe('toApiWorkflow() subgraphs', () => {
     });
   });
 
-  it('writes a subgraph node widget values through to the inner widgets they show', () => {
+  it('takes promoted values from the subgraph definition, not from the subgraph node widgets_values (web UI 1.45 ignores those)', () => {
     const prompt = plain(toApiWorkflow(subgraphWorkflow([10, 11], [3]), objectInfo)) as Record<string, { inputs: Record<string, unknown> }>;
-    expect(prompt['2:11']!.inputs.scale_by).toBe(3);
+    expect(prompt['2:11']!.inputs.scale_by).toBe(1.5);
+    const unset = plain(toApiWorkflow(subgraphWorkflow([10, 11], [null]), objectInfo)) as Record<string, { inputs: Record<string, unknown> }>;
+    expect(unset['2:11']!.inputs.scale_by).toBe(1.5);
+  });
+
+  it('resolves a subgraph input whose unlinked widget input the saved node leaves out (exported files drop them)', () => {
+    const ui = subgraphWorkflow();
+    ui.nodes[1]!.inputs = [ui.nodes[1]!.inputs![0]!];
+    const prompt = plain(toApiWorkflow(ui, objectInfo)) as Record<string, { inputs: Record<string, unknown> }>;
+    expect(prompt['2:10']!.inputs).toEqual({ image: ['1', 0] });
+    expect(prompt['2:11']!.inputs).toEqual({ upscale_method: 'bilinear', scale_by: 1.5, image: ['2:10', 0] });
+  });
+
+  it('binds saved subgraph node inputs to the definition inputs by name and type, whatever their saved order', () => {
+    const ui = subgraphWorkflow();
+    ui.nodes[1]!.inputs = [ui.nodes[1]!.inputs![1]!, ui.nodes[1]!.inputs![0]!];
+    const prompt = plain(toApiWorkflow(ui, objectInfo)) as Record<string, { inputs: Record<string, unknown> }>;
+    expect(prompt['2:10']!.inputs).toEqual({ image: ['1', 0] });
+    expect(prompt['2:11']!.inputs.scale_by).toBe(1.5);
   });
 
   it('gives inner nodes whose ids clash with root nodes the next free ids, as the web UI does', () => {

@@ -26,6 +26,8 @@ export interface Widget {
   /** The widget kind, `curve` values are tagged in the prompt. */
   kind: string;
   transform?: WidgetTransform;
+  /** A V3 dynamic combo: the widgets its value adds after it (named `combo.input`). */
+  dynamic?: ((value: unknown) => Widget[]) | undefined;
 }
 
 export interface InputSlot {

@@ -60,7 +60,7 @@ const WIDGET_FACTORIES: Record<string, WidgetFactory> = Object.assign(Object.cre
   },
   MARKDOWN: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? '', 'markdown')],
   COMBO: comboWidgets,
-  COMFY_DYNAMICCOMBO_V3: comboWidgets,
+  COMFY_DYNAMICCOMBO_V3: dynamicComboWidgets,
   IMAGEUPLOAD: (spec: InputSpecV2) => [widget(spec.name, 'image', 'button', true, false)],
   AUDIO_UI: (spec: InputSpecV2) => [widget(spec.name, '', 'audio', false, true)],
   AUDIOUPLOAD: (spec: InputSpecV2) => [widget(spec.name, '', 'button', true, false)],
@@ -89,6 +89,30 @@ function comboWidgets(spec: InputSpecV2): Widget[] {
   // A combo's control also gets a filter-list text widget (addValueControlWidgets).
   if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'randomize'), widget('control_filter_list', '', 'text', true, false));
   return widgets;
+}
+
+// core/graph/widgets/dynamicWidgets: the combo lists the option keys, the first being its value
+// (a default in the spec is not used), and its value adds that option's inputs right after it as
+// `combo.input` widgets at their defaults (sockets for types without a widget).
+function dynamicComboWidgets(spec: InputSpecV2): Widget[] {
+  const options = new Map<string, InputSpecV2[]>();
+  for (const option of Array.isArray(spec.options.options) ? spec.options.options : []) {
+    if (!isRecord(option) || typeof option.key !== 'string' || options.has(option.key)) continue;
+    const inputs = isRecord(option.inputs) ? option.inputs : {};
+    const specs: InputSpecV2[] = [];
+    for (const [group, isOptional] of [['required', false], ['optional', true]] as const) {
+      const entries = own(inputs, group);
+      if (isRecord(entries)) for (const key of Object.keys(entries)) specs.push(toSpecV2(`${spec.name}.${key}`, entries[key], isOptional));
+    }
+    options.set(option.key, specs);
+  }
+  const combo = widget(spec.name, options.keys().next().value, 'combo');
+  combo.dynamic = (value) => (typeof value === 'string' ? (options.get(value) ?? []) : []).flatMap((sub) => (sub.options.forceInput ? [] : createWidgets({ ...sub, type: widgetTypeOf(sub) })));
+  return [combo, ...combo.dynamic(combo.value)];
+}
+
+function widgetTypeOf(spec: InputSpecV2): string {
+  return typeof spec.options.widgetType === 'string' ? spec.options.widgetType : spec.type;
 }
 
 /** True when the web UI gives inputs of this type a widget. */
@@ -176,7 +200,7 @@ export function createNodeTemplate(className: string, def: NodeDefinition): Node
   const ordered = orderSpecs(def, specs);
   const sockets: SocketTemplate[] = [];
   const widgets: Widget[] = [];
-  const widgetType = (spec: InputSpecV2) => (typeof spec.options.widgetType === 'string' ? spec.options.widgetType : spec.type);
+  const widgetType = widgetTypeOf;
   for (const spec of ordered) {
     if (hasWidget(widgetType(spec)) && !spec.options.forceInput) continue;
     if (spec.type === 'COMFY_AUTOGROW_V3') continue; // its sockets are added at run time; saved ones come back as extra inputs

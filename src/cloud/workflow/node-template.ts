@@ -212,6 +212,11 @@ export function createNodeTemplate(className: string, def: NodeDefinition): Node
     widgets.push(...createWidgets({ ...spec, type }));
     sockets.push({ name: spec.name, type: spec.type, widgetName: spec.name });
   }
+  if (className === 'CustomCombo' && widgets.length > 0) {
+    // Comfy.CustomWidgets: an `index` widget (the choice's position among the options, worked out
+    // when the prompt is made; it takes a saved slot but ignores it) and the first option widget.
+    widgets.splice(1, 0, widget('index', -1, 'custom-combo-index'), widget('option1', '', 'custom-combo-option'));
+  }
   if (className === 'PreviewAny') {
     // Comfy.PreviewAny adds its display widgets when the node is created.
     widgets.push(widget('preview_markdown', '', 'markdown', false, false), widget('preview_text', '', 'text', false, false), widget('previewMode', false, 'toggle', true, false));

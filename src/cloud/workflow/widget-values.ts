@@ -27,9 +27,14 @@ export function setWidgetValues(node: GraphNode, template: NodeTemplate | null, 
 }
 
 // Setting a dynamic combo (even to the same value) replaces the widgets it added with those of
-// the new value (core/graph/widgets/dynamicWidgets updateWidgets).
+// the new value (core/graph/widgets/dynamicWidgets updateWidgets). A CustomCombo's index ignores
+// what is set; a value in its last option widget adds the next, empty one (Comfy.CustomWidgets).
 function setValue(node: GraphNode, widget: Widget, value: unknown): void {
+  if (widget.kind === 'custom-combo-index') return;
   widget.value = value;
+  if (widget.kind === 'custom-combo-option' && value && node.widgets.at(-1) === widget) {
+    node.widgets.push({ ...widget, name: `option${node.widgets.length - 1}`, value: '' });
+  }
   if (!widget.dynamic) return;
   const prefix = `${widget.name}.`;
   for (let at = node.widgets.length - 1; at >= 0; at--) if (node.widgets[at]!.name.startsWith(prefix)) node.widgets.splice(at, 1);

@@ -19,3 +19,22 @@ describe('toApiWorkflow() widget values saved as an object', () => {
     expect(convert(workflow([combine], []))['1']!.inputs).toEqual({ frame_rate: 12, filename_prefix: 'AnimateDiff', format: 'image/gif', save_output: true });
   });
 });
+
+describe('toApiWorkflow() CustomCombo (the web UI adds its index and option widgets)', () => {
+  it('sends the choice, its index among the options, and every option up to the first empty one', () => {
+    const prompt = convert(workflow([node({ id: 1, type: 'CustomCombo', values: ['Radial', 0, 'Linear', 'Radial', 'Swirl', ''] })], []));
+    expect(Object.entries(prompt['1']!.inputs)).toEqual([
+      ['choice', 'Radial'],
+      ['index', 1],
+      ['option1', 'Linear'],
+      ['option2', 'Radial'],
+      ['option3', 'Swirl'],
+      ['option4', ''],
+    ]);
+  });
+
+  it('adds an empty option after the last filled one, stops at the first empty one, and gives -1 for a choice that is no option', () => {
+    expect(convert(workflow([node({ id: 1, type: 'CustomCombo', values: ['x', 5, 'a', 'b'] })], []))['1']!.inputs).toEqual({ choice: 'x', index: -1, option1: 'a', option2: 'b', option3: '' });
+    expect(convert(workflow([node({ id: 1, type: 'CustomCombo', values: ['a', 0, 'a', '', 'late'] })], []))['1']!.inputs).toEqual({ choice: 'a', index: 0, option1: 'a', option2: '' });
+  });
+});

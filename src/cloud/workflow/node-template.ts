@@ -51,7 +51,12 @@ const WIDGET_FACTORIES: Record<string, WidgetFactory> = Object.assign(Object.cre
     if (control) widgets.push(controlWidget(typeof spec.options.control_after_generate === 'string' ? spec.options.control_after_generate : 'randomize'));
     return widgets;
   },
-  FLOAT: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? 0, 'number')],
+  FLOAT: (spec: InputSpecV2) => {
+    const widgets = [widget(spec.name, spec.options.default ?? 0, 'number')];
+    const control = spec.options.control_after_generate;
+    if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'fixed'));
+    return widgets;
+  },
   BOOLEAN: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? false, 'toggle')],
   STRING: (spec: InputSpecV2) => {
     const text = widget(spec.name, spec.options.default ?? '', 'text');

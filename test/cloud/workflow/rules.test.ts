@@ -20,6 +20,10 @@ describe('toApiWorkflow() widget values', () => {
     expect(prompt['2']!.inputs).toEqual({ seed: 7, steps: 30, cfg: 5.5, sampler_name: 'dpmpp_2m', scheduler: 'karras', denoise: 0.5 });
   });
 
+  it('skips the control_after_generate value after a FLOAT whose options set control_after_generate', () => {
+    expect(convert(workflow([node({ id: 1, type: 'Jitter', values: [0.75, 'fixed', 9] })], []))['1']!.inputs).toEqual({ amount: 0.75, steps: 9 });
+  });
+
   it('places the image and leaves out the upload button of an upload input', () => {
     const prompt = convert(workflow([node({ id: 1, type: 'LoadImage', values: ['b.png', 'image'] })], []));
     expect(prompt['1']!.inputs).toEqual({ image: 'b.png' });

@@ -26,8 +26,10 @@ export interface Widget {
   /** The widget kind, `curve` values are tagged in the prompt. */
   kind: string;
   transform?: WidgetTransform;
-  /** A V3 dynamic combo: the widgets its value adds after it (named `combo.input`). */
+  /** A combo whose value adds widgets after it (V3 dynamic combos, VideoHelperSuite formats). */
   dynamic?: ((value: unknown) => Widget[]) | undefined;
+  /** The combo that added this widget, when its name does not say so (`combo.input` does). */
+  owner?: string | undefined;
 }
 
 export interface InputSlot {

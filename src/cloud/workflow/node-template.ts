@@ -89,8 +89,21 @@ function comboWidgets(spec: InputSpecV2): Widget[] {
     if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'fixed'));
     return widgets;
   }
-  const fallback = spec.comboOptions.length > 0 ? spec.comboOptions[0] : spec.options.remote ? 'Loading...' : undefined;
-  const widgets = [widget(spec.name, spec.options.default || fallback, 'combo')];
+  // VideoHelperSuite lists some choices as [value, widget specs]: choosing one adds its widgets.
+  const added = new Map<unknown, unknown[]>();
+  const values = spec.comboOptions.map((option) => {
+    if (!Array.isArray(option)) return option;
+    if (Array.isArray(option[1])) added.set(option[0], option[1]);
+    return option[0];
+  });
+  const fallback = values.length > 0 ? values[0] : spec.options.remote ? 'Loading...' : undefined;
+  const combo = widget(spec.name, spec.options.default || fallback, 'combo');
+  const widgets = [combo];
+  if (added.size > 0) {
+    combo.dynamic = (value) =>
+      (added.get(value) ?? []).flatMap((entry) => (Array.isArray(entry) && typeof entry[0] === 'string' ? createWidgets(toSpecV2(entry[0], entry.slice(1), false)) : [])).map((sub) => ({ ...sub, owner: spec.name }));
+    widgets.push(...combo.dynamic(combo.value));
+  }
   // A combo's control also gets a filter-list text widget (addValueControlWidgets).
   if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'randomize'), widget('control_filter_list', '', 'text', true, false));
   return widgets;

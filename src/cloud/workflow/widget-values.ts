@@ -27,8 +27,9 @@ export function setWidgetValues(node: GraphNode, template: NodeTemplate | null, 
 }
 
 // Setting a dynamic combo (even to the same value) replaces the widgets it added with those of
-// the new value (core/graph/widgets/dynamicWidgets updateWidgets). A CustomCombo's index ignores
-// what is set; a value in its last option widget adds the next, empty one (Comfy.CustomWidgets).
+// the new value (core/graph/widgets/dynamicWidgets updateWidgets; VideoHelperSuite's format
+// widgets likewise). A CustomCombo's index ignores what is set; a value in its last option
+// widget adds the next, empty one (Comfy.CustomWidgets).
 function setValue(node: GraphNode, widget: Widget, value: unknown): void {
   if (widget.kind === 'custom-combo-index') return;
   widget.value = value;
@@ -37,7 +38,10 @@ function setValue(node: GraphNode, widget: Widget, value: unknown): void {
   }
   if (!widget.dynamic) return;
   const prefix = `${widget.name}.`;
-  for (let at = node.widgets.length - 1; at >= 0; at--) if (node.widgets[at]!.name.startsWith(prefix)) node.widgets.splice(at, 1);
+  for (let at = node.widgets.length - 1; at >= 0; at--) {
+    const other = node.widgets[at]!;
+    if (other.name.startsWith(prefix) || other.owner === widget.name) node.widgets.splice(at, 1);
+  }
   node.widgets.splice(node.widgets.indexOf(widget) + 1, 0, ...widget.dynamic(value));
 }
 

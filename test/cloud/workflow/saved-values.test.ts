@@ -10,7 +10,22 @@ describe('toApiWorkflow() widget values saved as an object', () => {
     const combine = node({ id: 2, type: 'VHS_VideoCombine', inputs: [['images', 'IMAGE', 1]] });
     combine.widgets_values = { frame_rate: 24, filename_prefix: 'clip', format: 'video/h264-mp4', save_output: false, videopreview: { hidden: false, params: { filename: 'clip_00001.mp4' } } };
     const ui = workflow([node({ id: 1, type: 'LoadImage', outputs: [['IMAGE', [1]]], values: ['a.png', 'image'] }), combine], [[1, 1, 0, 2, 0, 'IMAGE']]);
-    expect(convert(ui)['2']!.inputs).toEqual({ frame_rate: 24, filename_prefix: 'clip', format: 'video/h264-mp4', save_output: false, images: ['1', 0] });
+    expect(convert(ui)['2']!.inputs).toEqual({ frame_rate: 24, filename_prefix: 'clip', format: 'video/h264-mp4', pix_fmt: 'yuv420p', crf: 19, save_output: false, images: ['1', 0] });
+  });
+
+  it('adds the widgets a chosen format lists, right after the format, and takes their saved values', () => {
+    const combine = node({ id: 1, type: 'VHS_VideoCombine' });
+    combine.widgets_values = { frame_rate: 24, filename_prefix: 'clip', format: 'video/h264-mp4', pix_fmt: 'yuv420p10le', crf: 30, save_output: true, videopreview: {} };
+    expect(Object.entries(convert(workflow([combine], []))['1']!.inputs)).toEqual([
+      ['frame_rate', 24],
+      ['filename_prefix', 'clip'],
+      ['format', 'video/h264-mp4'],
+      ['pix_fmt', 'yuv420p10le'],
+      ['crf', 30],
+      ['save_output', true],
+    ]);
+    combine.widgets_values = { format: 'image/gif', pix_fmt: 'yuv420p10le' };
+    expect(convert(workflow([combine], []))['1']!.inputs).toEqual({ frame_rate: 8, filename_prefix: 'AnimateDiff', format: 'image/gif', save_output: true });
   });
 
   it('keeps the default of a widget the object has no key for, and ignores inherited keys', () => {

@@ -46,13 +46,13 @@ const controlWidget = (mode: unknown): Widget => widget('control_after_generate'
 // scripts/widgets.ts ComfyWidgets plus the custom widgets of core extensions that matter here.
 const WIDGET_FACTORIES: Record<string, WidgetFactory> = Object.assign(Object.create(null) as Record<string, WidgetFactory>, {
   INT: (spec: InputSpecV2) => {
-    const widgets = [widget(spec.name, spec.options.default ?? 0, 'number')];
+    const widgets: Widget[] = [{ ...widget(spec.name, spec.options.default ?? 0, 'number'), normalize: roundToStep(spec) }];
     const control = spec.options.control_after_generate ?? SEED_NAMES.has(spec.name);
     if (control) widgets.push(controlWidget(typeof spec.options.control_after_generate === 'string' ? spec.options.control_after_generate : 'randomize'));
     return widgets;
   },
   FLOAT: (spec: InputSpecV2) => {
-    const widgets = [widget(spec.name, spec.options.default ?? 0, 'number')];
+    const widgets: Widget[] = [{ ...widget(spec.name, spec.options.default ?? 0, 'number'), normalize: roundFloat(spec) }];
     const control = spec.options.control_after_generate;
     if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'fixed'));
     return widgets;
@@ -81,6 +81,26 @@ const WIDGET_FACTORIES: Record<string, WidgetFactory> = Object.assign(Object.cre
     return [widget(spec.name, { ...bounds }, 'boundingbox'), ...['x', 'y', 'width', 'height'].map((field) => widget(field, own(bounds, field), 'number', true, false))];
   },
 });
+
+const numberOption = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+// useIntWidget onValueChange: a value set through the widget is rounded to its step (from min).
+function roundToStep(spec: InputSpecV2): (value: unknown) => unknown {
+  const step = numberOption(spec.options.step) || 1;
+  const offset = (numberOption(spec.options.min) ?? 0) % step;
+  return (value) => (step === 1 ? Math.round(value as number) : Math.round(((value as number) - offset) / step) * step + offset);
+}
+
+// useFloatWidget onFloatValueChange, with the default settings (rounding on, precision from the
+// step): the value is rounded to that precision and clamped to min (0) and max (2048) by default.
+function roundFloat(spec: InputSpecV2): ((value: unknown) => unknown) | undefined {
+  const precision = Math.max(0, -Math.floor(Math.log10(numberOption(spec.options.step) ?? 0.5)));
+  const round = precision && !spec.options.round ? 10 ** -precision : numberOption(spec.options.round);
+  if (!round) return undefined;
+  const min = numberOption(spec.options.min) ?? 0;
+  const max = numberOption(spec.options.max) ?? 2048;
+  return (value) => Math.min(Math.max(Number((Math.round((value as number) / round) * round).toFixed(precision)), min), max);
+}
 
 function comboWidgets(spec: InputSpecV2): Widget[] {
   const control = spec.options.control_after_generate;

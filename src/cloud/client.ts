@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions } from '../core/index.js';
 import { DefinitionCache } from './definitions.js';
 import { FilesResource } from './files.js';

@@ -104,7 +104,7 @@ export class CloudClient {
   readonly clientId: string;
   /** Node definitions: `list()`, `get()`. */
   readonly nodes: NodeDefinitionsResource;
-  /** Files: `upload()`, `uploadMask()`, `get()`, `getResponse()`. */
+  /** Files: `upload()`, `uploadMask()`, `get()`, `getResponse()`, `saveOutputs()`. */
   readonly files: FilesResource;
   /** Jobs: `submit()`, `get()`, `list()`, `listAll()`, `getQueue()`, `cancel()`, `interruptAll()`, `getStatus()`, `getOutputs()`, `watch()`, `stats()`. */
   readonly jobs: JobsResource;
@@ -245,6 +245,9 @@ export declare namespace CloudClient {
   export type WatchOptions = import('./jobs.js').WatchOptions;
   export type UploadOptions = import('./files.js').UploadOptions;
   export type UploadMaskOptions = import('./files.js').UploadMaskOptions;
+  export type SaveOutputsOptions = import('./save-outputs.js').SaveOutputsOptions;
+  export type SavedOutput = import('./save-outputs.js').SavedOutput;
+  export type OutputsSource = import('./save-outputs.js').OutputsSource;
   export type WorkflowNode = import('./model/types.js').WorkflowNode;
   export type JobStatus = import('./model/types.js').JobStatus;
   export type JobStatusInfo = import('./model/types.js').JobStatusInfo;

@@ -2,6 +2,7 @@
 export { CloudClient, type CloudClientOptions } from './client.js';
 export { NodeDefinitionsResource } from './nodes.js';
 export { FilesResource, type UploadMaskOptions, type UploadOptions } from './files.js';
+export type { OutputsSource, SavedOutput, SaveOutputsOptions } from './save-outputs.js';
 export { JobsResource, type WatchOptions } from './jobs.js';
 export type { SubmitJobOptions } from './submit.js';
 export type { RunWorkflowOptions, UploadSpec } from './run-workflow.js';

@@ -3,7 +3,7 @@ import type { WorkflowIssue } from './model/errors.js';
 import { ObjectInfoSchema } from './model/schemas.js';
 import type { Workflow } from './model/types.js';
 import { validateWorkflow, type ObjectInfo } from './model/validate-workflow.js';
-import { toApiWorkflow, WorkflowConversionError, type UiWorkflow } from './workflow/index.js';
+import { WorkflowConversionError, type UiWorkflow } from './workflow/index.js';
 
 // Issues a stale copy can cause: a node pack installed, a file uploaded or a model added since
 // the copy was fetched (a local runtime changes while it runs).
@@ -62,6 +62,9 @@ export class DefinitionCache {
    * the conversion error is reported.
    */
   async convert(workflow: UiWorkflow, options?: RequestOptions): Promise<Workflow> {
+    // Loaded on first use: an app that never passes a UI-format workflow ships no converter (a
+    // bundler splits a dynamic import into its own chunk).
+    const { toApiWorkflow } = await import('./workflow/to-api.js');
     const cached = this.#info;
     const info = cached ?? (await this.#load(options));
     try {

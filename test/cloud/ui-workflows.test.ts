@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CloudClient, InvalidWorkflowError, validateWorkflow, WorkflowAddressError, WorkflowConversionError, type UiWorkflow } from '../../src/cloud/index.js';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
-import { png } from './helpers.js';
+import { png, scaleWorkflow } from './helpers.js';
 
 // Workflows as people save them from the web UI, run as they are (examples/workflows/resize.json:
 // "Photo" LoadImage -> "Resize" ImageScale -> "Save" SaveImage, a note and a muted preview).
@@ -48,6 +48,14 @@ describe('cloud.runWorkflow() with a UI-format workflow', () => {
     expect(error).toBeInstanceOf(WorkflowAddressError);
     expect((error as WorkflowAddressError).candidates).toEqual(['image']);
     expect((error as Error).message).toContain('node 10 (LoadImage) has no input "img"');
+    expect(count(sim, 'POST', '/api/upload/image') + count(sim, 'POST', '/api/prompt')).toBe(0);
+  });
+
+  it('refuses a misspelled input of an API-format workflow ("1.img") before uploading or submitting', async () => {
+    const { sim, cloud } = await setup();
+    const error = await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.img': png() } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkflowAddressError);
+    expect((error as Error).message).toContain('node 1 (LoadImage) has no input "img"');
     expect(count(sim, 'POST', '/api/upload/image') + count(sim, 'POST', '/api/prompt')).toBe(0);
   });
 

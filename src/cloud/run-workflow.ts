@@ -154,6 +154,8 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
     if (onEvent) watcher.onEvent(onEvent);
     release();
     const result = await watcher.result();
+    // The job has ended: nothing is left to cancel, whatever fails from here on.
+    sent = undefined;
     if (result.status !== 'completed') throw new JobFailedError(result as JobResult & { status: 'failed' | 'cancelled' });
     if (download) {
       try {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/core/index.js';
 import { CloudClient, InvalidWorkflowError, validateWorkflow, WorkflowAddressError, WorkflowConversionError, type UiWorkflow } from '../../src/cloud/index.js';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
 import { png, scaleWorkflow } from './helpers.js';
@@ -76,6 +77,16 @@ describe('cloud.runWorkflow() with a UI-format workflow', () => {
     expect(error).toMatchObject({ code: 'unknown_node_type', nodeId: '11', nodeType: 'FancyScaler', nodeTitle: 'Resize' });
     expect(count(sim, 'GET', '/api/object_info')).toBe(2);
     expect(count(sim, 'POST', '/api/upload/image') + count(sim, 'POST', '/api/prompt')).toBe(0);
+  });
+
+  it('refuses a workflow of which nothing runs (every node muted) before sending anything', async () => {
+    const { sim, cloud } = await setup();
+    const muted = ui();
+    for (const node of muted.nodes) node.mode = 2;
+    const error = await cloud.runWorkflow(muted).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toContain('at least one node that runs');
+    expect(count(sim, 'POST', '/api/prompt')).toBe(0);
   });
 
   it('checks the converted workflow against the definitions (validate) before uploading', async () => {

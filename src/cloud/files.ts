@@ -2,7 +2,7 @@ import { baseName, Checker, checkOptions, isPlainObject, mimeTypeOf, REQUEST_RUL
 import { streamForm, streamsUploads } from './model/multipart.js';
 import { UploadSchema } from './model/schemas.js';
 import type { FileRef, UploadResult } from './model/types.js';
-import { saveOutputs, type OutputsSource, type SavedOutput, type SaveOutputsOptions } from './save-outputs.js';
+import type { OutputsSource, SavedOutput, SaveOutputsOptions } from './save-outputs.js';
 
 /**
  * Options of `cloud.files.upload()`.
@@ -144,6 +144,8 @@ export class FilesResource {
     checkOptions(check, 'options', options, SAVE_RULES);
     check.throwIfInvalid('cloud.files.saveOutputs()');
     this.#http.throwIfClosed();
+    // Node, Bun and Deno only (it writes files): loaded on first use, so no browser bundle carries it.
+    const { saveOutputs } = await import('./save-outputs.js');
     return saveOutputs((ref, request) => this.#view(ref, request, 'cloud.files.saveOutputs()'), source, dir, options ?? {});
   }
 

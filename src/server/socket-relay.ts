@@ -1,0 +1,328 @@
+import { callSafely, GraphcloudError, sleep } from '../core/index.js';
+import { CLOUD_DEFAULTS } from '../cloud/model/defaults.js';
+import { decodeBinaryFrame } from '../cloud/watch/frames.js';
+import { ReconnectingSocket, socketUrl, type SocketDown, type WebSocketConstructor } from '../cloud/watch/socket.js';
+import { holdsSecret, scrubText } from './answers.js';
+import type { RelayConfig } from './config.js';
+import { HoldBuffer } from './socket-hold.js';
+import { BrowserSession, TRY_AGAIN_LATER, type RelayPeer, type RelaySocket, type SessionHost } from './socket-session.js';
+import type { TokenSigner } from './tokens.js';
+import type { UpstreamClient } from './upstream.js';
+
+/**
+ * Counters of a relay instance's sockets.
+ *
+ * @example
+ * ```ts
+ * const { browsers, subscriptions, upstream } = relay.stats();
+ * ```
+ */
+export interface RelaySocketStats {
+  /** Browser sockets open now. */
+  browsers: number;
+  /** Jobs followed across them. */
+  subscriptions: number;
+  /** The shared upstream socket. */
+  upstream: 'idle' | 'connecting' | 'open' | 'down' | 'refused';
+  /** Upstream messages received, passed to a browser, held, dropped (nobody followed them in time, or they held a credential). */
+  received: number;
+  forwarded: number;
+  held: { prompts: number; bytes: number; dropped: number };
+  dropped: number;
+}
+
+// Messages that end a run (docs/wire-protocol.md#cloud-websocket-messages-and-their-order).
+function ends(type: string, data: Record<string, unknown>): boolean {
+  if (type === 'execution_success' || type === 'execution_interrupted') return true;
+  if (type === 'executing') return data.node === null;
+  return type === 'execution_error' && !(data.exception_type === 'ExecutionBlocked' && data.timestamp === undefined);
+}
+
+/**
+ * The socket side of one relay instance: ONE upstream socket (the key added there, opened when a
+ * browser connects, reconnected with backoff, closed after `idleCloseMs` without browsers), shared
+ * by every browser socket of the instance, each of which receives only the messages of the jobs it
+ * subscribed to with their tokens. The cloud sends every job of the account on every socket, so
+ * this filter is what keeps visitors apart (docs/wire-protocol.md#cloud-websocket-messages-and-their-order):
+ * text frames by `data.prompt_id`, `status` frames to everyone, type-4 previews by their metadata's
+ * `prompt_id`, type-1 and type-3 frames to the prompt that last reported activity
+ * (docs/wire-protocol.md#cloud-binary-frames). Frames that hold a credential are scrubbed (text) or
+ * dropped (binary).
+ *
+ * When the upstream socket drops, every browser socket is closed with code 1013: the browsers'
+ * SDKs reconnect and read their jobs' status, as after any outage (messages sent meanwhile are lost).
+ *
+ * @example
+ * ```ts
+ * const sockets = new SocketRelay(config, signer, upstream);
+ * if ((await sockets.ready()) === 'open') const socket = sockets.open(peer);
+ * ```
+ */
+export class SocketRelay implements SessionHost {
+  readonly #config: RelayConfig;
+  readonly #signer: TokenSigner;
+  readonly #upstream: UpstreamClient;
+  readonly #sessions = new Set<BrowserSession>();
+  readonly #followers = new Map<string, Set<BrowserSession>>();
+  readonly #hold: HoldBuffer;
+  readonly #waiters = new Set<() => void>();
+  readonly #counts = { received: 0, forwarded: 0, dropped: 0 };
+  #socket: ReconnectingSocket | undefined;
+  #state: RelaySocketStats['upstream'] = 'idle';
+  #refusedAt = 0;
+  #idle: AbortController | undefined;
+  #current: string | undefined;
+  #secretBytes: Uint8Array[] = [];
+  #closed = false;
+
+  constructor(config: RelayConfig, signer: TokenSigner, upstream: UpstreamClient) {
+    this.#config = config;
+    this.#signer = signer;
+    this.#upstream = upstream;
+    this.#hold = new HoldBuffer(config.socket.hold);
+  }
+
+  /** Counters of this instance's sockets. */
+  stats(): RelaySocketStats {
+    let subscriptions = 0;
+    for (const session of this.#sessions) subscriptions += session.follows.size;
+    const held = { prompts: this.#hold.prompts, bytes: this.#hold.bytes, dropped: this.#hold.dropped };
+    return { browsers: this.#sessions.size, subscriptions, upstream: this.#state, ...this.#counts, held };
+  }
+
+  /**
+   * Opens the upstream socket if needed; resolves `open` once it is, or `unavailable` when it did
+   * not open within `openTimeoutMs` (or the cloud refused the key).
+   */
+  async ready(signal?: AbortSignal): Promise<'open' | 'unavailable'> {
+    if (this.#closed) return 'unavailable';
+    this.#cancelIdle();
+    this.#ensure();
+    if (this.#state === 'open') return 'open';
+    if (this.#state === 'refused') return 'unavailable';
+    const wait = new AbortController();
+    const stop = signal ? AbortSignal.any([signal, wait.signal]) : wait.signal;
+    const opened = new Promise<void>((resolve) => this.#waiters.add(resolve)).then(() => wait.abort());
+    await Promise.race([opened, sleep(this.#config.socket.openTimeoutMs, stop).catch(() => undefined)]);
+    wait.abort();
+    const open = this.#isOpen();
+    if (!open) this.#maybeIdle();
+    return open ? 'open' : 'unavailable';
+  }
+
+  /** Attaches an accepted browser socket. Closed at once (code 1013) when the upstream went down meanwhile. */
+  open(peer: RelayPeer): RelaySocket {
+    const session = new BrowserSession(this, peer, this.#signer, this.#config.socket);
+    this.#cancelIdle();
+    this.#sessions.add(session);
+    if (this.#state !== 'open') session.close(TRY_AGAIN_LATER, 'upstream socket not open');
+    return session;
+  }
+
+  /** @internal Called by a session once its token is verified. */
+  subscribe(session: BrowserSession, promptId: string): boolean {
+    if (!this.#sessions.has(session)) return false;
+    if (!session.follows.has(promptId)) {
+      if (session.follows.size >= this.#config.socket.maxSubscriptions && !this.#forgetEnded(session)) return false;
+      session.follows.set(promptId, false);
+      let followers = this.#followers.get(promptId);
+      if (!followers) this.#followers.set(promptId, (followers = new Set()));
+      followers.add(session);
+    }
+    for (const frame of this.#hold.take(promptId)) {
+      this.#counts.forwarded++;
+      session.send(frame);
+      if (endsFrame(frame)) session.ended(promptId);
+    }
+    return true;
+  }
+
+  /** @internal Called by a session that closed. */
+  leave(session: BrowserSession): void {
+    if (!this.#sessions.delete(session)) return;
+    for (const promptId of session.follows.keys()) this.#unfollow(session, promptId);
+    this.#maybeIdle();
+  }
+
+  /** Closes every browser socket (code 1001) and the upstream socket; later upgrades are refused. */
+  close(): void {
+    this.#closed = true;
+    this.#cancelIdle();
+    for (const session of [...this.#sessions]) session.close(1001, 'relay closed');
+    this.#stop('idle');
+    this.#hold.clear();
+    for (const resolve of this.#waiters) resolve();
+    this.#waiters.clear();
+  }
+
+  #isOpen(): boolean {
+    return this.#state === 'open';
+  }
+
+  #ensure(): void {
+    if (this.#socket) return;
+    // After a refused key, try again no sooner than the longest reconnect delay.
+    if (this.#state === 'refused' && Date.now() - this.#refusedAt < this.#config.socket.reconnect.maxDelayMs) return;
+    const WebSocket = this.#config.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+    if (!WebSocket) {
+      this.#report(new GraphcloudError('The relay found no WebSocket constructor for its upstream socket: pass the WebSocket option'));
+      return;
+    }
+    this.#state = 'connecting';
+    const { clientId } = this.#config;
+    const cloudUrl = this.#config.upstreams.cloud?.url ?? '';
+    this.#socket = new ReconnectingSocket({
+      url: async () => {
+        const key = await this.#upstream.apiKey();
+        if (key) this.#secretBytes = [...new Set([key, ...this.#upstream.secrets])].map((secret) => new TextEncoder().encode(secret));
+        return socketUrl(cloudUrl, clientId, key).url;
+      },
+      WebSocket,
+      policy: { ...this.#config.socket.reconnect, authCloseCodes: CLOUD_DEFAULTS.socket.authCloseCodes },
+      handlers: {
+        onOpen: () => this.#onOpen(),
+        onText: (text) => this.#onText(text),
+        onBinary: (bytes) => this.#onBinary(bytes),
+        onDown: (down) => this.#onDown(down),
+        onRefused: (down) => this.#onRefused(down),
+      },
+    });
+    this.#socket.start();
+  }
+
+  #onOpen(): void {
+    this.#state = 'open';
+    for (const resolve of this.#waiters) resolve();
+    this.#waiters.clear();
+  }
+
+  #onDown(down: SocketDown): void {
+    if (this.#state === 'open') this.#report(new GraphcloudError(`The relay's upstream socket closed (code ${down.code}); reconnecting`));
+    this.#state = 'down';
+    this.#current = undefined;
+    // Messages sent until the reconnect are lost: the browsers reconnect and read their jobs' status.
+    for (const session of [...this.#sessions]) session.close(TRY_AGAIN_LATER, 'upstream socket reconnecting');
+  }
+
+  #onRefused(down: SocketDown): void {
+    this.#socket = undefined;
+    this.#state = 'refused';
+    this.#refusedAt = Date.now();
+    this.#report(new GraphcloudError(`The cloud refused the relay's key on its socket (close code ${down.code}): check the apiKey option`));
+    for (const session of [...this.#sessions]) session.close(1011, 'the relay could not connect upstream');
+    for (const resolve of this.#waiters) resolve();
+    this.#waiters.clear();
+  }
+
+  #onText(raw: string): void {
+    this.#counts.received++;
+    let message: unknown;
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      this.#counts.dropped++;
+      return;
+    }
+    const { type, data } = (message ?? {}) as { type?: unknown; data?: unknown };
+    if (typeof type !== 'string' || typeof data !== 'object' || data === null || Array.isArray(data)) {
+      this.#counts.dropped++;
+      return;
+    }
+    const text = scrubText(raw, this.#upstream.secrets);
+    // The queue state names no job: every browser gets it.
+    if (type === 'status') {
+      for (const session of this.#sessions) session.send(text);
+      this.#counts.forwarded += this.#sessions.size;
+      return;
+    }
+    const fields = data as Record<string, unknown>;
+    const promptId = fields.prompt_id;
+    // A message that names no job (logs, notifications, node packs' own) could be about anyone's: dropped.
+    if (typeof promptId !== 'string' || promptId === '') {
+      this.#counts.dropped++;
+      return;
+    }
+    if (type === 'execution_start' || type === 'progress' || (type === 'executing' && fields.node !== null)) this.#current = promptId;
+    const followers = this.#followers.get(promptId);
+    if (!followers) {
+      this.#hold.add(promptId, text);
+      return;
+    }
+    const ended = ends(type, fields);
+    for (const session of followers) {
+      session.send(text);
+      if (ended) session.ended(promptId);
+    }
+    this.#counts.forwarded += followers.size;
+  }
+
+  #onBinary(bytes: Uint8Array): void {
+    this.#counts.received++;
+    const kind = bytes.byteLength >= 4 ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0) : 0;
+    // Type 4 names its prompt; types 1 and 3 belong to the prompt that last reported activity.
+    const promptId = kind === 4 ? decodeBinaryFrame(bytes)?.data.promptId : kind === 1 || kind === 3 ? this.#current : undefined;
+    const followers = promptId === undefined ? undefined : this.#followers.get(promptId);
+    if (!followers || holdsSecret(bytes, this.#secretBytes)) {
+      // Previews are only of live interest: not held.
+      this.#counts.dropped++;
+      return;
+    }
+    for (const session of followers) session.send(bytes);
+    this.#counts.forwarded += followers.size;
+  }
+
+  #unfollow(session: BrowserSession, promptId: string): void {
+    session.follows.delete(promptId);
+    const followers = this.#followers.get(promptId);
+    followers?.delete(session);
+    if (followers?.size === 0) this.#followers.delete(promptId);
+  }
+
+  /** Makes room for one subscription by forgetting the oldest followed job that ended. */
+  #forgetEnded(session: BrowserSession): boolean {
+    for (const [promptId, ended] of session.follows) {
+      if (!ended) continue;
+      this.#unfollow(session, promptId);
+      return true;
+    }
+    return false;
+  }
+
+  #maybeIdle(): void {
+    if (this.#idle || this.#sessions.size > 0 || this.#waiters.size > 0 || !this.#socket) return;
+    const idle = new AbortController();
+    this.#idle = idle;
+    sleep(this.#config.socket.idleCloseMs, idle.signal).then(
+      () => {
+        this.#idle = undefined;
+        if (this.#sessions.size === 0) this.#stop('idle');
+      },
+      () => undefined,
+    );
+  }
+
+  #cancelIdle(): void {
+    this.#idle?.abort();
+    this.#idle = undefined;
+  }
+
+  #stop(state: RelaySocketStats['upstream']): void {
+    this.#socket?.stop();
+    this.#socket = undefined;
+    this.#state = state;
+    this.#current = undefined;
+  }
+
+  #report(error: Error): void {
+    callSafely(this.#config.onError, error);
+  }
+}
+
+function endsFrame(frame: string): boolean {
+  try {
+    const { type, data } = JSON.parse(frame) as { type: string; data: Record<string, unknown> };
+    return ends(type, data);
+  } catch {
+    return false;
+  }
+}

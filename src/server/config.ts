@@ -1,7 +1,6 @@
-import { backoffRules, Checker, checkOptions, credentialRule, isPlainObject, rule, type Credential, type OptionRules, type Rule } from '../core/index.js';
-import type { WebSocketConstructor } from '../cloud/watch/socket.js';
+import { backoffRules, Checker, checkOptions, credentialRule, isDotSegment, isPlainObject, rule, type Credential, type OptionRules, type Rule } from '../core/index.js';
 import { RELAY_DEFAULTS } from './defaults.js';
-import type { RelayOptions } from './options.js';
+import type { RelayOptions, RelayWebSocketConstructor } from './options.js';
 import { RELAY_DEFAULT_ROUTES, RELAY_ROUTES, RouteTable, type CustomRoute, type RouteName, type UpstreamName } from './routes.js';
 
 /** The relay's options, checked and with every default filled in. */
@@ -24,7 +23,7 @@ export interface RelayConfig {
   outputsCacheSize: number;
   clientId: string;
   socket: RelaySocketPolicy;
-  WebSocket: WebSocketConstructor | undefined;
+  WebSocket: RelayWebSocketConstructor | undefined;
   fetch: typeof fetch;
   onError: RelayOptions['onError'];
 }
@@ -79,7 +78,8 @@ const routesRule: Rule = (check, path, value) => {
     if (!checkOptions(check, at, item, { method: rule.oneOf(ROUTE_METHODS), path: rule.string, upstream: rule.oneOf(['cloud', 'proxy', 'registry']) })) return;
     const route = item as Partial<CustomRoute>;
     if (route.method === undefined || route.upstream === undefined) check.fail(at, 'a route { method, path, upstream }', '(incomplete route)');
-    if (typeof route.path !== 'string' || !/^(\/(:?[A-Za-z0-9._~-]+|\*))+$/.test(route.path) || /\*./.test(route.path)) check.fail(`${at}.path`, 'a path such as /api/userdata/:file (":name" for one segment, a final "*" for the rest)', route.path);
+    const valid = typeof route.path === 'string' && /^(\/(:?[A-Za-z0-9._~-]+|\*))+$/.test(route.path) && !/\*./.test(route.path) && !route.path.split('/').some(isDotSegment);
+    if (!valid) check.fail(`${at}.path`, 'a path such as /api/userdata/:file (":name" for one segment, a final "*" for the rest)', route.path);
   });
 };
 const originsRule: Rule = (check, path, value) => {

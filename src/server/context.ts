@@ -34,7 +34,21 @@ export interface RelayCall {
   match: RouteMatch;
 }
 
-/** Header of the token of a job (`relay_token` of its submission answer). */
+/**
+ * Header of the token of a job (`relay_token` of its submission answer), on its job-scoped routes.
+ *
+ * @example
+ * ```ts
+ * fetch(`/api/graphcloud/api/job/${promptId}/status`, { headers: { [JOB_TOKEN_HEADER]: answer.relay_token } });
+ * ```
+ */
 export const JOB_TOKEN_HEADER = 'x-graphcloud-job-token';
-/** Header of the token of a media task. */
+/**
+ * Header of the token of a media task (`relay_token` of its submission answer), on its status route.
+ *
+ * @example
+ * ```ts
+ * proxy.waitForTask(task, { headers: { [TASK_TOKEN_HEADER]: (task.raw as { relay_token: string }).relay_token } });
+ * ```
+ */
 export const TASK_TOKEN_HEADER = 'x-graphcloud-task-token';

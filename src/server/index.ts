@@ -12,7 +12,7 @@
 export { createRelay, type Relay, type RelayUpgrade } from './relay.js';
 export { RELAY_DEFAULTS } from './defaults.js';
 export { RELAY_DEFAULT_ROUTES, RELAY_ROUTES, type CustomRoute, type RouteName } from './routes.js';
-export type { AuthorizeContext, RelayOptions, RelaySocketOptions, SubmitBody, SubmitVerdict } from './options.js';
+export type { AuthorizeContext, RelayCredential, RelayOptions, RelaySocketOptions, RelayWebSocketConstructor, SubmitBody, SubmitVerdict } from './options.js';
 export type { RelayErrorCode } from './answers.js';
 export type { RelaySocketStats } from './socket-relay.js';
 export type { RelayPeer, RelaySocket } from './socket-session.js';

@@ -1,6 +1,15 @@
-import type { Credential } from '../core/index.js';
-import type { WebSocketConstructor } from '../cloud/watch/socket.js';
 import type { CustomRoute, RouteName } from './routes.js';
+
+/**
+ * A credential of the relay: the secret, or a function returning it (called per upstream request,
+ * so a rotated key is picked up).
+ *
+ * @example
+ * ```ts
+ * const apiKey: RelayCredential = async () => (await vault.read('graphcloud')).key;
+ * ```
+ */
+export type RelayCredential = string | (() => string | Promise<string>);
 
 /**
  * What `authorize` is told besides the request: the name of the route group asked for
@@ -59,7 +68,7 @@ export interface RelayOptions {
   /** The cloud's base URL (or a local runtime's). */
   cloudUrl: string;
   /** The platform key, added to every upstream request (`X-API-Key`) and the upstream socket; a function is called per request. Optional for a local runtime. */
-  apiKey?: Credential | undefined;
+  apiKey?: RelayCredential | undefined;
   /**
    * Secret of the job and task tokens (HMAC-SHA256), at least 32 characters, the same on every
    * instance behind a load balancer. A list rotates: the first signs, all verify.
@@ -82,11 +91,11 @@ export interface RelayOptions {
   /** The media proxy's base URL; without it, the task routes are not served. */
   proxyUrl?: string | undefined;
   /** A Bearer token for the media proxy. @default the `apiKey`, as `X-API-Key` */
-  proxyToken?: Credential | undefined;
+  proxyToken?: RelayCredential | undefined;
   /** The registry's base URL, for the `registryRead` and `registryWrite` routes. */
   registryUrl?: string | undefined;
   /** The Bearer token of registry requests. @default the `apiKey`, as `X-API-Key` */
-  registryToken?: Credential | undefined;
+  registryToken?: RelayCredential | undefined;
   /**
    * Checks, rewrites or refuses a submission before it is sent (cap batch sizes, pin the workflow).
    * What it throws is answered `500` and nothing is sent.
@@ -114,8 +123,8 @@ export interface RelayOptions {
   clientId?: string | undefined;
   /** Socket policies over `RELAY_DEFAULTS.socket`. */
   socket?: RelaySocketOptions | undefined;
-  /** WebSocket constructor of the upstream socket. @default globalThis.WebSocket */
-  WebSocket?: WebSocketConstructor | undefined;
+  /** WebSocket constructor of the upstream socket (`ws` on runtimes without a global one). @default globalThis.WebSocket */
+  WebSocket?: RelayWebSocketConstructor | undefined;
   /** `fetch` of the upstream requests. @default globalThis.fetch */
   fetch?: typeof fetch | undefined;
   /** Told about upstream failures (scrubbed of credentials), for your logs. What it throws is dropped. */
@@ -139,3 +148,23 @@ export interface RelaySocketOptions {
   hold?: { maxBytes?: number | undefined; maxAgeMs?: number | undefined } | undefined;
   reconnect?: { minDelayMs?: number | undefined; maxDelayMs?: number | undefined; growFactor?: number | undefined; minUptimeMs?: number | undefined; connectionTimeoutMs?: number | undefined } | undefined;
 }
+
+/**
+ * The WebSocket constructor of the relay's upstream socket: the global `WebSocket` (Node 22+,
+ * Deno, Bun) and the `ws` package both fit.
+ *
+ * @example
+ * ```ts
+ * import WebSocket from 'ws';
+ * createRelay({ ...options, WebSocket });
+ * ```
+ */
+export type RelayWebSocketConstructor = new (url: string) => {
+  readonly readyState: number;
+  binaryType: string;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  // `any`: the DOM and `ws` declare different event classes; the socket reads them defensively.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: any) => void): void;
+};

@@ -41,7 +41,7 @@ export type RelaySocketPolicy = {
   maxBufferedBytes: number;
   openTimeoutMs: number;
   idleCloseMs: number;
-  hold: { maxBytes: number; maxAgeMs: number };
+  hold: { maxBytes: number; maxPreviewBytes: number; maxAgeMs: number };
   reconnect: { minDelayMs: number; maxDelayMs: number; growFactor: number; minUptimeMs: number; connectionTimeoutMs: number };
 };
 
@@ -49,6 +49,7 @@ const MIN_SECRET_LENGTH = 32;
 const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
 const positiveInteger: Rule = (check, path, value) => check.integer(path, value, { min: 1 });
+const byteCount: Rule = (check, path, value) => check.integer(path, value, { min: 0 });
 const url: Rule = (check, path, value) => {
   if (value === undefined) return;
   if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || !URL.canParse(value)) check.fail(path, 'an absolute http(s) URL such as https://cloud.example.com', typeof value === 'string' ? '(not an absolute http(s) URL)' : value);
@@ -96,7 +97,7 @@ const SOCKET_RULES: OptionRules = {
   maxBufferedBytes: positiveInteger,
   openTimeoutMs: rule.duration,
   idleCloseMs: rule.duration,
-  hold: rule.object({ maxBytes: (check, path, value) => check.integer(path, value, { min: 0 }), maxAgeMs: rule.duration }),
+  hold: rule.object({ maxBytes: byteCount, maxPreviewBytes: byteCount, maxAgeMs: rule.duration }),
   reconnect: rule.object({ ...backoffRules(50), minUptimeMs: rule.duration, connectionTimeoutMs: rule.duration }),
 };
 

@@ -73,6 +73,12 @@ export const RELAY_DEFAULTS = Object.freeze({
        */
       maxBytes: 4 * 1024 * 1024,
       /**
+       * Bytes of held previews (binary frames), per instance, apart from the text messages so a
+       * large preview never pushes out a job's end.
+       * @default 2_097_152 (2 MiB)
+       */
+      maxPreviewBytes: 2 * 1024 * 1024,
+      /**
        * Age after which the held messages of a job are dropped, in ms.
        * @default 30_000
        */

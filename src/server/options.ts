@@ -145,7 +145,7 @@ export interface RelaySocketOptions {
   maxBufferedBytes?: number | undefined;
   openTimeoutMs?: number | undefined;
   idleCloseMs?: number | undefined;
-  hold?: { maxBytes?: number | undefined; maxAgeMs?: number | undefined } | undefined;
+  hold?: { maxBytes?: number | undefined; maxPreviewBytes?: number | undefined; maxAgeMs?: number | undefined } | undefined;
   reconnect?: { minDelayMs?: number | undefined; maxDelayMs?: number | undefined; growFactor?: number | undefined; minUptimeMs?: number | undefined; connectionTimeoutMs?: number | undefined } | undefined;
 }
 

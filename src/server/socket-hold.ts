@@ -1,11 +1,16 @@
+/** A socket frame: text, or a binary preview. */
+type Frame = string | Uint8Array;
+
 interface Held {
   firstAt: number;
   bytes: number;
-  frames: string[];
+  frames: Frame[];
 }
 
+const sizeOf = (frame: Frame): number => (typeof frame === 'string' ? frame.length : frame.byteLength);
+
 /**
- * Text messages of prompt ids no browser of this instance follows yet, bounded in bytes and age:
+ * Messages of prompt ids no browser of this instance follows yet, bounded in bytes and age:
  * a fast run can finish before its browser has subscribed (the submit answer, which carries the
  * token, arrives after the run began; see docs/wire-protocol.md#cloud-websocket-messages-and-their-order).
  * The oldest prompts go first; one prompt alone over the bound keeps its latest messages (the end
@@ -29,7 +34,7 @@ export class HoldBuffer {
     this.#bounds = bounds;
   }
 
-  /** Bytes held now (UTF-16 code units, about the bytes of ASCII JSON). */
+  /** Bytes held now (a text frame counts its UTF-16 code units, about the bytes of ASCII JSON). */
   get bytes(): number {
     return this.#bytes;
   }
@@ -40,21 +45,22 @@ export class HoldBuffer {
   }
 
   /** Holds one message, then drops what the bounds no longer allow. */
-  add(promptId: string, frame: string): void {
+  add(promptId: string, frame: Frame): void {
     const now = Date.now();
     let held = this.#held.get(promptId);
     if (!held) {
       held = { firstAt: now, bytes: 0, frames: [] };
       this.#held.set(promptId, held);
     }
+    const size = sizeOf(frame);
     held.frames.push(frame);
-    held.bytes += frame.length;
-    this.#bytes += frame.length;
+    held.bytes += size;
+    this.#bytes += size;
     this.#prune(now);
   }
 
   /** Removes and returns what is held for a prompt, oldest first. */
-  take(promptId: string): string[] {
+  take(promptId: string): Frame[] {
     const held = this.#held.get(promptId);
     if (!held) return [];
     this.#held.delete(promptId);
@@ -79,9 +85,9 @@ export class HoldBuffer {
       if (!over && now - held.firstAt <= maxAgeMs) return;
       if (over && this.#held.size === 1) {
         while (this.#bytes > maxBytes && held.frames.length > 0) {
-          const frame = held.frames.shift() as string;
-          held.bytes -= frame.length;
-          this.#bytes -= frame.length;
+          const size = sizeOf(held.frames.shift() as Frame);
+          held.bytes -= size;
+          this.#bytes -= size;
           this.dropped++;
         }
         return;

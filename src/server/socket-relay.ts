@@ -24,9 +24,10 @@ export interface RelaySocketStats {
   subscriptions: number;
   /** The shared upstream socket. */
   upstream: 'idle' | 'connecting' | 'open' | 'down' | 'refused';
-  /** Upstream messages received, passed to a browser, held, dropped (nobody followed them in time, or they held a credential). */
+  /** Upstream messages received, passed to browsers (once per browser), dropped (naming no job, unreadable, or holding a credential). */
   received: number;
   forwarded: number;
+  /** Messages held for jobs nobody follows yet: jobs, bytes, and how many the bounds dropped. */
   held: { prompts: number; bytes: number; dropped: number };
   dropped: number;
 }
@@ -65,6 +66,7 @@ export class SocketRelay implements SessionHost {
   readonly #sessions = new Set<BrowserSession>();
   readonly #followers = new Map<string, Set<BrowserSession>>();
   readonly #hold: HoldBuffer;
+  readonly #holdPreviews: HoldBuffer;
   readonly #waiters = new Set<() => void>();
   readonly #counts = { received: 0, forwarded: 0, dropped: 0 };
   #socket: ReconnectingSocket | undefined;
@@ -80,13 +82,14 @@ export class SocketRelay implements SessionHost {
     this.#signer = signer;
     this.#upstream = upstream;
     this.#hold = new HoldBuffer(config.socket.hold);
+    this.#holdPreviews = new HoldBuffer({ maxBytes: config.socket.hold.maxPreviewBytes, maxAgeMs: config.socket.hold.maxAgeMs });
   }
 
   /** Counters of this instance's sockets. */
   stats(): RelaySocketStats {
     let subscriptions = 0;
     for (const session of this.#sessions) subscriptions += session.follows.size;
-    const held = { prompts: this.#hold.prompts, bytes: this.#hold.bytes, dropped: this.#hold.dropped };
+    const held = { prompts: this.#hold.prompts, bytes: this.#hold.bytes + this.#holdPreviews.bytes, dropped: this.#hold.dropped + this.#holdPreviews.dropped };
     return { browsers: this.#sessions.size, subscriptions, upstream: this.#state, ...this.#counts, held };
   }
 
@@ -129,10 +132,10 @@ export class SocketRelay implements SessionHost {
       if (!followers) this.#followers.set(promptId, (followers = new Set()));
       followers.add(session);
     }
-    for (const frame of this.#hold.take(promptId)) {
+    for (const frame of [...this.#hold.take(promptId), ...this.#holdPreviews.take(promptId)]) {
       this.#counts.forwarded++;
       session.send(frame);
-      if (endsFrame(frame)) session.ended(promptId);
+      if (typeof frame === 'string' && endsFrame(frame)) session.ended(promptId);
     }
     return true;
   }
@@ -151,6 +154,7 @@ export class SocketRelay implements SessionHost {
     for (const session of [...this.#sessions]) session.close(1001, 'relay closed');
     this.#stop('idle');
     this.#hold.clear();
+    this.#holdPreviews.clear();
     for (const resolve of this.#waiters) resolve();
     this.#waiters.clear();
   }
@@ -261,10 +265,14 @@ export class SocketRelay implements SessionHost {
     const kind = bytes.byteLength >= 4 ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0) : 0;
     // Type 4 names its prompt; types 1 and 3 belong to the prompt that last reported activity.
     const promptId = kind === 4 ? decodeBinaryFrame(bytes)?.data.promptId : kind === 1 || kind === 3 ? this.#current : undefined;
-    const followers = promptId === undefined ? undefined : this.#followers.get(promptId);
-    if (!followers || holdsSecret(bytes, this.#secretBytes)) {
-      // Previews are only of live interest: not held.
+    if (promptId === undefined || holdsSecret(bytes, this.#secretBytes)) {
       this.#counts.dropped++;
+      return;
+    }
+    const followers = this.#followers.get(promptId);
+    if (!followers) {
+      // Held apart from the text, within their own bound: the first previews of a run come before its subscription.
+      this.#holdPreviews.add(promptId, bytes.slice());
       return;
     }
     for (const session of followers) session.send(bytes);

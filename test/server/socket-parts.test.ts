@@ -29,6 +29,14 @@ describe('relay socket: the hold buffer', () => {
     expect(hold.dropped).toBe(3);
   });
 
+  it('counts the bytes of binary frames', () => {
+    const hold = new HoldBuffer({ maxBytes: 10, maxAgeMs: 1_000 });
+    hold.add('p', new Uint8Array(6));
+    hold.add('p', new Uint8Array(6));
+    expect(hold.bytes).toBe(6);
+    expect(hold.take('p')).toEqual([new Uint8Array(6)]);
+  });
+
   it('is bounded in age', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const hold = new HoldBuffer({ maxBytes: 1_000, maxAgeMs: 1_000 });

@@ -1,10 +1,11 @@
-import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions } from '../core/index.js';
+import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, resolveBaseUrl, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions } from '../core/index.js';
 import { DefinitionCache } from './definitions.js';
 import { FilesResource } from './files.js';
 import { JobsResource } from './jobs.js';
 import { CLOUD_DEFAULTS, resolvePolicy, WATCHER_RULES, type WatcherPolicyOptions } from './model/defaults.js';
 import { mapCloudError, type WorkflowIssue } from './model/errors.js';
 import { JobReader } from './model/job-reader.js';
+import { RelayTokens } from './model/relay-tokens.js';
 import type { StatusMapping } from './model/status.js';
 import type { JobResult, Workflow } from './model/types.js';
 import { checkWorkflowShape } from './model/validate-workflow.js';
@@ -99,7 +100,8 @@ export class CloudClient {
     const policy = resolvePolicy(isPlainObject(options?.watcher) ? options.watcher : undefined, check);
     check.throwIfInvalid('new CloudClient()');
     const { apiKey, WebSocket, runtime = 'auto', clientId, watcher: _watcher, statusMap, outputRoutes, ...core } = options;
-    const origin = new URL(core.baseUrl).origin;
+    // A path (a relay on the page's own server) was checked above to resolve in this page.
+    const origin = new URL(resolveBaseUrl(core.baseUrl) ?? core.baseUrl).origin;
     this.#http = new HttpClient({
       ...core,
       auth: apiKey === undefined ? undefined : { scheme: 'api-key', credential: apiKey },
@@ -110,12 +112,13 @@ export class CloudClient {
     });
     this.baseUrl = this.#http.baseUrl;
     this.clientId = clientId ?? globalThis.crypto.randomUUID();
-    const reader = new JobReader({ http: this.#http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes });
-    this.#hub = new WatchHub({ http: this.#http, clientId: this.clientId, WebSocket, reader, policy });
+    const tokens = new RelayTokens();
+    const reader = new JobReader({ http: this.#http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens });
+    this.#hub = new WatchHub({ http: this.#http, clientId: this.clientId, WebSocket, reader, policy, tokens });
     this.#definitions = new DefinitionCache(this.#http);
     this.nodes = new NodeDefinitionsResource(this.#http, this.#definitions);
-    this.files = new FilesResource(this.#http);
-    this.jobs = new JobsResource({ http: this.#http, clientId: this.clientId, reader, hub: this.#hub, definitions: this.#definitions });
+    this.files = new FilesResource(this.#http, tokens);
+    this.jobs = new JobsResource({ http: this.#http, clientId: this.clientId, reader, hub: this.#hub, definitions: this.#definitions, tokens });
   }
 
   /**
@@ -205,6 +208,7 @@ export declare namespace CloudClient {
   export type WatchOptions = import('./jobs.js').WatchOptions;
   export type UploadOptions = import('./files.js').UploadOptions;
   export type UploadMaskOptions = import('./files.js').UploadMaskOptions;
+  export type GetFileOptions = import('./files.js').GetFileOptions;
   export type WorkflowNode = import('./model/types.js').WorkflowNode;
   export type JobStatus = import('./model/types.js').JobStatus;
   export type JobStatusInfo = import('./model/types.js').JobStatusInfo;

@@ -3,6 +3,7 @@ import type { DefinitionCache } from './definitions.js';
 import { POLL_FLOOR_MS } from './model/defaults.js';
 import { InvalidWorkflowError, SubmissionUnknownError, WorkflowError } from './model/errors.js';
 import type { JobReader } from './model/job-reader.js';
+import type { RelayTokens } from './model/relay-tokens.js';
 import { PromptResponseSchema, toNodeErrors } from './model/schemas.js';
 import type { JobStatusInfo, NodeOutput, SubmitResult, Workflow } from './model/types.js';
 import { checkWorkflowShape } from './model/validate-workflow.js';
@@ -67,6 +68,7 @@ const extraDataRule: Rule = (check, path, value) => {
 export const SUBMIT_RULES: OptionRules = Object.freeze({ ...REQUEST_RULES, validate: rule.boolean, partnerApiKey: partnerKeyRule, extraData: extraDataRule });
 /** Rules of `jobs.watch()` options. */
 export const WATCH_RULES: OptionRules = Object.freeze(waitRules(POLL_FLOOR_MS));
+const JOB_WATCH_RULES: OptionRules = Object.freeze({ ...WATCH_RULES, relayToken: rule.string });
 
 /**
  * What the jobs resource is built on.
@@ -82,6 +84,8 @@ export interface JobsDeps {
   reader: JobReader;
   hub: WatchHub;
   definitions: DefinitionCache;
+  /** Tokens of the jobs a relay signed (`relay_token` of its submit answers). */
+  tokens: RelayTokens;
 }
 
 /**
@@ -149,7 +153,10 @@ export class JobsResource {
       const message = typeof error === 'string' ? error : (error?.message ?? 'the server returned no prompt_id');
       throw new WorkflowError(message, typeof error === 'object' && error ? (error.type ?? undefined) : undefined, toNodeErrors(body.node_errors), body, body.prompt_id ?? undefined);
     }
-    return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors };
+    // Submitted through a relay (graphcloud/server): its token opens the job's routes and socket messages.
+    this.#deps.tokens.set(answer.prompt_id, answer.relay_token);
+    const relayToken = this.#deps.tokens.get(answer.prompt_id);
+    return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors, ...(relayToken === undefined ? {} : { relayToken }) };
   }
 
   /**
@@ -181,7 +188,9 @@ export class JobsResource {
   }
 
   /**
-   * Watches a job on the client's shared socket (opened lazily; polled when it cannot be).
+   * Watches a job on the client's shared socket (opened lazily; polled when it cannot be). For a
+   * job submitted through a relay by another client (before a page reload), pass its `relayToken`
+   * (`SubmitResult.relayToken`): it opens the job's status, outputs and socket messages.
    *
    * @throws {ValidationError} for a bad id or option. @throws {ClientClosedError} after `close()`.
    * @example
@@ -189,9 +198,11 @@ export class JobsResource {
    * for await (const event of cloud.jobs.watch(promptId)) console.log(event.type);
    * ```
    */
-  watch(promptId: string, options?: WatchOptions): JobWatcher {
-    checkCall('cloud.jobs.watch()', promptId, options, WATCH_RULES);
-    return this.#deps.hub.watch(promptId, options ?? {});
+  watch(promptId: string, options?: WatchOptions & { relayToken?: string | undefined }): JobWatcher {
+    checkCall('cloud.jobs.watch()', promptId, options, JOB_WATCH_RULES);
+    const { relayToken, ...watch } = options ?? {};
+    if (relayToken !== undefined) this.#deps.tokens.set(promptId, relayToken);
+    return this.#deps.hub.watch(promptId, watch);
   }
 
   /**

@@ -34,15 +34,9 @@ export interface RelayCall {
   match: RouteMatch;
 }
 
-/**
- * Header of the token of a job (`relay_token` of its submission answer), on its job-scoped routes.
- *
- * @example
- * ```ts
- * fetch(`/api/graphcloud/api/job/${promptId}/status`, { headers: { [JOB_TOKEN_HEADER]: answer.relay_token } });
- * ```
- */
-export const JOB_TOKEN_HEADER = 'x-graphcloud-job-token';
+// One name for the header on both sides: the SDK sends it, the relay reads it.
+export { JOB_TOKEN_HEADER } from '../cloud/model/relay-tokens.js';
+
 /**
  * Header of the token of a media task (`relay_token` of its submission answer), on its status route.
  *

@@ -260,7 +260,7 @@ export class SocketRelay implements SessionHost {
     this.#counts.forwarded += followers.size;
   }
 
-  #onBinary(bytes: Uint8Array): void {
+  #onBinary(bytes: Uint8Array<ArrayBuffer>): void {
     this.#counts.received++;
     const kind = bytes.byteLength >= 4 ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0) : 0;
     // Type 4 names its prompt; types 1 and 3 belong to the prompt that last reported activity.

@@ -216,11 +216,7 @@ export class HttpClient {
       if (response.type === 'opaqueredirect') {
         // Browsers hide the target of a redirect from code: the cloud's output files (a 302 to a
         // signed URL on another host) need the relay there (docs/wire-protocol.md#redirects-and-credentials).
-        throw new GraphcloudError(
-          `${spec.method} ${redactUrl(url)} redirected, and this runtime (a browser) hides redirect targets, so the SDK will not follow it with credentials. ` +
-            'Cloud output files redirect to a signed URL on another host: in a browser, get them through the relay of graphcloud/server ' +
-            "(createRelay() on your server, new CloudClient({ baseUrl: '/api/graphcloud' }) in the page, no key in the page; see docs/browser.md)",
-        );
+        throw new GraphcloudError(`${spec.method} ${redactUrl(url)} redirected, and a browser hides redirect targets, so the SDK will not follow it with credentials; in a browser, get cloud output files through the relay of graphcloud/server (no key in the page; see docs/browser.md)`);
       }
       // A server can echo a credential anywhere, its request id header included.
       const requestId = scrubSecrets(readRequestId(response.headers), secrets);

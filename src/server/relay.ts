@@ -1,5 +1,6 @@
 import { callSafely } from '../core/index.js';
 import { refuse } from './answers.js';
+import { cancelJob } from './cancel.js';
 import { resolveRelayConfig, type RelayConfig } from './config.js';
 import type { RelayCall, RelayContext } from './context.js';
 import { checkGrant, forward } from './forward.js';
@@ -171,6 +172,10 @@ async function dispatch(ctx: RelayContext, call: RelayCall): Promise<Response> {
     case 'task': {
       const grant = await checkGrant(ctx, call, call.match.group.scope, call.match.id);
       return grant instanceof Response ? grant : forward(ctx, call);
+    }
+    case 'cancel': {
+      const grant = await checkGrant(ctx, call, 'job', call.match.id);
+      return grant instanceof Response ? grant : cancelJob(ctx, call, grant);
     }
     case 'submit':
       return submitJob(ctx, call);

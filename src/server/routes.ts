@@ -15,7 +15,7 @@ export type UpstreamName = 'cloud' | 'proxy' | 'registry';
  * task its `:id` names, or the relay's own handling (a submission signs a token; `view` checks that
  * the file belongs to the token's job).
  */
-export type RouteScope = 'open' | 'job' | 'task' | 'submit' | 'task-submit' | 'view' | 'socket';
+export type RouteScope = 'open' | 'job' | 'task' | 'submit' | 'task-submit' | 'view' | 'cancel' | 'socket';
 
 /** One method and path of a route group. `:name` matches one segment, a final `*` the rest. */
 export interface RoutePattern {
@@ -59,7 +59,7 @@ export const RELAY_ROUTES = Object.freeze({
   },
   job: { upstream: 'cloud', scope: 'job', patterns: [{ method: 'GET', path: '/api/jobs/:id' }] },
   view: { upstream: 'cloud', scope: 'view', patterns: [{ method: 'GET', path: '/api/view' }], query: ['filename', 'subfolder', 'type', 'preview', 'channel'] },
-  cancel: { upstream: 'cloud', scope: 'job', patterns: [{ method: 'POST', path: '/api/jobs/:id/cancel' }], body: false },
+  cancel: { upstream: 'cloud', scope: 'cancel', patterns: [{ method: 'POST', path: '/api/jobs/:id/cancel' }], body: false },
   socket: { upstream: 'cloud', scope: 'socket', patterns: [{ method: 'GET', path: '/ws' }] },
   taskSubmit: {
     upstream: 'proxy',

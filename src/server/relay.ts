@@ -1,6 +1,7 @@
 import { callSafely } from '../core/index.js';
 import { refuse } from './answers.js';
 import { cancelJob } from './cancel.js';
+import { preflight, withCors } from './cors.js';
 import { resolveRelayConfig, type RelayConfig } from './config.js';
 import type { RelayCall, RelayContext } from './context.js';
 import { checkGrant, forward } from './forward.js';
@@ -80,8 +81,11 @@ export function createRelay(options: RelayOptions): Relay {
   const ctx: RelayContext = { config, upstream, signer, outputs: new OutputIndex(config, upstream) };
   const sockets = new SocketRelay(config, signer, upstream);
 
-  const handle = async (request: Request): Promise<Response> => {
+  const handle = async (request: Request): Promise<Response> => withCors(config, request, await answer(request));
+  const answer = async (request: Request): Promise<Response> => {
     if (life.signal.aborted) return refuse(503, 'relay_closed', 'The relay is closed');
+    const early = preflight(config, request);
+    if (early) return early;
     const admitted = await admit(config, request);
     if (admitted instanceof Response) return admitted;
     try {
@@ -107,7 +111,7 @@ export function createRelay(options: RelayOptions): Relay {
         const admitted = await admit(config, request);
         if (admitted instanceof Response) return { response: admitted };
         if (admitted.match.group.scope !== 'socket') return { response: refuse(404, 'not_found', 'WebSocket upgrades are served at <basePath>/ws only') };
-        if ((await sockets.ready(request.signal)) !== 'open') {
+        if (!(await sockets.ready(request.signal))) {
           return { response: refuse(503, 'socket_unavailable', 'The relay could not open its upstream socket; try again shortly', { 'retry-after': '1' }) };
         }
         return { open: (peer: RelayPeer) => sockets.open(peer) };

@@ -1,11 +1,9 @@
-import { callSafely, GraphcloudError, sleep } from '../core/index.js';
-import { CLOUD_DEFAULTS } from '../cloud/model/defaults.js';
 import { decodeBinaryFrame } from '../cloud/watch/frames.js';
-import { ReconnectingSocket, socketUrl, type SocketDown, type WebSocketConstructor } from '../cloud/watch/socket.js';
 import { holdsSecret, scrubText } from './answers.js';
 import type { RelayConfig } from './config.js';
 import { HoldBuffer } from './socket-hold.js';
 import { BrowserSession, TRY_AGAIN_LATER, type RelayPeer, type RelaySocket, type SessionHost } from './socket-session.js';
+import { UpstreamSocket, type UpstreamState } from './socket-upstream.js';
 import type { TokenSigner } from './tokens.js';
 import type { UpstreamClient } from './upstream.js';
 
@@ -23,7 +21,7 @@ export interface RelaySocketStats {
   /** Jobs followed across them. */
   subscriptions: number;
   /** The shared upstream socket. */
-  upstream: 'idle' | 'connecting' | 'open' | 'down' | 'refused';
+  upstream: UpstreamState;
   /** Upstream messages received, passed to browsers (once per browser), dropped (naming no job, unreadable, or holding a credential). */
   received: number;
   forwarded: number;
@@ -56,26 +54,21 @@ function ends(type: string, data: Record<string, unknown>): boolean {
  * @example
  * ```ts
  * const sockets = new SocketRelay(config, signer, upstream);
- * if ((await sockets.ready()) === 'open') const socket = sockets.open(peer);
+ * if (await sockets.ready()) sockets.open(peer);
  * ```
  */
 export class SocketRelay implements SessionHost {
   readonly #config: RelayConfig;
   readonly #signer: TokenSigner;
   readonly #upstream: UpstreamClient;
+  readonly #socket: UpstreamSocket;
   readonly #sessions = new Set<BrowserSession>();
   readonly #followers = new Map<string, Set<BrowserSession>>();
   readonly #hold: HoldBuffer;
   readonly #holdPreviews: HoldBuffer;
-  readonly #waiters = new Set<() => void>();
   readonly #counts = { received: 0, forwarded: 0, dropped: 0 };
-  #socket: ReconnectingSocket | undefined;
-  #state: RelaySocketStats['upstream'] = 'idle';
-  #refusedAt = 0;
-  #idle: AbortController | undefined;
+  /** The prompt that last reported activity: type 1 and 3 frames belong to it. */
   #current: string | undefined;
-  #secretBytes: Uint8Array[] = [];
-  #closed = false;
 
   constructor(config: RelayConfig, signer: TokenSigner, upstream: UpstreamClient) {
     this.#config = config;
@@ -83,6 +76,13 @@ export class SocketRelay implements SessionHost {
     this.#upstream = upstream;
     this.#hold = new HoldBuffer(config.socket.hold);
     this.#holdPreviews = new HoldBuffer({ maxBytes: config.socket.hold.maxPreviewBytes, maxAgeMs: config.socket.hold.maxAgeMs });
+    this.#socket = new UpstreamSocket(config, upstream, {
+      text: (raw) => this.#onText(raw),
+      binary: (bytes) => this.#onBinary(bytes),
+      // Messages sent until the reconnect are lost: the browsers reconnect and read their jobs' status.
+      lost: () => this.#closeAll(TRY_AGAIN_LATER, 'upstream socket reconnecting'),
+      refused: () => this.#closeAll(1011, 'the relay could not connect upstream'),
+    });
   }
 
   /** Counters of this instance's sockets. */
@@ -90,35 +90,22 @@ export class SocketRelay implements SessionHost {
     let subscriptions = 0;
     for (const session of this.#sessions) subscriptions += session.follows.size;
     const held = { prompts: this.#hold.prompts, bytes: this.#hold.bytes + this.#holdPreviews.bytes, dropped: this.#hold.dropped + this.#holdPreviews.dropped };
-    return { browsers: this.#sessions.size, subscriptions, upstream: this.#state, ...this.#counts, held };
+    return { browsers: this.#sessions.size, subscriptions, upstream: this.#socket.state, ...this.#counts, held };
   }
 
-  /**
-   * Opens the upstream socket if needed; resolves `open` once it is, or `unavailable` when it did
-   * not open within `openTimeoutMs` (or the cloud refused the key).
-   */
-  async ready(signal?: AbortSignal): Promise<'open' | 'unavailable'> {
-    if (this.#closed) return 'unavailable';
-    this.#cancelIdle();
-    this.#ensure();
-    if (this.#state === 'open') return 'open';
-    if (this.#state === 'refused') return 'unavailable';
-    const wait = new AbortController();
-    const stop = signal ? AbortSignal.any([signal, wait.signal]) : wait.signal;
-    const opened = new Promise<void>((resolve) => this.#waiters.add(resolve)).then(() => wait.abort());
-    await Promise.race([opened, sleep(this.#config.socket.openTimeoutMs, stop).catch(() => undefined)]);
-    wait.abort();
-    const open = this.#isOpen();
-    if (!open) this.#maybeIdle();
-    return open ? 'open' : 'unavailable';
+  /** Opens the upstream socket if needed; true once it is open, false when it did not open within `openTimeoutMs`. */
+  async ready(signal?: AbortSignal): Promise<boolean> {
+    const open = await this.#socket.ready(signal);
+    if (!open && this.#sessions.size === 0) this.#socket.idle();
+    return open;
   }
 
   /** Attaches an accepted browser socket. Closed at once (code 1013) when the upstream went down meanwhile. */
   open(peer: RelayPeer): RelaySocket {
     const session = new BrowserSession(this, peer, this.#signer, this.#config.socket);
-    this.#cancelIdle();
+    this.#socket.cancelIdle();
     this.#sessions.add(session);
-    if (this.#state !== 'open') session.close(TRY_AGAIN_LATER, 'upstream socket not open');
+    if (this.#socket.state !== 'open') session.close(TRY_AGAIN_LATER, 'upstream socket not open');
     return session;
   }
 
@@ -144,78 +131,20 @@ export class SocketRelay implements SessionHost {
   leave(session: BrowserSession): void {
     if (!this.#sessions.delete(session)) return;
     for (const promptId of session.follows.keys()) this.#unfollow(session, promptId);
-    this.#maybeIdle();
+    if (this.#sessions.size === 0) this.#socket.idle();
   }
 
   /** Closes every browser socket (code 1001) and the upstream socket; later upgrades are refused. */
   close(): void {
-    this.#closed = true;
-    this.#cancelIdle();
-    for (const session of [...this.#sessions]) session.close(1001, 'relay closed');
-    this.#stop('idle');
+    this.#closeAll(1001, 'relay closed');
+    this.#socket.close();
     this.#hold.clear();
     this.#holdPreviews.clear();
-    for (const resolve of this.#waiters) resolve();
-    this.#waiters.clear();
   }
 
-  #isOpen(): boolean {
-    return this.#state === 'open';
-  }
-
-  #ensure(): void {
-    if (this.#socket) return;
-    // After a refused key, try again no sooner than the longest reconnect delay.
-    if (this.#state === 'refused' && Date.now() - this.#refusedAt < this.#config.socket.reconnect.maxDelayMs) return;
-    const WebSocket = this.#config.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-    if (!WebSocket) {
-      this.#report(new GraphcloudError('The relay found no WebSocket constructor for its upstream socket: pass the WebSocket option'));
-      return;
-    }
-    this.#state = 'connecting';
-    const { clientId } = this.#config;
-    const cloudUrl = this.#config.upstreams.cloud?.url ?? '';
-    this.#socket = new ReconnectingSocket({
-      url: async () => {
-        const key = await this.#upstream.apiKey();
-        if (key) this.#secretBytes = [...new Set([key, ...this.#upstream.secrets])].map((secret) => new TextEncoder().encode(secret));
-        return socketUrl(cloudUrl, clientId, key).url;
-      },
-      WebSocket,
-      policy: { ...this.#config.socket.reconnect, authCloseCodes: CLOUD_DEFAULTS.socket.authCloseCodes },
-      handlers: {
-        onOpen: () => this.#onOpen(),
-        onText: (text) => this.#onText(text),
-        onBinary: (bytes) => this.#onBinary(bytes),
-        onDown: (down) => this.#onDown(down),
-        onRefused: (down) => this.#onRefused(down),
-      },
-    });
-    this.#socket.start();
-  }
-
-  #onOpen(): void {
-    this.#state = 'open';
-    for (const resolve of this.#waiters) resolve();
-    this.#waiters.clear();
-  }
-
-  #onDown(down: SocketDown): void {
-    if (this.#state === 'open') this.#report(new GraphcloudError(`The relay's upstream socket closed (code ${down.code}); reconnecting`));
-    this.#state = 'down';
+  #closeAll(code: number, reason: string): void {
     this.#current = undefined;
-    // Messages sent until the reconnect are lost: the browsers reconnect and read their jobs' status.
-    for (const session of [...this.#sessions]) session.close(TRY_AGAIN_LATER, 'upstream socket reconnecting');
-  }
-
-  #onRefused(down: SocketDown): void {
-    this.#socket = undefined;
-    this.#state = 'refused';
-    this.#refusedAt = Date.now();
-    this.#report(new GraphcloudError(`The cloud refused the relay's key on its socket (close code ${down.code}): check the apiKey option`));
-    for (const session of [...this.#sessions]) session.close(1011, 'the relay could not connect upstream');
-    for (const resolve of this.#waiters) resolve();
-    this.#waiters.clear();
+    for (const session of [...this.#sessions]) session.close(code, reason);
   }
 
   #onText(raw: string): void {
@@ -265,7 +194,7 @@ export class SocketRelay implements SessionHost {
     const kind = bytes.byteLength >= 4 ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0) : 0;
     // Type 4 names its prompt; types 1 and 3 belong to the prompt that last reported activity.
     const promptId = kind === 4 ? decodeBinaryFrame(bytes)?.data.promptId : kind === 1 || kind === 3 ? this.#current : undefined;
-    if (promptId === undefined || holdsSecret(bytes, this.#secretBytes)) {
+    if (promptId === undefined || holdsSecret(bytes, this.#socket.secretBytes)) {
       this.#counts.dropped++;
       return;
     }
@@ -296,34 +225,9 @@ export class SocketRelay implements SessionHost {
     return false;
   }
 
-  #maybeIdle(): void {
-    if (this.#idle || this.#sessions.size > 0 || this.#waiters.size > 0 || !this.#socket) return;
-    const idle = new AbortController();
-    this.#idle = idle;
-    sleep(this.#config.socket.idleCloseMs, idle.signal).then(
-      () => {
-        this.#idle = undefined;
-        if (this.#sessions.size === 0) this.#stop('idle');
-      },
-      () => undefined,
-    );
-  }
 
-  #cancelIdle(): void {
-    this.#idle?.abort();
-    this.#idle = undefined;
-  }
 
-  #stop(state: RelaySocketStats['upstream']): void {
-    this.#socket?.stop();
-    this.#socket = undefined;
-    this.#state = state;
-    this.#current = undefined;
-  }
 
-  #report(error: Error): void {
-    callSafely(this.#config.onError, error);
-  }
 }
 
 function endsFrame(frame: string): boolean {

@@ -86,8 +86,25 @@ describe('relay: HTTP routes', () => {
     const evil = await fetch(`${relay.url}/api/object_info`, { headers: { origin: 'https://evil.example' } });
     expect(evil.status).toBe(403);
     expect(await evil.json()).toMatchObject({ error: 'origin_not_allowed' });
-    expect((await fetch(`${relay.url}/api/object_info`, { headers: { origin: 'https://app.example.com' } })).status).toBe(200);
-    expect((await fetch(`${relay.url}/api/object_info`, { headers: { origin: relay.origin } })).status).toBe(200);
+    const allowed = await fetch(`${relay.url}/api/object_info`, { headers: { origin: 'https://app.example.com' } });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
+    const own = await fetch(`${relay.url}/api/object_info`, { headers: { origin: relay.origin } });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('answers the CORS preflight of an allowed origin before authorize (a preflight has no cookie)', async () => {
+    const relay = await start({ allowedOrigins: ['https://app.example.com'], authorize: () => false });
+    const preflight = await fetch(`${relay.url}/api/prompt`, { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-graphcloud-job-token' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('x-graphcloud-job-token');
+    expect((await fetch(`${relay.url}/api/prompt`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    // The request itself still goes through authorize.
+    const refused = await fetch(`${relay.url}/api/object_info`, { headers: { origin: 'https://app.example.com' } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
   });
 
   it('refuses a body over the bound, declared or streamed, before sending anything', async () => {

@@ -3,6 +3,7 @@ import { streamForm, streamsUploads } from './model/multipart.js';
 import type { RelayTokens } from './model/relay-tokens.js';
 import { UploadSchema } from './model/schemas.js';
 import type { FileRef, UploadResult } from './model/types.js';
+import { saveOutputs, type OutputsSource, type SavedOutput, type SaveOutputsOptions } from './save-outputs.js';
 
 /**
  * Options of `cloud.files.upload()`.
@@ -61,6 +62,7 @@ const promptIdRule: Rule = (check, path, value) => {
 };
 const VIEW_RULES: OptionRules = { ...REQUEST_RULES, promptId: promptIdRule };
 const UPLOAD_RULES: OptionRules = { ...REQUEST_RULES, type: rule.oneOf(['input', 'temp']), overwrite: rule.boolean, filename: rule.string, subfolder: (check, path, value) => check.string(path, value, { allowEmpty: true }) };
+const SAVE_RULES: OptionRules = { ...REQUEST_RULES, overwrite: rule.boolean };
 const MASK_RULES: OptionRules = {
   ...UPLOAD_RULES,
   originalRef: (check, path, value) => {
@@ -156,6 +158,33 @@ export class FilesResource {
     checkView(ref, options, { promptId: promptIdRule }, 'cloud.files.url()');
     const token = options?.promptId === undefined ? undefined : this.#tokens.get(options.promptId);
     return buildUrl(this.#http.baseUrl, '/api/view', { ...viewQuery(ref), job: token }).toString();
+  }
+
+  /**
+   * Saves every output file of a run (its result, a job from `cloud.jobs.get()`, or any
+   * `{ outputs }`) into a folder, in Node, Bun or Deno: each file streamed to disk, named after the
+   * server's file name made safe (`name (2).png` when two share one), never overwriting a file
+   * unless `overwrite` is set. Bytes already in `result.files` (`download: true`) are written
+   * without downloading again. A failed download leaves no partial file.
+   *
+   * @throws {ValidationError} outside Node, Bun or Deno, or a name already taken in `dir` (before anything is downloaded).
+   * @example
+   * ```ts
+   * const saved = await cloud.files.saveOutputs(await cloud.runWorkflow(workflow), './out');
+   * for (const file of saved) console.log(file.path, file.bytes);
+   * ```
+   */
+  async saveOutputs(source: OutputsSource, dir: string, options?: SaveOutputsOptions): Promise<SavedOutput[]> {
+    const check = new Checker();
+    if (!isPlainObject(source) || !isPlainObject(source.outputs)) check.fail('source', 'a run result, a job from cloud.jobs.get(), or { outputs }', source);
+    check.string('dir', dir, { required: true });
+    checkOptions(check, 'options', options, SAVE_RULES);
+    check.throwIfInvalid('cloud.files.saveOutputs()');
+    this.#http.throwIfClosed();
+    // A run result names its job: through a relay, the job's token opens its files.
+    const named = (source as OutputsSource & { promptId?: unknown }).promptId;
+    const promptId = typeof named === 'string' ? named : undefined;
+    return saveOutputs((ref, request) => this.#view(ref, { ...request, promptId }, 'cloud.files.saveOutputs()'), source, dir, options ?? {});
   }
 
   async #view(ref: FileRef, options: GetFileOptions | undefined, context: string): Promise<Response> {

@@ -146,6 +146,30 @@ describe('CloudClient in a browser page, through the relay (no key in the page)'
     expect(cloud.jobs.stats().polls).toBeGreaterThan(0);
   });
 
+  it('cancels its job through the relay (the token opens the cancel route)', async () => {
+    const slow = await startSimulator({ stepDelayMs: 40, progressSteps: 3 });
+    try {
+      const relay = await startRelay(slow);
+      relays.push(relay);
+      const cloud = page(relay, { seen: [], sent: [] });
+      let promptId = '';
+      const run = cloud.runWorkflow(scaleByWorkflow('c.png', 2, 'cancel'), {
+        uploads: { '1.image': png(9, 9, 16) },
+        onEvent: (event) => {
+          if (event.type === 'progress' && promptId === '') promptId = event.data.prompt_id;
+        },
+      });
+      const outcome = run.catch((error: unknown) => error);
+      while (promptId === '') await new Promise((resolve) => setTimeout(resolve, 1));
+      expect(await cloud.jobs.cancel(promptId)).toMatchObject({ cancelled: true });
+      expect(await outcome).toMatchObject({ name: 'JobFailedError', status: 'cancelled' });
+      await slow.state.waitForIdle();
+      expect(slow.state.jobs().find((job) => job.id === promptId)?.status).toBe('cancelled');
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('gets output bytes from a relay in url mode (the signed URL fetched with no credential)', async () => {
     const relay = await start({ viewMode: 'url' });
     const cloud = page(relay, { seen: [], sent: [] });

@@ -109,7 +109,9 @@ try {
   report.steps.traffic = { sent: sent.length, received: received.length, screenshots: `${artifacts}page-*.png` };
   check(sent.length > 10 && received.length > 10, 'the page traffic was not recorded');
   check(!everything.some((text) => text.includes(sim.apiKey)), 'the platform key appeared in what the page sent or received');
-  const origins = new Set(sent.filter((line) => /^(GET|POST|socket) /.test(line)).map((line) => new URL(line.split(' ')[1]).host));
+  // Every request went to the page's own server (blob: URLs are the previews the page made itself).
+  const targets = sent.filter((line) => /^(GET|POST|PUT|DELETE|socket) /.test(line)).map((line) => new URL(line.split(' ')[1]));
+  const origins = new Set(targets.filter((url) => url.protocol !== 'blob:').map((url) => url.host));
   check(origins.size === 1 && origins.has(new URL(server.url).host), `the page talked to ${[...origins].join(', ')}`);
   check(errors.length === 0, `page errors: ${errors.join(' | ')}`);
   report.ok = true;

@@ -48,6 +48,7 @@ async function run(): Promise<void> {
   cancelButton.disabled = false;
   progress.value = 0;
   result.removeAttribute('src');
+  preview.removeAttribute('src');
   resultCaption.textContent = 'Result';
   preview.dataset.count = '0';
   show('uploading', 'Uploading…');

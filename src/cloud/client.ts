@@ -16,7 +16,8 @@ import { runWorkflow, type RunWorkflowOptions } from './run-workflow.js';
 import { checkWorkflowArgument } from './submit.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
-import { isUiWorkflow, type UiWorkflow } from './workflow/index.js';
+import { isUiWorkflow } from './workflow/format.js';
+import type { UiWorkflow } from './workflow/types.js';
 
 /**
  * Options of `new CloudClient()`: the core client options plus the cloud's own.

@@ -3,7 +3,8 @@ import type { WorkflowIssue } from './model/errors.js';
 import { ObjectInfoSchema } from './model/schemas.js';
 import type { Workflow } from './model/types.js';
 import { validateWorkflow, type ObjectInfo } from './model/validate-workflow.js';
-import { WorkflowConversionError, type UiWorkflow } from './workflow/index.js';
+import { WorkflowConversionError } from './workflow/errors.js';
+import type { UiWorkflow } from './workflow/types.js';
 
 // Issues a stale copy can cause: a node pack installed, a file uploaded or a model added since
 // the copy was fetched (a local runtime changes while it runs).

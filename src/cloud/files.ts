@@ -3,7 +3,7 @@ import { streamForm, streamsUploads } from './model/multipart.js';
 import type { RelayTokens } from './model/relay-tokens.js';
 import { UploadSchema } from './model/schemas.js';
 import type { FileRef, UploadResult } from './model/types.js';
-import { saveOutputs, type OutputsSource, type SavedOutput, type SaveOutputsOptions } from './save-outputs.js';
+import type { OutputsSource, SavedOutput, SaveOutputsOptions } from './save-outputs.js';
 
 /**
  * Options of `cloud.files.upload()`.
@@ -184,6 +184,8 @@ export class FilesResource {
     // A run result names its job: through a relay, the job's token opens its files.
     const named = (source as OutputsSource & { promptId?: unknown }).promptId;
     const promptId = typeof named === 'string' ? named : undefined;
+    // Node, Bun and Deno only (it writes files): loaded on first use, so no browser bundle carries it.
+    const { saveOutputs } = await import('./save-outputs.js');
     return saveOutputs((ref, request) => this.#view(ref, { ...request, promptId }, 'cloud.files.saveOutputs()'), source, dir, options ?? {});
   }
 

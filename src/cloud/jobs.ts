@@ -12,7 +12,7 @@ import { checkWorkflowArgument, PromptIds, SUBMIT_RULES, submitJob, type SubmitJ
 import type { WatcherStats } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import type { JobWatcher } from './watch/job-watcher.js';
-import type { UiWorkflow } from './workflow/index.js';
+import type { UiWorkflow } from './workflow/types.js';
 
 /**
  * Options of `cloud.jobs.watch()`: the wait's signal and deadline, and the poll backoff used

@@ -5,7 +5,8 @@ import { checkOptions, isPlainObject, rule, type Checker, type FileInput, type O
 import { isFileInput, type UploadOptions } from './files.js';
 import type { Workflow } from './model/types.js';
 import type { ObjectInfo } from './model/validate-workflow.js';
-import { resolveAddress, setInputs, WorkflowAddressError } from './workflow/index.js';
+import { WorkflowAddressError } from './workflow/address-error.js';
+import { resolveAddress, setInputs } from './workflow/addresses.js';
 
 /**
  * One upload of `runWorkflow({ uploads })`: a file, or a file with upload options.

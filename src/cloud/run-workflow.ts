@@ -10,7 +10,8 @@ import { placeInputs, readUploads, withUploads, type UploadSpec } from './run-in
 import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions } from './submit.js';
 import type { ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
-import { isUiWorkflow, type UiWorkflow } from './workflow/index.js';
+import { isUiWorkflow } from './workflow/format.js';
+import type { UiWorkflow } from './workflow/types.js';
 
 export type { UploadSpec } from './run-inputs.js';
 

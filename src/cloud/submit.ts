@@ -10,7 +10,8 @@ import type { RelayTokens } from './model/relay-tokens.js';
 import { PromptResponseSchema, toNodeErrors } from './model/schemas.js';
 import type { SubmitResult, Workflow } from './model/types.js';
 import { checkWorkflowShape } from './model/validate-workflow.js';
-import { describeWorkflowFormat, isUiWorkflow, type UiWorkflow } from './workflow/index.js';
+import { describeWorkflowFormat, isUiWorkflow } from './workflow/format.js';
+import type { UiWorkflow } from './workflow/types.js';
 
 /**
  * Options of `cloud.jobs.submit()`.

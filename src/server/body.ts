@@ -69,3 +69,35 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return refuse(400, 'bad_request', 'The request body must be a JSON object');
   return value as Record<string, unknown>;
 }
+
+/**
+ * Reads an upstream answer's text, at most `maxBytes` of it: `undefined` (the body cancelled)
+ * beyond, so a hostile or broken upstream cannot make the relay buffer without bound.
+ *
+ * @example
+ * ```ts
+ * const text = await readAnswer(response, 4 * 1024 * 1024);
+ * if (text === undefined) return refuse(502, 'upstream_refused', 'The answer was too large');
+ * ```
+ */
+export async function readAnswer(response: Response, maxBytes: number): Promise<string | undefined> {
+  if (!response.body) return '';
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body.cancel().catch(() => undefined);
+    return undefined;
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}

@@ -1,7 +1,11 @@
 import { isPlainObject } from '../core/index.js';
 import { jsonAnswer } from './answers.js';
+import { readAnswer } from './body.js';
 import type { RelayCall, RelayContext } from './context.js';
 import { relayAnswer, upstreamPath } from './forward.js';
+
+// The queue lists every job of the account; beyond this, the relay does not read it.
+const MAX_QUEUE_BYTES = 16 * 1024 * 1024;
 
 /**
  * `POST /api/jobs/{id}/cancel` for the token's job. A server without that route (`404`, `405`)
@@ -23,7 +27,12 @@ export async function cancelJob(ctx: RelayContext, call: RelayCall, promptId: st
   await response.body?.cancel().catch(() => undefined);
   const queue = await ctx.upstream.send({ method: 'GET', upstream: 'cloud', path: '/api/queue' });
   if (!queue.ok) return relayAnswer(ctx, queue, 'cloud');
-  const body: unknown = await queue.json().catch(() => undefined);
+  let body: unknown;
+  try {
+    body = JSON.parse((await readAnswer(queue, MAX_QUEUE_BYTES)) ?? '');
+  } catch {
+    body = undefined;
+  }
   // A queue item is [number, prompt_id, prompt, ...].
   const listed = (name: string) => isPlainObject(body) && Array.isArray(body[name]) && body[name].some((item: unknown) => Array.isArray(item) && item[1] === promptId);
   if (!listed('queue_pending')) return jsonAnswer(200, { cancelled: false, reason: listed('queue_running') ? 'running_not_cancellable' : 'ended_or_unknown' });

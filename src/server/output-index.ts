@@ -1,4 +1,5 @@
 import { listOutputFiles, readOutputs } from '../cloud/model/outputs.js';
+import { readAnswer } from './body.js';
 import type { RelayConfig } from './config.js';
 import type { UpstreamClient } from './upstream.js';
 
@@ -77,13 +78,14 @@ export class OutputIndex {
     const files = new Set<string>();
     for (const route of OUTPUT_ROUTES) {
       const response = await this.#upstream.send({ method: 'GET', upstream: 'cloud', path: route.replace('{id}', encodeURIComponent(promptId)) });
-      if (!response.ok || Number(response.headers.get('content-length') ?? 0) > MAX_OUTPUTS_BYTES) {
+      if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
         continue;
       }
+      const text = await readAnswer(response, MAX_OUTPUTS_BYTES);
       let body: unknown;
       try {
-        body = await response.json();
+        body = text === undefined ? undefined : JSON.parse(text);
       } catch {
         continue;
       }

@@ -1,6 +1,6 @@
 import { callSafely, isPlainObject, scrubSecrets } from '../core/index.js';
 import { answerHeaders, refuse, scrubText } from './answers.js';
-import { readJsonObject } from './body.js';
+import { readAnswer, readJsonObject } from './body.js';
 import type { RelayCall, RelayContext } from './context.js';
 import { upstreamPath } from './forward.js';
 import type { SubmitBody } from './options.js';
@@ -90,12 +90,8 @@ async function runHook<T>(ctx: RelayContext, hook: () => T | Promise<T>): Promis
 async function withToken(ctx: RelayContext, response: Response, kind: 'job' | 'task', idOf: (answer: Record<string, unknown>) => string | undefined): Promise<Response> {
   const secrets = ctx.upstream.secrets;
   const headers = answerHeaders(response.headers, secrets, { keepLength: false });
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_ANSWER_BYTES) {
-    void response.body?.cancel().catch(() => undefined);
-    return refuse(502, 'upstream_refused', 'The upstream answered the submission with an unexpectedly large body');
-  }
-  const text = await response.text();
+  const text = await readAnswer(response, MAX_ANSWER_BYTES);
+  if (text === undefined) return refuse(502, 'upstream_refused', `The upstream answered the submission with an unexpectedly large body (status ${response.status}): check the job list before sending it again`);
   let answer: unknown;
   try {
     answer = JSON.parse(text);

@@ -219,6 +219,32 @@ describe('relay: HTTP routes', () => {
     expect(seen('/api/prompt')).toEqual([]);
   });
 
+  it('does not buffer a submission answer without bound (a broken upstream answering megabytes)', async () => {
+    const { createServer } = await import('node:http');
+    const upstream = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // Chunked, no content-length: the relay only learns the size by reading.
+      const chunk = 'x'.repeat(64 * 1024);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 100 && res.write(chunk)) sent++;
+        if (sent >= 100) res.end();
+        else res.once('drain', pump);
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const relay = await start({ cloudUrl: `http://127.0.0.1:${(upstream.address() as { port: number }).port}` });
+      const response = await fetch(`${relay.url}/api/prompt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: {} }) });
+      expect(response.status).toBe(502);
+      expect(await response.json()).toMatchObject({ error: 'upstream_refused' });
+    } finally {
+      upstream.closeAllConnections();
+      await new Promise<void>((resolve) => upstream.close(() => resolve()));
+    }
+  });
+
   it('answers a plain GET of the socket path with 426, and 503 once closed', async () => {
     const relay = await start();
     expect((await fetch(`${relay.url}/ws`)).status).toBe(426);

@@ -5,7 +5,7 @@ import { isDotSegment } from '../core/index.js';
  *
  * @example
  * ```ts
- * const upstream: Upstream = 'cloud';
+ * const upstream: UpstreamName = 'cloud';
  * ```
  */
 export type UpstreamName = 'cloud' | 'proxy' | 'registry';

@@ -5,6 +5,8 @@ export default defineConfig([
     // The SDK, one output file per source module (not one bundle): with "sideEffects": false a
     // bundler drops whole modules an app does not use, so `import { RegistryClient }` does not
     // ship the proxy or cloud code. Runtime-neutral: no node: import may appear.
+    // The relay (`graphcloud/server`, src/server/) is emitted the same way, so it shares the SDK's
+    // modules (one ValidationError class for both entries); nothing of the main entry imports it.
     entry: ['src/**/*.ts', '!src/testing/**'],
     bundle: false,
     format: ['esm'],

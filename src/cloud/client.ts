@@ -1,5 +1,5 @@
 /// <reference lib="esnext.disposable" preserve="true" />
-import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions } from '../core/index.js';
+import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, resolveBaseUrl, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions } from '../core/index.js';
 import { DefinitionCache } from './definitions.js';
 import { FilesResource } from './files.js';
 import { JobsResource } from './jobs.js';
@@ -7,6 +7,7 @@ import { CLOUD_DEFAULTS, defined, resolvePolicy, WATCHER_RULES, type WatcherPoli
 import type { JobRoutes } from './model/job-types.js';
 import { mapCloudError, type WorkflowIssue } from './model/errors.js';
 import { JobReader } from './model/job-reader.js';
+import { RelayTokens } from './model/relay-tokens.js';
 import type { StatusMapping } from './model/status.js';
 import type { JobResult, Workflow } from './model/types.js';
 import { validateWorkflow } from './model/validate-workflow.js';
@@ -124,7 +125,8 @@ export class CloudClient {
     const policy = resolvePolicy(isPlainObject(options?.watcher) ? options.watcher : undefined, check);
     check.throwIfInvalid('new CloudClient()');
     const { apiKey, WebSocket, runtime = 'auto', clientId, watcher: _watcher, statusMap, outputRoutes, jobRoutes, ...core } = options;
-    const origin = new URL(core.baseUrl).origin;
+    // A path (a relay on the page's own server) was checked above to resolve in this page.
+    const origin = new URL(resolveBaseUrl(core.baseUrl) ?? core.baseUrl).origin;
     this.#http = new HttpClient({
       ...core,
       auth: apiKey === undefined ? undefined : { scheme: 'api-key', credential: apiKey },
@@ -135,13 +137,14 @@ export class CloudClient {
     });
     this.baseUrl = this.#http.baseUrl;
     this.clientId = clientId ?? globalThis.crypto.randomUUID();
-    const reader = new JobReader({ http: this.#http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes });
-    this.#hub = new WatchHub({ http: this.#http, clientId: this.clientId, WebSocket, reader, policy });
+    const tokens = new RelayTokens();
+    const reader = new JobReader({ http: this.#http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens });
+    this.#hub = new WatchHub({ http: this.#http, clientId: this.clientId, WebSocket, reader, policy, tokens });
     this.#definitions = new DefinitionCache(this.#http);
     this.nodes = new NodeDefinitionsResource(this.#http, this.#definitions);
-    this.files = new FilesResource(this.#http);
+    this.files = new FilesResource(this.#http, tokens);
     const routes = { ...CLOUD_DEFAULTS.jobRoutes, ...defined(jobRoutes) };
-    this.jobs = new JobsResource({ http: this.#http, clientId: this.clientId, runtime, reader, hub: this.#hub, definitions: this.#definitions, routes, statusMap });
+    this.jobs = new JobsResource({ http: this.#http, clientId: this.clientId, runtime, reader, hub: this.#hub, definitions: this.#definitions, routes, statusMap, tokens });
   }
 
   /**
@@ -247,6 +250,7 @@ export declare namespace CloudClient {
   export type WatchOptions = import('./jobs.js').WatchOptions;
   export type UploadOptions = import('./files.js').UploadOptions;
   export type UploadMaskOptions = import('./files.js').UploadMaskOptions;
+  export type GetFileOptions = import('./files.js').GetFileOptions;
   export type SaveOutputsOptions = import('./save-outputs.js').SaveOutputsOptions;
   export type SavedOutput = import('./save-outputs.js').SavedOutput;
   export type OutputsSource = import('./save-outputs.js').OutputsSource;

@@ -4,6 +4,7 @@ import { JobControl } from './job-control.js';
 import { getJob, getQueue, listAllJobs, listJobs, type JobLookupDeps } from './job-lookup.js';
 import { POLL_FLOOR_MS } from './model/defaults.js';
 import type { JobReader } from './model/job-reader.js';
+import type { RelayTokens } from './model/relay-tokens.js';
 import type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './model/job-types.js';
 import type { StatusMapping } from './model/status.js';
 import type { JobStatusInfo, NodeOutput, SubmitResult, Workflow } from './model/types.js';
@@ -39,6 +40,7 @@ export interface WatchOptions extends WaitOptions {
 
 /** Rules of `jobs.watch()` options. */
 export const WATCH_RULES: OptionRules = Object.freeze(waitRules(POLL_FLOOR_MS));
+const JOB_WATCH_RULES: OptionRules = Object.freeze({ ...WATCH_RULES, relayToken: rule.string });
 
 /**
  * What the jobs resource is built on.
@@ -57,6 +59,8 @@ export interface JobsDeps {
   definitions: DefinitionCache;
   routes: Readonly<JobRoutes>;
   statusMap?: Readonly<Record<string, StatusMapping>> | undefined;
+  /** Tokens of the jobs a relay signed (`relay_token` of its submit answers). */
+  tokens: RelayTokens;
 }
 
 const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'];
@@ -172,7 +176,7 @@ export class JobsResource {
    */
   async get(promptId: string, options?: RequestOptions): Promise<JobDetail | undefined> {
     checkCall('cloud.jobs.get()', promptId, options, REQUEST_RULES);
-    return getJob(this.#lookup, promptId, options);
+    return getJob(this.#lookup, promptId, this.#deps.tokens.withToken(promptId, options));
   }
 
   /**
@@ -236,7 +240,8 @@ export class JobsResource {
    */
   async cancel(promptId: string, options?: RequestOptions): Promise<CancelResult> {
     checkCall('cloud.jobs.cancel()', promptId, options, REQUEST_RULES);
-    return this.#control.cancel(promptId, options);
+    // Through a relay, the job's token opens its cancel route (docs/browser.md).
+    return this.#control.cancel(promptId, this.#deps.tokens.withToken(promptId, options));
   }
 
   /**
@@ -255,7 +260,9 @@ export class JobsResource {
   }
 
   /**
-   * Watches a job on the client's shared socket (opened lazily; polled when it cannot be).
+   * Watches a job on the client's shared socket (opened lazily; polled when it cannot be). For a
+   * job submitted through a relay by another client (before a page reload), pass its `relayToken`
+   * (`SubmitResult.relayToken`): it opens the job's status, outputs and socket messages.
    *
    * @throws {ValidationError} for a bad id or option. @throws {ClientClosedError} after `close()`.
    * @example
@@ -263,9 +270,11 @@ export class JobsResource {
    * for await (const event of cloud.jobs.watch(promptId)) console.log(event.type);
    * ```
    */
-  watch(promptId: string, options?: WatchOptions): JobWatcher {
-    checkCall('cloud.jobs.watch()', promptId, options, WATCH_RULES);
-    return this.#deps.hub.watch(promptId, options ?? {});
+  watch(promptId: string, options?: WatchOptions & { relayToken?: string | undefined }): JobWatcher {
+    checkCall('cloud.jobs.watch()', promptId, options, JOB_WATCH_RULES);
+    const { relayToken, ...watch } = options ?? {};
+    if (relayToken !== undefined) this.#deps.tokens.set(promptId, relayToken);
+    return this.#deps.hub.watch(promptId, watch);
   }
 
   /**

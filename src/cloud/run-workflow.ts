@@ -194,7 +194,7 @@ async function downloadAll(files: FilesResource, result: JobResult, request: Req
     return await Promise.all(
       listOutputFiles(result.outputs).map(({ nodeId, kind, ref }) =>
         limiter.run(async () => {
-          const response = await files.getResponse(ref, { ...request, signal });
+          const response = await files.getResponse(ref, { ...request, signal, promptId: result.promptId });
           const data = new Uint8Array(await response.arrayBuffer());
           return { nodeId, kind, ref, data, mimeType: response.headers.get('content-type') ?? undefined };
         }, signal),

@@ -6,6 +6,7 @@ import { Checker, ConnectionError, isPlainObject, redactUrl, REQUEST_RULES, rule
 import type { DefinitionCache } from './definitions.js';
 import { initOf, InvalidWorkflowError, SubmissionUnknownError, WorkflowError, WorkflowValidationError } from './model/errors.js';
 import type { JobReader } from './model/job-reader.js';
+import type { RelayTokens } from './model/relay-tokens.js';
 import { PromptResponseSchema, toNodeErrors } from './model/schemas.js';
 import type { SubmitResult, Workflow } from './model/types.js';
 import { checkWorkflowShape } from './model/validate-workflow.js';
@@ -115,6 +116,8 @@ export interface SubmitDeps {
   clientId: string;
   definitions: DefinitionCache;
   ids: PromptIds;
+  /** Where the token a relay signs for the job is kept (`relay_token` of the answer). */
+  tokens?: RelayTokens | undefined;
   /** Told the prompt id before the submission is sent, when the server keeps client-chosen ids. */
   onChosen?: ((promptId: string) => void) | undefined;
 }
@@ -162,7 +165,10 @@ export async function submitJob(deps: SubmitDeps, input: Workflow | UiWorkflow, 
     throw new WorkflowError(message, typeof error === 'object' && error ? (error.type ?? undefined) : undefined, toNodeErrors(body.node_errors), body, body.prompt_id ?? undefined);
   }
   ids.learn(chosen, answer.prompt_id);
-  return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors };
+  // Submitted through a relay (graphcloud/server): its token opens the job's routes and socket messages.
+  deps.tokens?.set(answer.prompt_id, answer.relay_token);
+  const relayToken = deps.tokens?.get(answer.prompt_id);
+  return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors, ...(relayToken === undefined ? {} : { relayToken }) };
 }
 
 /**

@@ -67,7 +67,7 @@ describe('cloud.files.saveOutputs()', () => {
   it('writes bytes already downloaded (download: true) without asking the server again', async () => {
     const dir = await folder();
     const ref = image('a.png');
-    const saved = await cloud().files.saveOutputs({ outputs: { '9': { images: [ref] } }, files: [{ nodeId: '9', kind: 'images', ref, data: png(), mimeType: 'image/png' }] }, dir);
+    const saved = await cloud().files.saveOutputs({ outputs: { '9': { images: [ref] } }, files: [{ nodeId: '9', kind: 'images', ref, data: new Uint8Array(png()), mimeType: 'image/png' }] }, dir);
     expect(saved[0]?.bytes).toBe(png().byteLength);
     expect(seen).toHaveLength(0);
   });

@@ -1,5 +1,6 @@
 import { NotFoundError, path, scrubSecrets, type HttpClient, type RequestOptions } from '../../core/index.js';
 import { readOutputs } from './outputs.js';
+import type { RelayTokens } from './relay-tokens.js';
 import { AnyObjectSchema, JobStatusSchema } from './schemas.js';
 import { historyStatus, mapJobStatus, type StatusMapping } from './status.js';
 import type { JobStatusInfo, NodeOutput } from './types.js';
@@ -19,6 +20,8 @@ export interface JobReaderConfig {
   statusMap?: Readonly<Record<string, StatusMapping>> | undefined;
   /** Routes asked in order for a finished job's outputs (`{id}` is replaced). */
   outputRoutes: readonly string[];
+  /** Tokens of jobs submitted through a relay, sent with their reads. */
+  tokens?: RelayTokens | undefined;
 }
 
 /**
@@ -48,7 +51,7 @@ export class JobReader {
 
   /** The status of one job, mapped onto the documented values (`raw` keeps the server's). */
   async status(promptId: string, options?: RequestOptions): Promise<JobStatusInfo> {
-    const info = await this.#status(promptId, options);
+    const info = await this.#status(promptId, this.#config.tokens?.withToken(promptId, options) ?? options);
     // A failure message is the server's text, and a server may echo the key it received in it.
     if (info.errorMessage) info.errorMessage = scrubSecrets(info.errorMessage, [(await this.#config.http.credential()) ?? '']);
     return info;
@@ -90,11 +93,12 @@ export class JobReader {
    * when none did (`404`, `{}`, or an error).
    */
   async outputs(promptId: string, options?: RequestOptions): Promise<{ outputs: Record<string, NodeOutput>; complete: boolean }> {
+    const scoped = this.#config.tokens?.withToken(promptId, options) ?? options;
     for (const route of this.#config.outputRoutes) {
       try {
         // The core's retry applies: a transient 5xx must not cost a paid job its outputs; a 404
         // (a route this server lacks) is not retried, and the next route is asked.
-        const body = await this.#config.http.request({ method: 'GET', path: route.replaceAll('{id}', encodeURIComponent(promptId)), schema: AnyObjectSchema, options });
+        const body = await this.#config.http.request({ method: 'GET', path: route.replaceAll('{id}', encodeURIComponent(promptId)), schema: AnyObjectSchema, options: scoped });
         const outputs = readOutputs(body, promptId);
         if (outputs) return { outputs, complete: true };
       } catch (error) {

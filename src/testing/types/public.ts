@@ -117,6 +117,12 @@ export interface FailureRule {
   retryAfter?: number;
   /** Body to answer: an object is JSON, a string is text, `null` is empty. Default `{message}`. */
   body?: unknown;
+  /**
+   * Send the answer's status and headers at once, then hold its body this many milliseconds (the
+   * connection stays open; a client that gives up first never gets it). Alone, the route answers;
+   * with `status`, the failure does.
+   */
+  stallBodyMs?: number;
 }
 
 /**
@@ -154,6 +160,14 @@ export interface FaultControl {
   refuseSockets(ms: number): void;
   /** Sends the garbage frames to every socket now; returns how many sockets got them. */
   sendGarbageFrames(): number;
+  /**
+   * Restarts the three servers with their state kept (jobs, runs in progress, tasks, files,
+   * faults): they stop listening (new connections are refused), every WebSocket is closed with
+   * 1012 (service restart), requests in flight are answered, and a request that arrives on a
+   * connection opened before the restart is answered `503` with `Connection: close` unprocessed.
+   * After `downMs` the servers listen again on the same ports. Resolves once they do.
+   */
+  restart(options?: { downMs?: number }): Promise<void>;
 }
 
 /**

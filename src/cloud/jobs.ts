@@ -1,4 +1,4 @@
-import { Checker, checkOptions, ConnectionError, isPlainObject, redactUrl, REQUEST_RULES, rule, TimeoutError, ValidationError, waitRules, type HttpClient, type OptionRules, type RequestOptions, type Rule, type WaitOptions } from '../core/index.js';
+import { Checker, checkOptions, ConnectionError, isPlainObject, redactUrl, REQUEST_RULES, scrubSecrets, rule, TimeoutError, ValidationError, waitRules, type HttpClient, type OptionRules, type RequestOptions, type Rule, type WaitOptions } from '../core/index.js';
 import type { DefinitionCache } from './definitions.js';
 import { POLL_FLOOR_MS } from './model/defaults.js';
 import { InvalidWorkflowError, SubmissionUnknownError, WorkflowError } from './model/errors.js';
@@ -132,19 +132,24 @@ export class JobsResource {
     if (partnerApiKey === true) extra.api_key_platform_org = await this.#clientKey();
     else if (typeof partnerApiKey === 'string') extra.api_key_platform_org = partnerApiKey;
     const json = { prompt: workflow, client_id: clientId, ...(Object.keys(extra).length > 0 ? { extra_data: extra } : {}) };
+    // Every credential this request carries is scrubbed from whatever the server echoes.
+    const secrets = [typeof extra.api_key_platform_org === 'string' ? extra.api_key_platform_org : '', (await http.credential()) ?? ''];
     // finishOnClose: once sent, a submission's answer names the job; close() must not lose it.
-    const body = await http.request({ method: 'POST', path: '/api/prompt', json, schema: PromptResponseSchema, finishOnClose: true, options: request }).catch((error: unknown) => {
-      // The request may have reached the server: say so, since a blind retry would run (and bill) the job twice.
+    const answer = await http.request({ method: 'POST', path: '/api/prompt', json, schema: PromptResponseSchema, secrets, finishOnClose: true, options: request }).catch((error: unknown) => {
+      // A refused connection sent nothing: the ConnectionError says it is safe to submit again.
+      if (error instanceof ConnectionError && error.notSent) throw error;
+      // Otherwise the request may have reached the server: say so, since a blind retry would run (and bill) the job twice.
       if (error instanceof ConnectionError || error instanceof TimeoutError) throw new SubmissionUnknownError(redactUrl(`${http.baseUrl}/api/prompt`), error);
       throw error;
     });
-    const nodeErrors = toNodeErrors(body.node_errors);
-    if (body.error || !body.prompt_id) {
+    const nodeErrors = toNodeErrors(answer.node_errors);
+    if (answer.error || !answer.prompt_id) {
+      const body = scrubSecrets(answer, secrets);
       const error = body.error;
       const message = typeof error === 'string' ? error : (error?.message ?? 'the server returned no prompt_id');
-      throw new WorkflowError(message, typeof error === 'object' && error ? (error.type ?? undefined) : undefined, nodeErrors, body, body.prompt_id ?? undefined);
+      throw new WorkflowError(message, typeof error === 'object' && error ? (error.type ?? undefined) : undefined, toNodeErrors(body.node_errors), body, body.prompt_id ?? undefined);
     }
-    return { promptId: body.prompt_id, number: body.number ?? undefined, nodeErrors };
+    return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors };
   }
 
   /**

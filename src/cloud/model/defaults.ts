@@ -57,11 +57,12 @@ export const CLOUD_DEFAULTS = Object.freeze({
   }),
   hold: Object.freeze({
     /**
-     * Messages kept for prompt ids no watcher has claimed yet (a run can finish before the submit
-     * response names its id). Oldest are dropped first.
-     * @default 10_000
+     * Bytes of messages (their frames' length) kept for prompt ids no watcher has claimed yet (a
+     * run can finish before the submit response names its id). Oldest are dropped first; freed
+     * by `close()`.
+     * @default 4_194_304 (4 MiB)
      */
-    maxMessages: 10_000,
+    maxBytes: 4 * 1024 * 1024,
     /**
      * Age in ms after which held messages of an unclaimed prompt id are dropped.
      * @default 120_000
@@ -152,7 +153,7 @@ export interface PollPolicy extends Backoff {
 export interface WatcherPolicy {
   waitTimeout: number | false;
   socket: SocketPolicy;
-  hold: { maxMessages: number; maxAgeMs: number };
+  hold: { maxBytes: number; maxAgeMs: number };
   poll: PollPolicy;
 }
 
@@ -203,7 +204,7 @@ export const WATCHER_RULES: OptionRules = Object.freeze({
     idleCloseMs: atLeast(0),
     authCloseCodes: closeCodes,
   }),
-  hold: rule.object({ maxMessages: atLeast(0, true), maxAgeMs: rule.duration }),
+  hold: rule.object({ maxBytes: atLeast(0, true), maxAgeMs: rule.duration }),
   poll: rule.object({
     ...backoffRules(POLL_FLOOR_MS),
     silenceMs: atLeast(POLL_FLOOR_MS),
@@ -218,7 +219,7 @@ export const WATCHER_RULES: OptionRules = Object.freeze({
  *
  * @example
  * ```ts
- * resolvePolicy({ hold: { maxMessages: 100 } }).hold; // { maxMessages: 100, maxAgeMs: 120000 }
+ * resolvePolicy({ hold: { maxBytes: 1_000_000 } }).hold; // { maxBytes: 1000000, maxAgeMs: 120000 }
  * ```
  */
 export function resolvePolicy(options: WatcherPolicyOptions = {}, check = new Checker()): WatcherPolicy {

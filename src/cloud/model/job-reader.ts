@@ -1,4 +1,4 @@
-import { NotFoundError, path, type HttpClient, type RequestOptions } from '../../core/index.js';
+import { NotFoundError, path, scrubSecrets, type HttpClient, type RequestOptions } from '../../core/index.js';
 import { readOutputs } from './outputs.js';
 import { AnyObjectSchema, JobStatusSchema } from './schemas.js';
 import { historyStatus, mapJobStatus, type StatusMapping } from './status.js';
@@ -48,6 +48,13 @@ export class JobReader {
 
   /** The status of one job, mapped onto the documented values (`raw` keeps the server's). */
   async status(promptId: string, options?: RequestOptions): Promise<JobStatusInfo> {
+    const info = await this.#status(promptId, options);
+    // A failure message is the server's text, and a server may echo the key it received in it.
+    if (info.errorMessage) info.errorMessage = scrubSecrets(info.errorMessage, [(await this.#config.http.credential()) ?? '']);
+    return info;
+  }
+
+  async #status(promptId: string, options: RequestOptions | undefined): Promise<JobStatusInfo> {
     if (this.#runtime === 'local') return this.#history(promptId, options);
     const { http, statusMap } = this.#config;
     try {

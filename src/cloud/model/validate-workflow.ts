@@ -130,6 +130,14 @@ export function checkWorkflowShape(check: Checker, workflow: unknown): void {
     check.fail('workflow', 'an API-format workflow ({"<nodeId>": {class_type, inputs}}); this is the UI format (nodes, links): export it in the API format', '(a UI-format workflow)');
   } else if (!isPlainObject(workflow) || Object.keys(workflow).length === 0) {
     check.fail('workflow', 'an API-format workflow with at least one node ({"<nodeId>": {class_type, inputs}})', workflow);
+  } else {
+    // Every node has the shape the server needs, whether or not `validate` checks it further:
+    // a node of `null` must never be sent (and paid for).
+    for (const [nodeId, node] of Object.entries(workflow)) {
+      if (!isPlainObject(node) || typeof node.class_type !== 'string' || node.class_type === '' || !isPlainObject(node.inputs)) {
+        check.fail(`workflow["${nodeId}"]`, 'a node {class_type: string, inputs: object}', node);
+      }
+    }
   }
 }
 

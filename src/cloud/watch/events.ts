@@ -290,8 +290,10 @@ export interface WatcherStats {
   ignored: number;
   /** Messages held for a prompt id no watcher had claimed yet. */
   held: number;
-  /** Held messages dropped by the count or age bound. */
+  /** Held messages dropped by the byte or age bound. */
   dropped: number;
+  /** Bytes of messages held right now (bounded by `watcher.hold.maxBytes`). */
+  heldBytes: number;
   /** Socket connections opened. */
   connections: number;
   /** Status polls made. */

@@ -14,48 +14,52 @@ export interface Held {
   epoch: number;
   /** Messages may be missing (a disconnect while holding, or the count bound). */
   gap: boolean;
-  messages: [type: string, data: Record<string, unknown>][];
+  messages: [type: string, data: Record<string, unknown>, bytes: number][];
+  /** The size of the held messages (their frames' length). */
+  bytes: number;
 }
 
 /**
  * Messages of prompt ids no watcher has claimed yet (a run can finish before the submit response
- * names its id), bounded in count and in age: the oldest prompts go first; one prompt alone over
- * the bound keeps its latest messages (the end matters most) and is marked as having a gap.
+ * names its id), bounded in bytes (the length of their frames) and in age: the oldest prompts go
+ * first; one prompt alone over the bound keeps its latest messages (the end matters most) and is
+ * marked as having a gap. A count bound would let a few large frames hold hundreds of MB.
  *
  * @example
  * ```ts
  * const buffer = new HoldBuffer(CLOUD_DEFAULTS.hold, stats);
- * buffer.add('p', 'execution_start', { prompt_id: 'p' }, epoch);
+ * buffer.add('p', 'execution_start', { prompt_id: 'p' }, epoch, text.length);
  * ```
  */
 export class HoldBuffer {
   readonly #held = new Map<string, Held>();
-  readonly #bounds: { maxMessages: number; maxAgeMs: number };
+  readonly #bounds: { maxBytes: number; maxAgeMs: number };
   readonly #stats: WatcherStats;
-  #count = 0;
 
-  constructor(bounds: { maxMessages: number; maxAgeMs: number }, stats: WatcherStats) {
+  constructor(bounds: { maxBytes: number; maxAgeMs: number }, stats: WatcherStats) {
     this.#bounds = bounds;
     this.#stats = stats;
+    this.#stats.heldBytes = 0;
   }
 
-  /** Messages held now. */
-  get count(): number {
-    return this.#count;
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.#stats.heldBytes;
   }
 
-  /** Holds one message, then drops what the bounds no longer allow. */
-  add(promptId: string, type: string, data: Record<string, unknown>, epoch: number): void {
+  /** Holds one message of `bytes` bytes, then drops what the bounds no longer allow. */
+  add(promptId: string, type: string, data: Record<string, unknown>, epoch: number, bytes: number): void {
     const now = Date.now();
     let held = this.#held.get(promptId);
     if (!held) {
-      held = { firstAt: now, epoch, gap: false, messages: [] };
+      held = { firstAt: now, epoch, gap: false, messages: [], bytes: 0 };
       this.#held.set(promptId, held);
     } else if (held.epoch !== epoch) {
       held.gap = true;
     }
-    held.messages.push([type, data]);
-    this.#count++;
+    held.messages.push([type, data, bytes]);
+    held.bytes += bytes;
+    this.#stats.heldBytes += bytes;
     this.#stats.held++;
     this.#prune(now);
   }
@@ -65,25 +69,38 @@ export class HoldBuffer {
     const held = this.#held.get(promptId);
     if (!held) return undefined;
     this.#held.delete(promptId);
-    this.#count -= held.messages.length;
+    this.#stats.heldBytes -= held.bytes;
     return held;
   }
 
+  /** Drops everything (the client closed). */
+  clear(): void {
+    this.#held.clear();
+    this.#stats.heldBytes = 0;
+  }
+
   #prune(now: number): void {
-    const { maxMessages, maxAgeMs } = this.#bounds;
+    const { maxBytes, maxAgeMs } = this.#bounds;
     for (const [promptId, held] of this.#held) {
-      const tooMany = this.#count > maxMessages;
-      if (!tooMany && now - held.firstAt <= maxAgeMs) return;
-      if (tooMany && this.#held.size === 1) {
-        const excess = this.#count - maxMessages;
-        held.messages.splice(0, excess);
+      const tooMuch = this.#stats.heldBytes > maxBytes;
+      if (!tooMuch && now - held.firstAt <= maxAgeMs) return;
+      if (tooMuch && this.#held.size === 1) {
+        // Drop from the front: the end of a run matters most.
+        let dropped = 0;
+        while (this.#stats.heldBytes > maxBytes && dropped < held.messages.length) {
+          const size = held.messages[dropped]?.[2] ?? 0;
+          held.bytes -= size;
+          this.#stats.heldBytes -= size;
+          dropped++;
+        }
+        held.messages.splice(0, dropped);
         held.gap = true;
-        this.#count -= excess;
-        this.#stats.dropped += excess;
+        this.#stats.dropped += dropped;
+        if (held.messages.length === 0) this.#held.delete(promptId);
         return;
       }
       this.#held.delete(promptId);
-      this.#count -= held.messages.length;
+      this.#stats.heldBytes -= held.bytes;
       this.#stats.dropped += held.messages.length;
     }
   }

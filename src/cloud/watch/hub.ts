@@ -63,7 +63,7 @@ type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'>;
  * ```
  */
 export class WatchHub {
-  readonly stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, connections: 0, polls: 0 };
+  readonly stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 };
   readonly #options: WatchHubOptions;
   readonly #router: JobRouter;
   readonly #link: SocketLink;
@@ -93,8 +93,8 @@ export class WatchHub {
   }
 
   /** Messages currently held for unclaimed prompt ids. */
-  get heldCount(): number {
-    return this.#router.heldCount;
+  get heldBytes(): number {
+    return this.#router.heldBytes;
   }
 
   /**
@@ -158,6 +158,7 @@ export class WatchHub {
   #close(): void {
     const reason: unknown = this.#options.http.closed.reason;
     this.#link.close(reason);
+    this.#router.clear();
     for (const track of [...this.#tracks.values()]) this.#fail(track, () => new WatcherClosedError(track.promptId, reason));
   }
 

@@ -61,6 +61,8 @@ export class SocketLink {
   #socket: ReconnectingSocket | undefined;
   #state: State = 'idle';
   #redactedUrl = '';
+  /** The key of the current socket URL: what a hostile server could echo back in a frame. */
+  #token = '';
   #refused: Refusal | undefined;
   #leases = 0;
   #idle: AbortController | undefined;
@@ -145,8 +147,10 @@ export class SocketLink {
     const { http, clientId, policy, router, random } = this.#options;
     this.#socket = new ReconnectingSocket({
       url: async () => {
-        const built = socketUrl(http.baseUrl, clientId, await http.credential());
+        const token = await http.credential();
+        const built = socketUrl(http.baseUrl, clientId, token);
         this.#redactedUrl = built.redacted;
+        this.#token = token ?? '';
         return built.url;
       },
       WebSocket,
@@ -154,7 +158,7 @@ export class SocketLink {
       random,
       handlers: {
         onOpen: () => this.#onOpen(),
-        onText: (text) => router.handleText(text),
+        onText: (text) => router.handleText(this.#scrub(text)),
         onBinary: (bytes) => router.handleBinary(bytes),
         onDown: (down) => this.#onDown(down),
         onRefused: (down) => this.#onRefused(down),
@@ -207,7 +211,13 @@ export class SocketLink {
     this.#options.on.down();
   }
 
-  #onRefused(down: SocketDown): void {
+  /** The text with the key replaced, should the server have echoed it (a traceback, a reason). */
+  #scrub(text: string): string {
+    return this.#token.length >= 4 && text.includes(this.#token) ? text.split(this.#token).join('[REDACTED]') : text;
+  }
+
+  #onRefused(raw: SocketDown): void {
+    const down = { ...raw, reason: this.#scrub(raw.reason) };
     const url = this.#redactedUrl;
     const message = `The WebSocket refused the credential (close code ${down.code}${down.reason ? `: ${down.reason}` : ''})`;
     const refused: Refusal = (promptId) => {

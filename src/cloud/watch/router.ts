@@ -71,7 +71,7 @@ interface Followed {
  * ```
  */
 export interface RouterOptions {
-  hold: { maxMessages: number; maxAgeMs: number };
+  hold: { maxBytes: number; maxAgeMs: number };
   stats: WatcherStats;
 }
 
@@ -81,7 +81,7 @@ const RECENT_LIMIT = 2_048;
  * Routes socket messages to the jobs followed by their `prompt_id` (the cloud sends every job of
  * a user to every socket of that user, so filtering by prompt id is the only routing; see
  * docs/wire-protocol.md#cloud-websocket-messages-and-their-order). Messages of a prompt nobody
- * follows yet are held, bounded in count and age, because a run can finish before the submit
+ * follows yet are held, bounded in bytes and age, because a run can finish before the submit
  * response names its id. It is the only writer of what messages tell (`Seen`), and of the epoch.
  * Never throws on bad input: it counts it.
  *
@@ -111,9 +111,14 @@ export class JobRouter {
     return this.#epoch;
   }
 
-  /** Number of messages currently held. */
-  get heldCount(): number {
-    return this.#held.count;
+  /** Bytes of messages currently held. */
+  get heldBytes(): number {
+    return this.#held.bytes;
+  }
+
+  /** Frees every held message (the client closed). */
+  clear(): void {
+    this.#held.clear();
   }
 
   /**
@@ -190,7 +195,7 @@ export class JobRouter {
     if (type === 'execution_start' || type === 'progress' || (type === 'executing' && data.node !== null)) this.#current = promptId;
     const followed = this.#followed.get(promptId);
     if (followed) this.#apply(followed, type, data, this.#epoch);
-    else if (!this.#recent.has(promptId)) this.#held.add(promptId, type, data, this.#epoch);
+    else if (!this.#recent.has(promptId)) this.#held.add(promptId, type, data, this.#epoch, text.length);
   }
 
   /** Routes one binary frame (previews are not held: they are large and only of live interest). */

@@ -133,7 +133,10 @@ export class ReconnectingSocket {
     while (!signal.aborted) {
       let down: SocketDown;
       try {
-        down = await this.#connectOnce(await this.#options.url(), signal);
+        const url = await this.#options.url();
+        // Stopped while the URL (the credential) was being resolved: open nothing.
+        if (signal.aborted) return;
+        down = await this.#connectOnce(url, signal);
       } catch (error) {
         down = { opened: false, code: 1006, reason: error instanceof Error ? error.message : String(error), uptimeMs: 0 };
       }

@@ -2,10 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WatchEvent, WatcherStats } from '../../../src/cloud/index.js';
 import { JobRouter, type TerminalEnd } from '../../../src/cloud/watch/router.js';
 
-const stats = (): WatcherStats => ({ received: 0, ignored: 0, held: 0, dropped: 0, connections: 0, polls: 0 });
+const stats = (): WatcherStats => ({ received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 });
 const msg = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data });
 
-function setup(hold = { maxMessages: 5, maxAgeMs: 1_000 }) {
+// Bounds in bytes, sized from the frames the tests send (about 60 bytes each).
+const FRAME = msg('execution_start', { prompt_id: 'new' }).length;
+function setup(hold = { maxBytes: 100 * FRAME, maxAgeMs: 1_000 }) {
   const ends: [string, TerminalEnd][] = [];
   const counters = stats();
   const router = new JobRouter({ hold, stats: counters });
@@ -31,20 +33,20 @@ describe('JobRouter: the hold buffer', () => {
     expect(ends).toEqual([['p', { status: 'completed', wholeRun: true, verify: false }]]);
   });
 
-  it('is bounded in count: the oldest prompts go first', () => {
-    const { router, counters, watch } = setup({ maxMessages: 3, maxAgeMs: 60_000 });
+  it('is bounded in bytes: the oldest prompts go first', () => {
+    const { router, counters, watch } = setup({ maxBytes: 3 * FRAME + 45, maxAgeMs: 60_000 });
     router.handleText(msg('execution_start', { prompt_id: 'old' }));
     router.handleText(msg('execution_start', { prompt_id: 'mid' }));
     router.handleText(msg('execution_start', { prompt_id: 'new' }));
     router.handleText(msg('progress', { prompt_id: 'new', value: 1, max: 2 }));
     expect(counters.dropped).toBe(1);
-    expect(router.heldCount).toBe(3);
+    expect(router.heldBytes).toBeLessThanOrEqual(3 * FRAME + 45);
     expect(watch('old').events).toEqual([]);
     expect(watch('new').events.map((e) => e.type)).toEqual(['execution_start', 'progress']);
   });
 
   it('keeps the latest messages of one prompt that alone exceeds the bound, and marks the gap', () => {
-    const { router, ends, watch } = setup({ maxMessages: 2, maxAgeMs: 60_000 });
+    const { router, ends, watch } = setup({ maxBytes: msg('executed', { prompt_id: 'p', node: '1', output: { a: [1] } }).length + msg('execution_success', { prompt_id: 'p' }).length, maxAgeMs: 60_000 });
     router.handleText(msg('execution_start', { prompt_id: 'p' }));
     router.handleText(msg('executed', { prompt_id: 'p', node: '1', output: { a: [1] } }));
     router.handleText(msg('execution_success', { prompt_id: 'p' }));
@@ -55,7 +57,7 @@ describe('JobRouter: the hold buffer', () => {
   });
 
   it('is bounded in time: messages older than maxAgeMs are dropped', () => {
-    const { router, counters, watch } = setup({ maxMessages: 100, maxAgeMs: 1_000 });
+    const { router, counters, watch } = setup({ maxBytes: 100 * FRAME, maxAgeMs: 1_000 });
     router.handleText(msg('execution_start', { prompt_id: 'stale' }));
     vi.advanceTimersByTime(1_001);
     router.handleText(msg('execution_start', { prompt_id: 'fresh' }));

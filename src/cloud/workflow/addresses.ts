@@ -1,0 +1,141 @@
+// Input addresses: "<node>.<input>", where <node> is a node id, a title (`_meta.title`) or a
+// class type that exactly one node has. See docs/workflows.md for the rule.
+import type { Workflow, WorkflowNode } from '../model/types.js';
+import type { ObjectInfo } from '../model/validate-workflow.js';
+import { WorkflowAddressError, type AddressCandidate } from './address-error.js';
+import { isRecord } from './model.js';
+
+/**
+ * Where an address points: the node id and the input name.
+ *
+ * @example
+ * ```ts
+ * const { nodeId, input } = resolveAddress(workflow, 'Positive prompt.text');
+ * ```
+ */
+export interface ResolvedAddress {
+  nodeId: string;
+  input: string;
+  node: WorkflowNode;
+}
+
+function candidateOf(nodeId: string, node: WorkflowNode): AddressCandidate {
+  const title = isRecord(node._meta) && typeof node._meta.title === 'string' ? node._meta.title : undefined;
+  return { nodeId, classType: String(node.class_type), title };
+}
+
+/** The nodes a node part names: by id, else by title, else by class type. */
+function matchNode(workflow: Workflow, part: string): string[] {
+  if (Object.hasOwn(workflow, part)) return [part];
+  const ids = Object.keys(workflow);
+  const byTitle = ids.filter((id) => candidateOf(id, workflow[id]!).title === part);
+  if (byTitle.length > 0) return byTitle;
+  return ids.filter((id) => workflow[id]!.class_type === part);
+}
+
+/** Splits `node.input` at an unescaped dot: `\.` is a dot and `\\` a backslash in the node part. */
+function splitEscaped(address: string): [string, string] | undefined {
+  let node = '';
+  for (let i = 0; i < address.length; i++) {
+    const char = address[i]!;
+    if (char === '\\' && (address[i + 1] === '.' || address[i + 1] === '\\')) node += address[++i];
+    else if (char === '.') return [node, address.slice(i + 1)];
+    else node += char;
+  }
+  return undefined;
+}
+
+/**
+ * Resolves an input address `"<node>.<input>"` against an API-format workflow. `<node>` is a
+ * node id, a node title (`_meta.title`), or a `class_type` that exactly one node has; an id wins
+ * over a title, a title over a class type. Titles may hold dots and spaces: the longest part
+ * before a dot that names a node is the node, the rest is the input. To split elsewhere, escape
+ * the node part's dots as `\.` (and backslashes as `\\`): then the first unescaped dot splits.
+ * With node definitions, the input must be one the node type declares.
+ *
+ * @throws WorkflowAddressError listing the candidates when no node or several nodes match, or
+ * the node type has no such input.
+ * @example
+ * ```ts
+ * resolveAddress(workflow, 'KSampler.seed');           // { nodeId: '3', input: 'seed', ... }
+ * resolveAddress(workflow, 'v1.2 upscale.scale_by');   // a title holding a dot
+ * resolveAddress(workflow, 'a\\.b.c', info);           // node "a.b", input "c"
+ * ```
+ */
+export function resolveAddress(workflow: Workflow, address: string, objectInfo?: ObjectInfo): ResolvedAddress {
+  if (!isRecord(workflow)) throw new WorkflowAddressError(String(address), 'needs an API-format workflow', 'Convert a UI-format workflow with toApiWorkflow() first', []);
+  if (typeof address !== 'string' || !address.includes('.')) {
+    throw new WorkflowAddressError(String(address), 'an address is "<node>.<input>"', 'Write the node id, title or class type, a dot, then the input name (e.g. "KSampler.seed")', []);
+  }
+  let nodePart: string;
+  let input: string;
+  let matches: string[];
+  if (address.includes('\\')) {
+    const split = splitEscaped(address);
+    if (!split) throw new WorkflowAddressError(address, 'has no unescaped dot between node and input', 'Escape only the dots inside the node part', []);
+    [nodePart, input] = split;
+    matches = matchNode(workflow, nodePart);
+  } else {
+    nodePart = '';
+    input = '';
+    matches = [];
+    for (let at = address.lastIndexOf('.'); at > 0; at = address.lastIndexOf('.', at - 1)) {
+      const found = matchNode(workflow, address.slice(0, at));
+      if (found.length > 0) {
+        [nodePart, input, matches] = [address.slice(0, at), address.slice(at + 1), found];
+        break;
+      }
+    }
+  }
+  const all = Object.keys(workflow).map((id) => candidateOf(id, workflow[id]!));
+  if (matches.length === 0) {
+    throw new WorkflowAddressError(address, 'names no node (by id, title or class type)', 'Use one of the node ids or titles below', all);
+  }
+  if (matches.length > 1) {
+    const listed = matches.map((id) => candidateOf(id, workflow[id]!));
+    throw new WorkflowAddressError(address, `"${nodePart}" names ${matches.length} nodes`, 'Use the node id instead, or give the nodes distinct titles in the web UI', listed);
+  }
+  const nodeId = matches[0]!;
+  const node = workflow[nodeId]!;
+  if (!input) throw new WorkflowAddressError(address, 'has no input name after the node', 'Add the input name, e.g. "KSampler.seed"', []);
+  if (objectInfo) {
+    const definition = Object.hasOwn(objectInfo, node.class_type) ? objectInfo[node.class_type] : undefined;
+    const names = definition ? [...Object.keys(definition.input?.required ?? {}), ...Object.keys(definition.input?.optional ?? {})] : Object.keys(node.inputs ?? {});
+    if (!names.includes(input)) {
+      throw new WorkflowAddressError(address, `node ${nodeId} (${node.class_type}) has no input "${input}"`, 'Use one of its inputs', names);
+    }
+  }
+  return { nodeId, input, node };
+}
+
+/**
+ * Returns a copy of an API-format workflow with inputs set by address (`"<node>.<input>"`, see
+ * `resolveAddress()`); the workflow passed in is not changed. A value may be a literal or a link
+ * `[nodeId, outputIndex]`.
+ *
+ * @throws WorkflowAddressError for an unknown or ambiguous address, or two addresses naming the
+ * same input.
+ * @example
+ * ```ts
+ * const run = setInputs(workflow, { 'Positive prompt.text': 'a red fox', 'KSampler.seed': 42, '9.filename_prefix': 'fox' });
+ * ```
+ */
+export function setInputs(workflow: Workflow, values: Record<string, unknown>, objectInfo?: ObjectInfo): Workflow {
+  const targets = new Map<string, string>();
+  const changes: [ResolvedAddress, unknown][] = [];
+  for (const address of Object.keys(values)) {
+    const resolved = resolveAddress(workflow, address, objectInfo);
+    const key = `${resolved.nodeId}\u0000${resolved.input}`;
+    const earlier = targets.get(key);
+    if (earlier !== undefined) throw new WorkflowAddressError(address, `sets the same input as "${earlier}" (node ${resolved.nodeId}, input "${resolved.input}")`, 'Set each input once', [earlier]);
+    targets.set(key, address);
+    changes.push([resolved, values[address]]);
+  }
+  const copy: Workflow = Object.create(null);
+  for (const id of Object.keys(workflow)) {
+    const node = workflow[id]!;
+    copy[id] = { ...node, inputs: Object.assign(Object.create(null) as Record<string, unknown>, node.inputs) };
+  }
+  for (const [{ nodeId, input }, value] of changes) copy[nodeId]!.inputs[input] = value;
+  return copy;
+}

@@ -1,0 +1,67 @@
+import { ValidationError } from '../../core/index.js';
+
+/**
+ * Why a UI-format workflow could not be converted.
+ *
+ * @example
+ * ```ts
+ * if (error.code === 'unknown_node_type') console.log('install the node pack that provides', error.nodeType);
+ * ```
+ */
+export type WorkflowConversionCode =
+  | 'invalid_workflow'
+  | 'unknown_node_type'
+  | 'unplaceable_widget_value'
+  | 'dangling_link'
+  | 'link_cycle'
+  | 'subgraph_cycle'
+  | 'unsupported_node';
+
+/** The node an error is about: its id (`outer:inner` inside subgraphs), type and title. */
+export interface WorkflowNodeRef {
+  nodeId: string;
+  nodeType: string | undefined;
+  nodeTitle: string | undefined;
+}
+
+/**
+ * A UI-format workflow that cannot be turned into the API format: the error names the node (id,
+ * type and title) and says how to fix it. Nothing was sent.
+ *
+ * @example
+ * ```ts
+ * try { toApiWorkflow(ui, info); }
+ * catch (e) { if (e instanceof WorkflowConversionError) console.log(e.nodeId, e.nodeType, e.code); }
+ * ```
+ */
+export class WorkflowConversionError extends ValidationError {
+  override name = 'WorkflowConversionError';
+  readonly code: WorkflowConversionCode;
+  readonly nodeId: string | undefined;
+  readonly nodeType: string | undefined;
+  readonly nodeTitle: string | undefined;
+
+  constructor(code: WorkflowConversionCode, node: WorkflowNodeRef | undefined, problem: string, fix: string, received?: unknown) {
+    const where = node ? describeNode(node) : 'workflow';
+    super([{ path: node ? `node ${node.nodeId}` : '(workflow)', rule: problem, received }], 'toApiWorkflow');
+    this.message = `toApiWorkflow: ${where}: ${problem}. ${fix}; nothing was sent`;
+    this.code = code;
+    this.nodeId = node?.nodeId;
+    this.nodeType = node?.nodeType;
+    this.nodeTitle = node?.nodeTitle;
+  }
+}
+
+/**
+ * `node 3 (KSampler "My sampler")`: how messages name a node.
+ *
+ * @example
+ * ```ts
+ * describeNode({ nodeId: '3', nodeType: 'KSampler', nodeTitle: 'KSampler' }); // 'node 3 (KSampler)'
+ * ```
+ */
+export function describeNode(node: WorkflowNodeRef): string {
+  const type = node.nodeType ?? 'unknown type';
+  const title = node.nodeTitle && node.nodeTitle !== node.nodeType ? ` "${node.nodeTitle}"` : '';
+  return `node ${node.nodeId} (${type}${title})`;
+}

@@ -1,0 +1,276 @@
+// Loads a UI-format workflow the way the web UI does before it can make a prompt: links of both
+// shapes, subgraph definitions (with duplicate inner node ids remapped), nodes created from their
+// definitions and configured from the saved data. Follows LGraph.configure, LGraphNode.configure,
+// the ComfyNode configure override of the frontend's litegraphService, migrateWidgetsValues and
+// fixLinkInputSlots (utils/litegraphUtil), and the widget-input clean-up of widgetInputs.
+import type { ObjectInfo } from '../model/validate-workflow.js';
+import { WorkflowConversionError } from './errors.js';
+import { isRecord, own, type Graph, type GraphNode, type InputSlot, type Link, type OutputSlot, type SubgraphDefinition, type SubgraphSlot } from './model.js';
+import { createNodeTemplate, type NodeTemplate } from './node-template.js';
+import { applyPromotedValues, bindSubgraphInputs } from './subgraph-instance.js';
+import { setWidgetValues } from './widget-values.js';
+import type { UiNodeId } from './types.js';
+
+export interface LoadContext {
+  objectInfo: ObjectInfo;
+  templates: Map<string, NodeTemplate | null>;
+  subgraphs: Map<string, SubgraphDefinition>;
+  state: { lastNodeId: number };
+}
+
+const FRONTEND_NODES: Record<string, { kind: GraphNode['kind']; title: string }> = Object.assign(Object.create(null) as Record<string, { kind: GraphNode['kind']; title: string }>, {
+  Reroute: { kind: 'reroute', title: 'Reroute' },
+  Note: { kind: 'note', title: 'Note' },
+  MarkdownNote: { kind: 'note', title: 'Markdown Note' },
+  PrimitiveNode: { kind: 'primitive', title: 'Primitive' },
+});
+
+function fail(problem: string, fix: string, received?: unknown): never {
+  throw new WorkflowConversionError('invalid_workflow', undefined, problem, fix, received);
+}
+
+export function templateFor(context: LoadContext, type: string): NodeTemplate | null {
+  let template = context.templates.get(type);
+  if (template === undefined) {
+    const def = Object.hasOwn(context.objectInfo, type) ? context.objectInfo[type] : undefined;
+    template = isRecord(def) ? createNodeTemplate(type, def) : null;
+    context.templates.set(type, template);
+  }
+  return template;
+}
+
+/** A link in either saved shape; anything else is skipped, as litegraph would fail to use it. */
+export function parseLink(raw: unknown): Link | undefined {
+  if (Array.isArray(raw)) {
+    if (raw.length < 5) return undefined;
+    return { id: raw[0], origin_id: raw[1] as UiNodeId, origin_slot: raw[2] as number, target_id: raw[3] as UiNodeId, target_slot: raw[4] as number, type: raw[5] };
+  }
+  if (!isRecord(raw)) return undefined;
+  return { id: raw.id, origin_id: raw.origin_id as UiNodeId, origin_slot: raw.origin_slot as number, target_id: raw.target_id as UiNodeId, target_slot: raw.target_slot as number, type: raw.type };
+}
+
+function emptyGraph(): Graph {
+  return { nodes: [], byId: new Map(), links: new Map() };
+}
+
+/** Builds the root graph of a UI-format workflow. */
+export function loadWorkflow(data: Record<string, unknown>, objectInfo: ObjectInfo): Graph {
+  if (!Array.isArray(data.nodes)) fail('a UI-format workflow has a "nodes" array', 'Pass the JSON file saved from the web UI', data.nodes);
+  const lastNodeId = data.version === 0.4 || data.version === undefined ? data.last_node_id : own(data.state, 'lastNodeId');
+  const context: LoadContext = { objectInfo, templates: new Map(), subgraphs: new Map(), state: { lastNodeId: typeof lastNodeId === 'number' ? lastNodeId : 0 } };
+  const rootNodes = data.nodes.map((raw, index) => checkNodeData(raw, `nodes[${index}]`));
+
+  const definitions = own(data.definitions, 'subgraphs');
+  if (Array.isArray(definitions)) loadSubgraphs(context, definitions, rootNodes);
+
+  const graph = emptyGraph();
+  addLinks(graph, data.links);
+  addNodes(context, graph, rootNodes);
+  return graph;
+}
+
+function checkNodeData(raw: unknown, where: string): Record<string, unknown> {
+  if (!isRecord(raw)) fail(`${where} is not a node object`, 'Pass the JSON file saved from the web UI', raw);
+  if (typeof raw.id !== 'number' && typeof raw.id !== 'string') fail(`${where} has no number or string "id"`, 'Give every node an id', raw.id);
+  if (typeof raw.type !== 'string') fail(`${where} (id ${String(raw.id)}) has no string "type"`, 'Give every node its node type', raw.type);
+  // A shallow copy: ids may be remapped and the caller's object must not change.
+  return { ...raw };
+}
+
+function addLinks(graph: Graph, links: unknown): void {
+  if (!Array.isArray(links)) return;
+  for (const raw of links) {
+    const link = parseLink(raw);
+    if (link) graph.links.set(link.id, link);
+  }
+}
+
+// deduplicateSubgraphNodeIds: an inner node id already used by the root graph or an earlier
+// definition gets the next free id, so `outer:inner` execution ids stay unique.
+function loadSubgraphs(context: LoadContext, definitions: unknown[], rootNodes: Record<string, unknown>[]): void {
+  const used = new Set<number>();
+  for (const node of rootNodes) if (typeof node.id === 'number') used.add(node.id);
+  const parsed: { raw: Record<string, unknown>; nodes: Record<string, unknown>[]; links: Link[]; remap: Map<UiNodeId, number> }[] = [];
+  for (const [index, raw] of definitions.entries()) {
+    if (!isRecord(raw) || typeof raw.id !== 'string') fail(`definitions.subgraphs[${index}] has no string "id"`, 'Pass the JSON file saved from the web UI', raw);
+    const nodes = (Array.isArray(raw.nodes) ? raw.nodes : []).map((node, at) => checkNodeData(node, `subgraph ${raw.id as string} nodes[${at}]`));
+    const links = (Array.isArray(raw.links) ? raw.links : []).map(parseLink).filter((link): link is Link => link !== undefined);
+    const remap = new Map<UiNodeId, number>();
+    for (const node of nodes) {
+      if (typeof node.id !== 'number') continue;
+      if (used.has(node.id)) {
+        let next = context.state.lastNodeId + 1;
+        while (used.has(next)) next++;
+        context.state.lastNodeId = next;
+        remap.set(node.id, next);
+        node.id = next;
+        used.add(next);
+      } else {
+        used.add(node.id);
+        if (node.id > context.state.lastNodeId) context.state.lastNodeId = node.id;
+      }
+    }
+    for (const link of links) {
+      link.origin_id = remap.get(link.origin_id) ?? link.origin_id;
+      link.target_id = remap.get(link.target_id) ?? link.target_id;
+    }
+    parsed.push({ raw, nodes, links, remap });
+  }
+  for (const { raw, remap } of parsed) {
+    const definition: SubgraphDefinition = {
+      remappedIds: new Map([...remap].map(([from, to]) => [String(from), to])),
+      id: raw.id as string,
+      name: typeof raw.name === 'string' ? raw.name : '',
+      inputs: slotsOf(raw.inputs),
+      outputs: slotsOf(raw.outputs),
+      graph: emptyGraph(),
+    };
+    definition.graph.definition = definition;
+    context.subgraphs.set(definition.id, definition);
+  }
+  for (const { raw, nodes, links } of parsed) {
+    const definition = context.subgraphs.get(raw.id as string)!;
+    for (const link of links) definition.graph.links.set(link.id, link);
+    addNodes(context, definition.graph, nodes);
+  }
+}
+
+function slotsOf(raw: unknown): SubgraphSlot[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(isRecord).map((slot) => ({ name: String(slot.name ?? ''), type: slot.type, linkIds: Array.isArray(slot.linkIds) ? slot.linkIds : [] }));
+}
+
+function addNodes(context: LoadContext, graph: Graph, nodesData: Record<string, unknown>[]): void {
+  const created: [GraphNode, Record<string, unknown>][] = [];
+  for (const data of nodesData) {
+    const node = createNode(context, graph, data);
+    // LGraph.add: a duplicate id (or -1) gets the next free id.
+    if (node.id === -1 || graph.byId.has(String(node.id))) node.id = ++context.state.lastNodeId;
+    else if (typeof node.id === 'number' && node.id > context.state.lastNodeId) context.state.lastNodeId = node.id;
+    graph.nodes.push(node);
+    graph.byId.set(String(node.id), node);
+    created.push([node, data]);
+  }
+  for (const [node, data] of created) configureNode(context, node, data);
+  fixLinkInputSlots(graph);
+  for (const node of graph.nodes) dropOrphanWidgetInputs(node);
+}
+
+function createNode(context: LoadContext, graph: Graph, data: Record<string, unknown>): GraphNode {
+  const type = data.type as string;
+  const node: GraphNode = { id: data.id as UiNodeId, type, title: '', mode: 0, kind: 'missing', inputs: [], outputs: [], widgets: [], properties: Object.create(null), savedValues: undefined, graph };
+  const subgraph = context.subgraphs.get(type);
+  const frontend = FRONTEND_NODES[type];
+  const template = subgraph || frontend ? null : templateFor(context, type);
+  if (subgraph) {
+    node.kind = 'subgraph';
+    node.subgraph = subgraph;
+    node.title = subgraph.name;
+    node.inputs = subgraph.inputs.map((slot) => ({ name: slot.name, type: slot.type, link: null }));
+    node.outputs = subgraph.outputs.map((slot) => ({ name: slot.name, type: slot.type, links: null }));
+  } else if (frontend) {
+    node.kind = frontend.kind;
+    node.title = frontend.title;
+    if (frontend.kind === 'reroute') {
+      node.inputs = [{ name: '', type: '*', link: null }];
+      node.outputs = [{ name: '', type: '*', links: null }];
+    } else if (frontend.kind === 'primitive') {
+      node.outputs = [{ name: 'connect to widget input', type: '*', links: null }];
+    }
+  } else if (template) {
+    node.kind = 'comfy';
+    node.comfyClass = template.className;
+    node.title = template.title;
+    node.inputs = template.sockets.map((socket) => ({ name: socket.name, type: socket.type, link: null, widgetName: socket.widgetName }));
+    node.outputs = template.outputs.map((output) => ({ name: output.name, type: output.type, links: null }));
+    node.widgets = template.widgets.map((widget) => ({ ...widget }));
+    // Comfy.SaveImageExtraOutput names every other node for `%name.widget%` replacements.
+    node.properties['Node name for S&R'] = type;
+  }
+  return node;
+}
+
+function inputOf(raw: unknown): InputSlot | undefined {
+  if (!isRecord(raw)) return undefined;
+  const widgetName = own(raw.widget, 'name');
+  return { name: String(raw.name ?? ''), type: raw.type, link: raw.link ?? null, widgetName: typeof widgetName === 'string' ? widgetName : undefined };
+}
+
+function outputOf(raw: unknown): OutputSlot | undefined {
+  if (!isRecord(raw)) return undefined;
+  return { name: raw.name, type: raw.type, links: Array.isArray(raw.links) ? [...(raw.links as unknown[])] : null };
+}
+
+function configureNode(context: LoadContext, node: GraphNode, data: Record<string, unknown>): void {
+  if (typeof data.mode === 'number') node.mode = data.mode;
+  if (data.title) node.title = data.title;
+  if (isRecord(data.properties)) for (const key of Object.keys(data.properties)) node.properties[key] = data.properties[key];
+  node.savedValues = data.widgets_values;
+  const savedInputs = Array.isArray(data.inputs) ? data.inputs.map(inputOf).filter((slot) => slot !== undefined) : undefined;
+  const savedOutputs = Array.isArray(data.outputs) ? data.outputs.map(outputOf) : undefined;
+
+  if (node.kind === 'comfy') {
+    if (savedInputs) {
+      const byName = new Map(savedInputs.map((slot) => [slot.name, slot]));
+      const defined = new Set(node.inputs.map((slot) => slot.name));
+      node.inputs = [
+        ...node.inputs.map((slot) => {
+          const saved = byName.get(slot.name);
+          return saved ? { ...saved, name: slot.name, type: slot.type, widgetName: slot.widgetName ?? saved.widgetName } : slot;
+        }),
+        ...savedInputs.filter((slot) => !defined.has(slot.name)),
+      ];
+    }
+    const length = Math.max(node.outputs.length, savedOutputs?.length ?? 0);
+    node.outputs = Array.from({ length }, (_, index) => {
+      const defined = node.outputs[index];
+      const saved = savedOutputs?.[index];
+      if (!defined) return saved ?? { name: undefined, type: undefined, links: null };
+      return saved ? { ...saved, name: defined.name, type: defined.type } : defined;
+    });
+    setWidgetValues(node, templateFor(context, node.type), data.widgets_values);
+    return;
+  }
+  if (savedInputs) node.inputs = savedInputs;
+  if (savedOutputs) node.outputs = savedOutputs.map((slot) => slot ?? { name: undefined, type: undefined, links: null });
+  if (node.kind === 'subgraph' && node.subgraph) {
+    bindSubgraphInputs(node, node.subgraph, savedInputs);
+    applyPromotedValues(node, node.subgraph, data.widgets_values);
+  }
+}
+
+
+// fixLinkInputSlots: a link's target slot is the index of the input that holds it.
+function fixLinkInputSlots(graph: Graph): void {
+  for (const node of graph.nodes) {
+    for (const [index, input] of node.inputs.entries()) {
+      if (!input.link) continue;
+      const link = graph.links.get(input.link);
+      if (link) link.target_slot = index;
+    }
+  }
+}
+
+// Comfy.WidgetInputs onGraphConfigured: an input bound to a widget the node no longer has is removed.
+function dropOrphanWidgetInputs(node: GraphNode): void {
+  if (node.kind !== 'comfy') return;
+  for (let index = node.inputs.length - 1; index >= 0; index--) {
+    const input = node.inputs[index]!;
+    if (input.widgetName === undefined || node.widgets.some((widget) => widget.name === input.widgetName)) continue;
+    if (input.link != null) {
+      const link = node.graph.links.get(input.link);
+      if (link) {
+        node.graph.links.delete(input.link);
+        const origin = node.graph.byId.get(String(link.origin_id));
+        const links = origin?.outputs[link.origin_slot]?.links;
+        const at = links ? links.indexOf(input.link) : -1;
+        if (links && at !== -1) links.splice(at, 1);
+      }
+    }
+    node.inputs.splice(index, 1);
+    for (const [at, slot] of node.inputs.entries()) {
+      const link = slot.link != null ? node.graph.links.get(slot.link) : undefined;
+      if (link) link.target_slot = at;
+    }
+  }
+}

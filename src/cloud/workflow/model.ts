@@ -1,0 +1,117 @@
+// The in-memory graph the conversion works on: a small mirror of what the web UI builds when it
+// loads a UI-format workflow (nodes with their sockets and widgets, links by id). Every map keyed
+// by data from the file is a Map or a prototype-free object.
+import type { UiNodeId } from './types.js';
+
+/** `mode` values the conversion reads (litegraph's LGraphEventMode). */
+export const MODE_NEVER = 2;
+export const MODE_BYPASS = 4;
+
+/** Origin id of links that enter a subgraph from its input node, and target id of links leaving it. */
+export const SUBGRAPH_INPUT_ID = -10;
+export const SUBGRAPH_OUTPUT_ID = -20;
+
+export type NodeKind = 'comfy' | 'reroute' | 'note' | 'primitive' | 'subgraph' | 'missing';
+
+/** How a widget's value is rewritten when the prompt is made. */
+export type WidgetTransform = 'dynamic-prompt' | 'filename-prefix' | undefined;
+
+export interface Widget {
+  name: string;
+  value: unknown;
+  /** Takes a slot of `widgets_values` (litegraph `widget.serialize !== false`). */
+  persist: boolean;
+  /** Goes into the prompt (`widget.options.serialize !== false`). */
+  prompt: boolean;
+  /** The widget kind, `curve` values are tagged in the prompt. */
+  kind: string;
+  transform?: WidgetTransform;
+}
+
+export interface InputSlot {
+  name: string;
+  type: unknown;
+  link: unknown;
+  /** Set when the socket belongs to a widget of that name. */
+  widgetName?: string | undefined;
+}
+
+export interface OutputSlot {
+  name: unknown;
+  type: unknown;
+  links: unknown[] | null;
+}
+
+export interface Link {
+  id: unknown;
+  origin_id: UiNodeId;
+  origin_slot: number;
+  target_id: UiNodeId;
+  target_slot: number;
+  type: unknown;
+}
+
+export interface GraphNode {
+  id: UiNodeId;
+  type: string;
+  title: unknown;
+  mode: number;
+  kind: NodeKind;
+  /** `class_type` in the prompt (comfy nodes). */
+  comfyClass?: string | undefined;
+  inputs: InputSlot[];
+  outputs: OutputSlot[];
+  widgets: Widget[];
+  properties: Record<string, unknown>;
+  /** `widgets_values` as saved (primitives read it after load). */
+  savedValues: unknown;
+  graph: Graph;
+  /** The definition a subgraph instance expands to. */
+  subgraph?: SubgraphDefinition | undefined;
+}
+
+export interface Graph {
+  nodes: GraphNode[];
+  byId: Map<string, GraphNode>;
+  links: Map<unknown, Link>;
+  /** Set on the graph of a subgraph definition. */
+  definition?: SubgraphDefinition | undefined;
+}
+
+export interface SubgraphSlot {
+  name: string;
+  type: unknown;
+  linkIds: unknown[];
+}
+
+export interface SubgraphDefinition {
+  id: string;
+  name: string;
+  inputs: SubgraphSlot[];
+  outputs: SubgraphSlot[];
+  graph: Graph;
+  /** Inner node ids changed on load because another graph used them: old id to new id. */
+  remappedIds: Map<string, number>;
+}
+
+/**
+ * The node a link points to; ids are compared as strings, as litegraph's node table does.
+ */
+export function getNodeById(graph: Graph, id: unknown): GraphNode | undefined {
+  if (typeof id !== 'number' && typeof id !== 'string') return undefined;
+  return graph.byId.get(String(id));
+}
+
+export function isVirtual(node: GraphNode): boolean {
+  return node.kind === 'reroute' || node.kind === 'note' || node.kind === 'primitive' || node.kind === 'subgraph';
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads an own property only: data keys never reach Object.prototype. */
+export function own(record: unknown, key: string | number): unknown {
+  if (typeof record !== 'object' || record === null) return undefined;
+  return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
+}

@@ -1,0 +1,211 @@
+// What a node of a given type looks like when the web UI creates it from its definition: its
+// sockets, its widgets (with the extra widgets the UI adds) and its outputs. Follows the
+// frontend's litegraphService (addInputs: sockets first, then widgets), nodeDefOrderingUtil
+// (input_order), schemas/nodeDef/migration (V1 to V2 specs), scripts/widgets and the widget
+// composables (useIntWidget, useComboWidget...), and the core extensions that change a
+// definition before registering it (uploadImage, uploadAudio, previewAny).
+import type { NodeDefinition } from '../model/validate-workflow.js';
+import { isRecord, own, type Widget } from './model.js';
+
+/** One input definition in the frontend's V2 shape: type, name, and the options spread in. */
+export interface InputSpecV2 {
+  name: string;
+  type: string;
+  isOptional: boolean;
+  options: Record<string, unknown>;
+  /** The values of a combo. */
+  comboOptions: unknown[];
+}
+
+export interface SocketTemplate {
+  name: string;
+  type: string;
+  widgetName?: string | undefined;
+}
+
+export interface NodeTemplate {
+  className: string;
+  title: string;
+  /** Input specs by name, in the definition's order (required, then optional). */
+  specs: Map<string, InputSpecV2>;
+  sockets: SocketTemplate[];
+  widgets: Widget[];
+  outputs: { name: string; type: string }[];
+}
+
+const AUDIO_UI_NODES = new Set(['LoadAudio', 'SaveAudio', 'PreviewAudio', 'SaveAudioMP3', 'SaveAudioOpus']);
+/** Save nodes whose `filename_prefix` gets `%node.widget%` and `%date:...%` replacements. */
+export const SAVE_NODES = new Set(['SaveImage', 'SaveVideo', 'SaveAnimatedWEBP', 'SaveWEBM', 'SaveAudio', 'SaveGLB', 'SaveAnimatedPNG', 'CLIPSave', 'VAESave', 'ModelSave', 'LoraSave', 'SaveLatent']);
+const SEED_NAMES = new Set(['seed', 'noise_seed']);
+
+type WidgetFactory = (spec: InputSpecV2) => Widget[];
+
+const widget = (name: string, value: unknown, kind: string, persist = true, prompt = true): Widget => ({ name, value, kind, persist, prompt });
+const controlWidget = (mode: unknown): Widget => widget('control_after_generate', mode, 'combo', true, false);
+
+// scripts/widgets.ts ComfyWidgets plus the custom widgets of core extensions that matter here.
+const WIDGET_FACTORIES: Record<string, WidgetFactory> = Object.assign(Object.create(null) as Record<string, WidgetFactory>, {
+  INT: (spec: InputSpecV2) => {
+    const widgets = [widget(spec.name, spec.options.default ?? 0, 'number')];
+    const control = spec.options.control_after_generate ?? SEED_NAMES.has(spec.name);
+    if (control) widgets.push(controlWidget(typeof spec.options.control_after_generate === 'string' ? spec.options.control_after_generate : 'randomize'));
+    return widgets;
+  },
+  FLOAT: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? 0, 'number')],
+  BOOLEAN: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? false, 'toggle')],
+  STRING: (spec: InputSpecV2) => {
+    const text = widget(spec.name, spec.options.default ?? '', 'text');
+    if (spec.options.dynamicPrompts === true) text.transform = 'dynamic-prompt';
+    return [text];
+  },
+  MARKDOWN: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? '', 'markdown')],
+  COMBO: comboWidgets,
+  COMFY_DYNAMICCOMBO_V3: comboWidgets,
+  IMAGEUPLOAD: (spec: InputSpecV2) => [widget(spec.name, 'image', 'button', true, false)],
+  AUDIO_UI: (spec: InputSpecV2) => [widget(spec.name, '', 'audio', false, true)],
+  AUDIOUPLOAD: (spec: InputSpecV2) => [widget(spec.name, '', 'button', true, false)],
+  COLOR: (spec: InputSpecV2) => [widget(spec.name, spec.options.default || '#000000', 'color')],
+  TEXTAREA: (spec: InputSpecV2) => [widget(spec.name, spec.options.default || '', 'textarea')],
+  PAINTER: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? '', 'painter')],
+  RANGE: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? { min: 0, max: 1 }, 'range')],
+  CHART: (spec: InputSpecV2) => [widget(spec.name, spec.options.data || {}, 'chart')],
+  CURVE: (spec: InputSpecV2) => [widget(spec.name, spec.options.default, 'curve')],
+  IMAGECOMPARE: (spec: InputSpecV2) => [widget(spec.name, ['', ''], 'imagecompare', false, true)],
+  BOUNDING_BOX: (spec: InputSpecV2) => {
+    const bounds = isRecord(spec.options.default) ? spec.options.default : { x: 0, y: 0, width: 512, height: 512 };
+    return [widget(spec.name, { ...bounds }, 'boundingbox'), ...['x', 'y', 'width', 'height'].map((field) => widget(field, own(bounds, field), 'number', true, false))];
+  },
+});
+
+function comboWidgets(spec: InputSpecV2): Widget[] {
+  const control = spec.options.control_after_generate;
+  if (spec.options.multi_select) {
+    const widgets = [widget(spec.name, [], 'multiselect')];
+    if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'fixed'));
+    return widgets;
+  }
+  const fallback = spec.comboOptions.length > 0 ? spec.comboOptions[0] : spec.options.remote ? 'Loading...' : undefined;
+  const widgets = [widget(spec.name, spec.options.default || fallback, 'combo')];
+  // A combo's control also gets a filter-list text widget (addValueControlWidgets).
+  if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'randomize'), widget('control_filter_list', '', 'text', true, false));
+  return widgets;
+}
+
+/** True when the web UI gives inputs of this type a widget. */
+export function hasWidget(type: string): boolean {
+  return WIDGET_FACTORIES[type] !== undefined;
+}
+
+/**
+ * The widgets the web UI creates for one input definition (a seed's value and its
+ * control_after_generate mode, an upload button...).
+ */
+export function createWidgets(spec: InputSpecV2): Widget[] {
+  return WIDGET_FACTORIES[spec.type]?.(spec) ?? [];
+}
+
+/** An object_info input definition `[type, options?]` in the frontend's V2 shape. */
+export function toSpecV2(name: string, raw: unknown, isOptional: boolean): InputSpecV2 {
+  const typeOrList = Array.isArray(raw) ? raw[0] : undefined;
+  const rawOptions = Array.isArray(raw) ? raw[1] : undefined;
+  const options: Record<string, unknown> = Object.create(null);
+  if (isRecord(rawOptions)) for (const key of Object.keys(rawOptions)) options[key] = rawOptions[key];
+  if (Array.isArray(typeOrList)) return { name, type: 'COMBO', isOptional, options, comboOptions: typeOrList };
+  if (typeOrList === 'COMBO') return { name, type: 'COMBO', isOptional, options, comboOptions: Array.isArray(options.options) ? options.options : [] };
+  return { name, type: typeof typeOrList === 'string' ? typeOrList : 'UNKNOWN', isOptional, options, comboOptions: [] };
+}
+
+/** Entries of `input.required` / `input.optional`, with the core extensions' additions. */
+function definitionInputs(className: string, def: NodeDefinition): { required: [string, unknown][]; optional: [string, unknown][] } {
+  const entries = (group: unknown): [string, unknown][] => (isRecord(group) ? Object.keys(group).map((key) => [key, group[key]]) : []);
+  const input = isRecord(def.input) ? def.input : {};
+  const required = entries(input.required);
+  const set = (name: string, spec: unknown) => {
+    const at = required.findIndex(([key]) => key === name);
+    if (at === -1) required.push([name, spec]);
+    else required[at] = [name, spec];
+  };
+  if (isRecord(input.required)) {
+    // Comfy.AudioWidget, then Comfy.UploadAudio, then Comfy.UploadImage (their registration order).
+    if (AUDIO_UI_NODES.has(className)) set('audioUI', ['AUDIO_UI', {}]);
+    const audio = required.find(([key]) => key === 'audio')?.[1];
+    if (Array.isArray(audio) && isRecord(audio[1]) && audio[1].audio_upload === true) set('upload', ['AUDIOUPLOAD', {}]);
+    const media = required.find(([, spec]) => isMediaUploadCombo(spec));
+    if (media) {
+      const [mediaName, mediaSpec] = media as [string, unknown[]];
+      set('upload', ['IMAGEUPLOAD', { ...(isRecord(mediaSpec[1]) ? mediaSpec[1] : {}), imageInputName: mediaName }]);
+    }
+  }
+  return { required, optional: entries(input.optional) };
+}
+
+function isMediaUploadCombo(spec: unknown): boolean {
+  if (!Array.isArray(spec) || !isRecord(spec[1])) return false;
+  const options = spec[1];
+  const upload = options.image_upload === true || options.video_upload === true || options.animated_image_upload === true;
+  return upload && (Array.isArray(spec[0]) || spec[0] === 'COMBO');
+}
+
+/** The inputs in creation order: `input_order` when the definition has it, else definition order. */
+function orderSpecs(def: NodeDefinition, specs: Map<string, InputSpecV2>): InputSpecV2[] {
+  const order = isRecord(def.input_order) ? def.input_order : undefined;
+  if (!order) return [...specs.values()];
+  const ordered: InputSpecV2[] = [];
+  for (const [group, optional] of [['required', false], ['optional', true]] as const) {
+    const names = order[group];
+    if (!Array.isArray(names)) continue;
+    for (const name of names) {
+      const spec = typeof name === 'string' ? specs.get(name) : undefined;
+      if (spec && spec.isOptional === optional) ordered.push(spec);
+    }
+  }
+  const seen = new Set(ordered.map((spec) => spec.name));
+  for (const spec of specs.values()) if (!seen.has(spec.name)) ordered.push(spec);
+  return ordered;
+}
+
+/** Builds the template of a node type from its object_info definition. */
+export function createNodeTemplate(className: string, def: NodeDefinition): NodeTemplate {
+  const { required, optional } = definitionInputs(className, def);
+  const specs = new Map<string, InputSpecV2>();
+  for (const [name, raw] of required) specs.set(name, toSpecV2(name, raw, false));
+  for (const [name, raw] of optional) specs.set(name, toSpecV2(name, raw, true));
+  // defaultInput on an optional input means forceInput (ComfyNodeDefImpl._migrateDefaultInput).
+  for (const spec of specs.values()) if (spec.isOptional && spec.options.defaultInput) spec.options.forceInput = true;
+
+  const ordered = orderSpecs(def, specs);
+  const sockets: SocketTemplate[] = [];
+  const widgets: Widget[] = [];
+  const widgetType = (spec: InputSpecV2) => (typeof spec.options.widgetType === 'string' ? spec.options.widgetType : spec.type);
+  for (const spec of ordered) {
+    if (hasWidget(widgetType(spec)) && !spec.options.forceInput) continue;
+    if (spec.type === 'COMFY_AUTOGROW_V3') continue; // its sockets are added at run time; saved ones come back as extra inputs
+    sockets.push({ name: spec.name, type: matchTypeOf(spec) });
+  }
+  for (const spec of ordered) {
+    const type = widgetType(spec);
+    if (!hasWidget(type) || spec.options.forceInput) continue;
+    widgets.push(...createWidgets({ ...spec, type }));
+    sockets.push({ name: spec.name, type: spec.type, widgetName: spec.name });
+  }
+  if (className === 'PreviewAny') {
+    // Comfy.PreviewAny adds its display widgets when the node is created.
+    widgets.push(widget('preview_markdown', '', 'markdown', false, false), widget('preview_text', '', 'text', false, false), widget('previewMode', false, 'toggle', true, false));
+  }
+  if (SAVE_NODES.has(className)) for (const w of widgets) if (w.name === 'filename_prefix') w.transform = 'filename-prefix';
+
+  const outputTypes = Array.isArray(def.output) ? def.output : [];
+  const outputs = outputTypes.map((type, index) => ({
+    name: (Array.isArray(def.output_name) ? def.output_name[index] : undefined) || `output_${index}`,
+    type: Array.isArray(type) ? 'COMBO' : type === 'COMFY_MATCHTYPE_V3' ? '*' : String(type),
+  }));
+  const title = (typeof def.display_name === 'string' && def.display_name) || (typeof def.name === 'string' && def.name) || className;
+  return { className, title, specs, sockets, widgets, outputs };
+}
+
+function matchTypeOf(spec: InputSpecV2): string {
+  if (spec.type !== 'COMFY_MATCHTYPE_V3') return spec.type;
+  const template = own(spec.options, 'template');
+  const allowed = own(template, 'allowed_types');
+  return typeof allowed === 'string' ? allowed : spec.type;
+}

@@ -1,0 +1,43 @@
+// Primitive nodes (the web UI's PrimitiveNode of extensions/core/widgetInputs): after loading,
+// one that feeds widget inputs gets a copy of the first target's widget holding its saved value;
+// when the prompt is made it writes that value into every widget it is linked to
+// (applyFirstWidgetValueToGraph). It is virtual: it never appears in the prompt.
+import { getNodeById, type Graph, type GraphNode } from './model.js';
+import { hasWidget } from './node-template.js';
+import { applyTextReplacements } from './text.js';
+
+const REPLACE_PROPERTY = 'Run widget replace on values';
+
+/** PrimitiveNode.onAfterGraphConfigured, for every primitive of a graph. */
+export function configurePrimitives(graph: Graph): void {
+  for (const node of graph.nodes) {
+    if (node.kind !== 'primitive') continue;
+    const linkId = node.outputs[0]?.links?.[0];
+    if (linkId === undefined) continue;
+    const link = graph.links.get(linkId);
+    const target = link ? getNodeById(graph, link.target_id) : undefined;
+    const input = link && target ? target.inputs[link.target_slot] : undefined;
+    if (!input) continue;
+    let value: unknown;
+    if (input.widgetName !== undefined) value = target!.widgets.find((widget) => widget.name === input.widgetName)?.value;
+    else if (!(typeof input.type === 'string' && hasWidget(input.type))) continue;
+    const saved = node.savedValues;
+    if (Array.isArray(saved) && saved.length > 0) value = saved[0];
+    node.widgets = [{ name: 'value', value, kind: 'value', persist: true, prompt: true }];
+  }
+}
+
+/** PrimitiveNode.applyToGraph: the primitive's value goes into each widget it is linked to. */
+export function applyPrimitive(node: GraphNode, now: Date): void {
+  const source = node.widgets[0];
+  if (!source) return;
+  let value = source.value;
+  if (value && node.properties[REPLACE_PROPERTY] && typeof value === 'string') value = applyTextReplacements(node.graph, value, now);
+  for (const linkId of node.outputs[0]?.links ?? []) {
+    const link = node.graph.links.get(linkId);
+    const target = link ? getNodeById(node.graph, link.target_id) : undefined;
+    const widgetName = link && target ? target.inputs[link.target_slot]?.widgetName : undefined;
+    const widget = widgetName === undefined ? undefined : target!.widgets.find((candidate) => candidate.name === widgetName);
+    if (widget) widget.value = value;
+  }
+}

@@ -1,0 +1,128 @@
+// toApiWorkflow: the prompt the web UI makes from a UI-format workflow (the frontend's
+// graphToPrompt in utils/executionUtil): primitives write their values into the widgets they
+// feed, nodes are flattened in execution order (subgraphs expanded to `outer:inner` ids), and each
+// node that runs gets its widget values and its links, followed back to the node that produces
+// them. Links to nodes that do not run are dropped at the end.
+import type { Workflow, WorkflowNode } from '../model/types.js';
+import type { ObjectInfo } from '../model/validate-workflow.js';
+import { WorkflowConversionError } from './errors.js';
+import { isUiWorkflow } from './format.js';
+import { loadWorkflow } from './load.js';
+import { isRecord, isVirtual, MODE_BYPASS, MODE_NEVER, type Graph, type Widget } from './model.js';
+import { computeExecutionOrder } from './order.js';
+import { applyPrimitive, configurePrimitives } from './primitives.js';
+import { createExecNode, expandInstance, resolveInput, type ExecMap, type ExecNode } from './resolve.js';
+import { applyTextReplacements, processDynamicPrompt } from './text.js';
+import type { ToApiWorkflowOptions } from './types.js';
+
+/**
+ * Converts a workflow saved from the web UI (UI format) into the API format the cloud runs,
+ * producing what the web UI itself sends: widget values placed on their inputs
+ * (`control_after_generate` modes and upload buttons left out), links followed through reroutes
+ * and bypassed nodes, muted nodes and notes dropped, primitive values copied into the inputs they
+ * feed, subgraphs expanded with `outer:inner` ids, and each node's title in `_meta.title`.
+ *
+ * Pure and synchronous; the input is not changed.
+ *
+ * @param uiWorkflow The parsed JSON file saved from the web UI.
+ * @param objectInfo The server's node definitions (`await cloud.nodes.list()`).
+ * @throws WorkflowConversionError naming the node (id, type, title) when a node type is not on
+ * the server, a link points nowhere, or links go round in a circle through reroutes or bypassed nodes.
+ * @example
+ * ```ts
+ * const ui = JSON.parse(await readFile('portrait.json', 'utf8'));
+ * const workflow = toApiWorkflow(ui, await cloud.nodes.list());
+ * await cloud.runWorkflow(setInputs(workflow, { 'KSampler.seed': 7 }));
+ * ```
+ */
+export function toApiWorkflow(uiWorkflow: unknown, objectInfo: ObjectInfo, options: ToApiWorkflowOptions = {}): Workflow {
+  if (!isUiWorkflow(uiWorkflow)) {
+    throw new WorkflowConversionError('invalid_workflow', undefined, 'a workflow saved from the web UI has a "nodes" array and a "links" array', 'Pass the JSON file saved from the web UI (an API-format workflow needs no conversion)', summarize(uiWorkflow));
+  }
+  if (!isRecord(objectInfo)) throw new WorkflowConversionError('invalid_workflow', undefined, 'objectInfo is the map of node definitions', 'Pass await cloud.nodes.list()', summarize(objectInfo));
+  const random = options.random ?? Math.random;
+  const now = options.now ?? new Date();
+
+  const root = loadWorkflow(uiWorkflow, objectInfo);
+  forEachGraph(root, configurePrimitives);
+  const order = computeExecutionOrder(root);
+
+  // Virtual nodes apply themselves first (graphToPrompt: applyToGraph).
+  for (const node of order) {
+    const inner = node.subgraph ? expandInstance(new Map(), createExecNode(node, [], undefined)) : [createExecNode(node, [], undefined)];
+    for (const exec of inner) if (exec.node.kind === 'primitive') applyPrimitive(exec.node, now);
+  }
+
+  const map: ExecMap = new Map();
+  for (const node of order) {
+    const exec = createExecNode(node, [], undefined);
+    map.set(exec.id, exec);
+    if (node.mode === MODE_NEVER || node.mode === MODE_BYPASS) continue;
+    if (node.subgraph) expandInstance(map, exec);
+  }
+
+  const output: Workflow = Object.create(null);
+  for (const exec of map.values()) {
+    const { node } = exec;
+    if (isVirtual(node) || node.mode === MODE_NEVER || node.mode === MODE_BYPASS) continue;
+    output[exec.id] = toApiNode(map, exec, root, random, now);
+  }
+
+  for (const node of Object.values(output)) {
+    for (const [name, value] of Object.entries(node.inputs)) {
+      if (value === undefined || (Array.isArray(value) && value.length === 2 && !Object.hasOwn(output, String(value[0])))) delete node.inputs[name];
+    }
+  }
+  return output;
+}
+
+function toApiNode(map: ExecMap, exec: ExecNode, root: Graph, random: () => number, now: Date): WorkflowNode {
+  const { node } = exec;
+  if (node.kind !== 'comfy' || node.comfyClass === undefined) {
+    const group = node.type.startsWith('workflow>') || node.type.startsWith('workflow/');
+    throw new WorkflowConversionError(
+      group ? 'unsupported_node' : 'unknown_node_type',
+      { nodeId: exec.id, nodeType: node.type, nodeTitle: typeof node.title === 'string' ? node.title : undefined },
+      group ? 'group nodes (the legacy "workflow>" nodes) are not converted' : `the server has no node type "${node.type}"`,
+      group ? 'Open the workflow in the web UI, convert the group node to a subgraph and save it again' : 'Install the node pack that provides it on the server, or replace, mute or bypass this node',
+      node.type,
+    );
+  }
+  const inputs: Record<string, unknown> = Object.create(null);
+  for (const widget of node.widgets) {
+    if (!widget.name || !widget.prompt) continue;
+    inputs[widget.name] = wrap(serializeWidget(widget, root, random, now), widget.kind === 'curve');
+  }
+  for (const [index, input] of node.inputs.entries()) {
+    const resolved = resolveInput(map, exec, index, new Set());
+    if (!resolved) continue;
+    inputs[input.name] = resolved.widget ? wrap(resolved.widget.value, false) : [resolved.originId, Number.parseInt(String(resolved.originSlot))];
+  }
+  return { inputs, class_type: node.comfyClass, _meta: { title: node.title as string } };
+}
+
+function serializeWidget(widget: Widget, root: Graph, random: () => number, now: Date): unknown {
+  if (typeof widget.value !== 'string') return widget.value;
+  if (widget.transform === 'dynamic-prompt') return processDynamicPrompt(widget.value, random);
+  if (widget.transform === 'filename-prefix') return applyTextReplacements(root, widget.value, now);
+  return widget.value;
+}
+
+// An array value would read as a link: the web UI sends it as {__value__: [...]}.
+function wrap(value: unknown, curve: boolean): unknown {
+  if (!Array.isArray(value)) return value;
+  return curve ? { __type__: 'CURVE', __value__: value } : { __value__: value };
+}
+
+function forEachGraph(graph: Graph, visit: (graph: Graph) => void, seen = new Set<Graph>()): void {
+  if (seen.has(graph)) return;
+  seen.add(graph);
+  visit(graph);
+  for (const node of graph.nodes) if (node.subgraph) forEachGraph(node.subgraph.graph, visit, seen);
+}
+
+function summarize(value: unknown): unknown {
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (isRecord(value)) return `an object with keys ${Object.keys(value).slice(0, 5).join(', ')}`;
+  return value;
+}

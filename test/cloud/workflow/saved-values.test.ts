@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { toApiWorkflow } from '../../../src/cloud/workflow/index.js';
+import { objectInfo } from './fixtures/object-info.js';
+import { node, workflow } from './helpers.js';
+
+const convert = (ui: unknown) => JSON.parse(JSON.stringify(toApiWorkflow(ui, objectInfo))) as Record<string, { inputs: Record<string, unknown> }>;
+
+describe('toApiWorkflow() widget values saved as an object', () => {
+  it('places each value on the widget of the same name (node packs such as VideoHelperSuite save them so)', () => {
+    const combine = node({ id: 2, type: 'VHS_VideoCombine', inputs: [['images', 'IMAGE', 1]] });
+    combine.widgets_values = { frame_rate: 24, filename_prefix: 'clip', format: 'video/h264-mp4', save_output: false, videopreview: { hidden: false, params: { filename: 'clip_00001.mp4' } } };
+    const ui = workflow([node({ id: 1, type: 'LoadImage', outputs: [['IMAGE', [1]]], values: ['a.png', 'image'] }), combine], [[1, 1, 0, 2, 0, 'IMAGE']]);
+    expect(convert(ui)['2']!.inputs).toEqual({ frame_rate: 24, filename_prefix: 'clip', format: 'video/h264-mp4', save_output: false, images: ['1', 0] });
+  });
+
+  it('keeps the default of a widget the object has no key for, and ignores inherited keys', () => {
+    const combine = node({ id: 1, type: 'VHS_VideoCombine' });
+    combine.widgets_values = JSON.parse('{"frame_rate": 12, "__proto__": {"format": "video/h264-mp4"}}') as Record<string, unknown>;
+    expect(convert(workflow([combine], []))['1']!.inputs).toEqual({ frame_rate: 12, filename_prefix: 'AnimateDiff', format: 'image/gif', save_output: true });
+  });
+});

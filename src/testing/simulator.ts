@@ -93,7 +93,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return count;
     },
     restart: async (downMs) => {
-      // Stop listening first, so the dropped sockets' reconnects are refused until the servers are back.
+      // Down first, so the dropped sockets' reconnects are refused until the servers are back.
       const restarted = Promise.all(servers.map((server) => restartServer(server, downMs, signal)));
       hub.drop(undefined, 1012);
       await restarted;

@@ -4,7 +4,7 @@ import type { FaultController } from '../faults/controller.js';
 import { FAULT_HEADER } from '../faults/header.js';
 import type { RequestRecord, SimulatorArea } from '../types/public.js';
 import { header, headersOf } from './request.js';
-import { isStale, trackConnections } from './restart.js';
+import { isDown, refusedByRestart, trackConnections } from './restart.js';
 import { Router, type MountedRoutes, type UpgradeAnswer } from './router.js';
 import { refuseUpgrade, sendEmpty, sendJson, sendRefusal } from './send.js';
 import { sleep } from './sleep.js';
@@ -53,7 +53,7 @@ export function createAreaServer(options: AreaServerOptions): Server {
   const router = new Router();
   for (const routes of options.routes) routes(router);
   const server = createServer((req, res) => {
-    handle(options, router, req, res, isStale(server, req)).catch((error: unknown) => {
+    handle(options, router, req, res, refusedByRestart(server, req)).catch((error: unknown) => {
       if (!options.signal.aborted) options.log(`[${options.area}] handler failed: ${String(error)}`);
       if (!res.headersSent && !options.signal.aborted) {
         sendJson(res, 500, { error: 'internal', message: 'Internal Server Error' });
@@ -63,11 +63,11 @@ export function createAreaServer(options: AreaServerOptions): Server {
     });
   });
   trackConnections(server);
-  if (router.hasUpgrades) server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => upgrade(options, router, req, socket, head));
+  if (router.hasUpgrades) server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => upgrade(options, router, req, socket, head, isDown(server)));
   return server;
 }
 
-async function handle(options: AreaServerOptions, router: Router, req: IncomingMessage, res: ServerResponse, stale: boolean): Promise<void> {
+async function handle(options: AreaServerOptions, router: Router, req: IncomingMessage, res: ServerResponse, restarting: boolean): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const method = (req.method ?? 'GET').toUpperCase();
   const internal = header(req, INTERNAL_HEADER) === options.internalSecret;
@@ -96,8 +96,9 @@ async function handle(options: AreaServerOptions, router: Router, req: IncomingM
       return;
     }
   }
-  // A connection opened before a restart belongs to the process that is gone: refused, unprocessed.
-  if (stale) {
+  // Down for a restart, or a connection to the process that is gone: refused, unprocessed (the
+  // simulator's calls to itself excepted, as with every fault).
+  if (restarting && !internal) {
     sendRefusal(res, { status: 503, retryAfter: 1, body: RESTARTING }, { connection: 'close' });
     return;
   }
@@ -122,15 +123,16 @@ async function handle(options: AreaServerOptions, router: Router, req: IncomingM
   await match.handler({ req, res, url, params: match.params, faults });
 }
 
-function upgrade(options: AreaServerOptions, router: Router, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+function upgrade(options: AreaServerOptions, router: Router, req: IncomingMessage, socket: Duplex, head: Buffer, down: boolean): void {
   socket.on('error', () => socket.destroy());
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const record: RequestRecord = { area: options.area, method: 'GET', path: url.pathname, query: url.search, headers: {}, internal: false };
   options.record(record);
   const handler = router.matchUpgrade(url.pathname);
-  const answer: UpgradeAnswer = handler
-    ? handler({ req, socket, head, url, faults: options.faults.forRequest(header(req, FAULT_HEADER)) })
-    : { refuse: { status: 404, body: { message: 'Not Found' } } };
+  let answer: UpgradeAnswer;
+  if (down) answer = { refuse: { status: 503, retryAfter: 1, body: RESTARTING } };
+  else if (handler) answer = handler({ req, socket, head, url, faults: options.faults.forRequest(header(req, FAULT_HEADER)) });
+  else answer = { refuse: { status: 404, body: { message: 'Not Found' } } };
   if ('refuse' in answer) {
     record.status = answer.refuse.status;
     refuseUpgrade(socket, answer.refuse);

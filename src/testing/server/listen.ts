@@ -26,9 +26,7 @@ export function listen(server: Server, port: number): Promise<string> {
  */
 export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
-    // A server down for a restart listens no more but may still hold connections.
     if (!server.listening) {
-      server.closeAllConnections();
       resolve();
       return;
     }

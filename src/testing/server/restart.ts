@@ -1,11 +1,13 @@
 import type { IncomingMessage, Server } from 'node:http';
-import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { sleep } from './sleep.js';
 
 interface Connections {
   /** Open connections, by the restart generation they were accepted in. */
   open: Map<Socket, number>;
   generation: number;
+  /** Restarts under way (a restart may begin while another is down). */
+  down: number;
 }
 
 const tracked = new WeakMap<Server, Connections>();
@@ -18,7 +20,7 @@ const tracked = new WeakMap<Server, Connections>();
  * trackConnections(server);
  */
 export function trackConnections(server: Server): void {
-  const connections: Connections = { open: new Map(), generation: 0 };
+  const connections: Connections = { open: new Map(), generation: 0, down: 0 };
   tracked.set(server, connections);
   server.on('connection', (socket: Socket) => {
     connections.open.set(socket, connections.generation);
@@ -27,48 +29,52 @@ export function trackConnections(server: Server): void {
 }
 
 /**
- * True when the request came on a connection opened before the server's last restart: the
- * process that accepted it is gone, so the request must not be processed.
+ * True when a request must be refused unprocessed because of a restart: the server is down, or
+ * the request came on a connection opened before the last restart (its process is gone).
  *
  * @example
- * if (isStale(server, req)) sendRefusal(res, { status: 503, retryAfter: 1, body }, { connection: 'close' });
+ * if (refusedByRestart(server, req)) sendRefusal(res, { status: 503, retryAfter: 1, body }, { connection: 'close' });
  */
-export function isStale(server: Server, req: IncomingMessage): boolean {
+export function refusedByRestart(server: Server, req: IncomingMessage): boolean {
   const connections = tracked.get(server);
-  const generation = connections?.open.get(req.socket);
-  return connections !== undefined && generation !== undefined && generation < connections.generation;
+  if (!connections) return false;
+  if (connections.down > 0) return true;
+  const generation = connections.open.get(req.socket);
+  return generation !== undefined && generation < connections.generation;
 }
 
 /**
- * Restarts a listening server in place: it stops listening (new connections are refused), waits
- * `downMs`, then listens again on the same port. Connections already open are not cut: a request
- * in flight is answered, and later requests on them are refused by the caller (`isStale`), each
- * with `Connection: close`. An idle connection is never closed under a client that may be sending
- * on it, so no request is lost half-way. Resolves once listening again (or at once when `signal`
- * has aborted, the simulator closing).
+ * True while a restart keeps the server down (WebSocket upgrades are refused then).
+ *
+ * @example
+ * if (isDown(server)) refuseUpgrade(socket, { status: 503, retryAfter: 1, body });
+ */
+export function isDown(server: Server): boolean {
+  return (tracked.get(server)?.down ?? 0) > 0;
+}
+
+/**
+ * Restarts a server as its clients see it through the load balancer in front of a deployment:
+ * for `downMs` every request is answered `503` unprocessed and every upgrade refused; afterwards
+ * the connections opened before the restart still get `503` (their process is gone), each with
+ * `Connection: close`, and new ones are served. Requests in flight when it begins are answered.
+ * The server keeps listening: closing a listening socket resets the connections waiting in its
+ * backlog, whose requests may already be written, and a client could not tell whether such a
+ * request was processed. Resolves once the server is up again (or when `signal` aborts).
  *
  * @example
  * await restartServer(server, 200, signal);
  */
 export async function restartServer(server: Server, downMs: number, signal: AbortSignal): Promise<void> {
-  const address = server.address() as AddressInfo | null;
-  if (!address || signal.aborted) return;
   const connections = tracked.get(server);
-  if (connections) connections.generation += 1;
-  // http.Server#close() also closes idle keep-alive connections, and a client may be writing a
-  // request on one at that very moment: that request would be lost half-sent, which no real
-  // graceful restart does. Stop listening only.
-  NetServer.prototype.close.call(server);
+  if (!connections || signal.aborted) return;
+  connections.generation += 1;
+  connections.down += 1;
   try {
     await sleep(downMs, signal);
   } catch {
-    return;
+    // The simulator closed.
+  } finally {
+    connections.down -= 1;
   }
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(address.port, address.address, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }

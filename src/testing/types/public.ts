@@ -162,10 +162,11 @@ export interface FaultControl {
   sendGarbageFrames(): number;
   /**
    * Restarts the three servers with their state kept (jobs, runs in progress, tasks, files,
-   * faults): they stop listening (new connections are refused), every WebSocket is closed with
-   * 1012 (service restart), requests in flight are answered, and a request that arrives on a
-   * connection opened before the restart is answered `503` with `Connection: close` unprocessed.
-   * After `downMs` the servers listen again on the same ports. Resolves once they do.
+   * faults), as clients see it through a load balancer: every WebSocket is closed with 1012
+   * (service restart), requests in flight are answered, and for `downMs` every request is
+   * answered `503` unprocessed and every upgrade refused; afterwards a request on a connection
+   * opened before the restart still gets `503`, each with `Connection: close`. Resolves once the
+   * servers are up again.
    */
   restart(options?: { downMs?: number }): Promise<void>;
 }

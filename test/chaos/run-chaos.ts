@@ -1,12 +1,12 @@
 // The chaos run: concurrent `cloud.runWorkflow()` jobs against the simulator while it drops and
 // refuses sockets, stalls status bodies after their headers, answers 5xx and restarts with its job
-// state kept. It counts what a user would: correct results (each job's own outputs), hangs,
+// state kept; one run in ten finishes before its submission is answered. It counts what a user would: correct results (each job's own outputs), hangs,
 // duplicate submissions, unhandled rejections, and any credential in what the SDK produced.
 // Used by test/chaos/chaos.test.ts (`npm test`) and scripts/chaos.mjs (`npm run chaos`).
 import { inspect } from 'node:util';
 import { ApiError, ConnectionError, GraphcloudError } from '../../src/core/index.js';
 import { CloudClient, type JobResult, type Workflow } from '../../src/cloud/index.js';
-import { encodePng, startSimulator, type Simulator } from '../../src/testing/index.js';
+import { encodePng, FAULT_HEADER, startSimulator, type Simulator } from '../../src/testing/index.js';
 import { startMonkey, type FaultCounts } from './monkey.js';
 
 /** How a chaos run is shaped. */
@@ -111,7 +111,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       let result: JobResult | undefined;
       for (let attempt = 1; ; attempt++) {
         try {
-          result = await cloud.runWorkflow(workflow(name, index), { onEvent: (event) => void (index % 10 === 0 && produced.push(event)) });
+          result = await cloud.runWorkflow(workflow(name, index), {
+            // One run in ten finishes, every message sent, before its submission is answered.
+            headers: index % 10 === 3 ? { [FAULT_HEADER]: 'finish-before-response' } : undefined,
+            onEvent: (event) => void (index % 10 === 0 && produced.push(event)),
+          });
           break;
         } catch (error) {
           produced.push(error);

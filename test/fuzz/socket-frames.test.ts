@@ -150,6 +150,12 @@ function send(ws: WebSocket, data: string | Uint8Array): Promise<void> {
   return new Promise((resolve) => ws.send(data, { binary: typeof data !== 'string' }, () => resolve()));
 }
 
+/** Memory in use: the heap and the array buffers (binary frames live outside the heap). */
+function used(): number {
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+}
+
 /** Settles within `ms`, or fails naming a hang. */
 function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -171,6 +177,50 @@ describe('cloud.jobs.watch(): the key echoed in a binary frame', () => {
     expect(events.map((e) => (e as { type: string }).type)).toEqual(['execution_start', 'text', 'preview', 'execution_success']);
     expect(renderings(events)).toContain('[REDACTED]');
     expectNoSecret(events, [KEY]);
+  });
+});
+
+describe('the socket against a flood of large frames', () => {
+  it('holds at most its byte bound for unclaimed prompts, and the heap does not grow with the flood', async () => {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    const watcher = cloud.jobs.watch('flood-watch');
+    const result = watcher.result().catch((e: unknown) => e);
+    const ws = await bounded(liveSocket(), 5_000, 'the socket');
+    gc?.();
+    const before = used();
+    const blob = 'x'.repeat(1024 * 1024);
+    // 256 MiB of messages for prompts nobody claims, and as many previews of the watched one.
+    for (let i = 0; i < 256; i++) {
+      await send(ws, JSON.stringify({ type: 'executed', data: { prompt_id: `flood-${i % 16}`, node: '1', output: { text: [blob] } } }));
+      if (i % 32 === 0) await send(ws, encode({ kind: 'preview', type: 4, second: undefined, head: { entries: [] }, owner: 'mine', tail: blob }, 'flood-watch', i));
+    }
+    await send(ws, JSON.stringify({ type: 'execution_success', data: { prompt_id: 'flood-watch' } }));
+    await bounded(result, 10_000, 'the result');
+    gc?.();
+    expect(cloud.jobs.stats().heldBytes).toBeLessThanOrEqual(HOLD_BYTES);
+    expect(used() - before).toBeLessThan(64 * 1024 * 1024);
+  });
+});
+
+describe('a watcher iterated by a consumer that stalls, against a flood of previews', () => {
+  it('buffers a bounded amount: the heap does not grow with the flood', async () => {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    const watcher = cloud.jobs.watch('stalled-consumer');
+    const iterator = watcher[Symbol.asyncIterator]();
+    // The consumer takes one event, then stalls (a slow upload, a paused UI) and takes no more.
+    const first = iterator.next();
+    const ws = await bounded(liveSocket(), 5_000, 'the socket');
+    gc?.();
+    const before = used();
+    const image = 'x'.repeat(1024 * 1024);
+    for (let i = 0; i < 192; i++) await send(ws, encode({ kind: 'preview', type: 4, second: undefined, head: { entries: [] }, owner: 'mine', tail: image }, 'stalled-consumer', i));
+    await send(ws, JSON.stringify({ type: 'execution_success', data: { prompt_id: 'stalled-consumer' } }));
+    await bounded(watcher.result(), 10_000, 'the result');
+    expect((await first).done).toBe(false);
+    gc?.();
+    const grown = used() - before;
+    await iterator.return?.();
+    expect(grown).toBeLessThan(64 * 1024 * 1024);
   });
 });
 

@@ -49,8 +49,11 @@ const VideoStatusSchema = enveloped(
   }),
 );
 
+// The body under `data` when `data` is an object; otherwise the body itself (every field being
+// optional, `{data: null}` passes as a top-level body without fields).
 function unwrap<T extends object>(body: T): T extends { data: infer D } ? D : T {
-  return ('data' in body ? body.data : body) as T extends { data: infer D } ? D : T;
+  const data: unknown = 'data' in body ? body.data : undefined;
+  return (typeof data === 'object' && data !== null && !Array.isArray(data) ? data : body) as T extends { data: infer D } ? D : T;
 }
 
 const QUEUED = new Set(['CREATED', 'QUEUEING', 'QUEUED']);

@@ -93,6 +93,17 @@ describe('proxy status reads: every field optional', () => {
     expect(error).toMatchObject({ reason: 'no-result', taskId: 'v-1' });
   });
 
+  it.each([
+    ['image', 'upscale', '/proxy/imagevendor/v1/ai/image-upscaler/t-1', { data: { status: 'COMPLETED', generated: ['https://cdn.test/o.png'] } }],
+    ['video', 'extend', '/proxy/videovendor/tasks/t-1/creations', { data: { state: 'success', creations: [{ url: 'https://cdn.test/v.mp4' }] } }],
+  ] as const)('reads a %s status whose data is null, a string or a list as one without fields (running)', async (_family, kind, path, done) => {
+    answerStatus(path, [{ data: null }, { data: 'pending' }, { data: [] }, done]);
+    const phases: string[] = [];
+    const result = await client().waitForTask({ kind, taskId: 't-1' }, { ...FAST, onUpdate: (s) => phases.push(s.phase) });
+    expect(result.urls).toHaveLength(1);
+    expect(phases).toEqual(['running', 'succeeded']);
+  });
+
   it('reads an image status without task_id, status or generated as running, owned by the task asked about', async () => {
     answerStatus('/proxy/imagevendor/v1/ai/image-upscaler/t-1', [{ data: {} }, {}, { data: { status: 'COMPLETED', generated: ['https://cdn.test/o.png'] } }]);
     const result = await client().waitForTask({ kind: 'upscale', taskId: 't-1' }, FAST);

@@ -10,7 +10,8 @@ export default defineConfig([
     format: ['esm'],
     target: 'es2023',
     platform: 'neutral',
-    dts: { entry: { index: 'src/index.ts' } },
+    // Declarations come from tsc (tsconfig.build.json), one per module.
+    dts: false,
     sourcemap: true,
     clean: false,
   },
@@ -23,6 +24,6 @@ export default defineConfig([
     dts: { entry: { testing: 'src/testing/index.ts' } },
     sourcemap: true,
     clean: false,
-    external: ['ky', 'zod', 'eventemitter3', 'ws'],
+    external: ['ky', 'zod', 'ws'],
   },
 ]);

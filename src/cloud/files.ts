@@ -2,6 +2,7 @@ import { baseName, Checker, checkOptions, isPlainObject, mimeTypeOf, REQUEST_RUL
 import { streamForm, streamsUploads } from './model/multipart.js';
 import { UploadSchema } from './model/schemas.js';
 import type { FileRef, UploadResult } from './model/types.js';
+import type { OutputsSource, SavedOutput, SaveOutputsOptions } from './save-outputs.js';
 
 /**
  * Options of `cloud.files.upload()`.
@@ -43,6 +44,7 @@ export interface UploadMaskOptions extends UploadOptions {
 }
 
 const UPLOAD_RULES: OptionRules = { ...REQUEST_RULES, type: rule.oneOf(['input', 'temp']), overwrite: rule.boolean, filename: rule.string, subfolder: (check, path, value) => check.string(path, value, { allowEmpty: true }) };
+const SAVE_RULES: OptionRules = { ...REQUEST_RULES, overwrite: rule.boolean };
 const MASK_RULES: OptionRules = {
   ...UPLOAD_RULES,
   originalRef: (check, path, value) => {
@@ -119,6 +121,32 @@ export class FilesResource {
    */
   async getResponse(ref: FileRef, options?: RequestOptions): Promise<Response> {
     return this.#view(ref, options, 'cloud.files.getResponse()');
+  }
+
+  /**
+   * Saves every output file of a run (its result, a job from `cloud.jobs.get()`, or any
+   * `{ outputs }`) into a folder, in Node, Bun or Deno: each file streamed to disk, named after the
+   * server's file name made safe (`name (2).png` when two share one), never overwriting a file
+   * unless `overwrite` is set. Bytes already in `result.files` (`download: true`) are written
+   * without downloading again. A failed download leaves no partial file.
+   *
+   * @throws {ValidationError} outside Node, Bun or Deno, or a name already taken in `dir` (before anything is downloaded).
+   * @example
+   * ```ts
+   * const saved = await cloud.files.saveOutputs(await cloud.runWorkflow(workflow), './out');
+   * for (const file of saved) console.log(file.path, file.bytes);
+   * ```
+   */
+  async saveOutputs(source: OutputsSource, dir: string, options?: SaveOutputsOptions): Promise<SavedOutput[]> {
+    const check = new Checker();
+    if (!isPlainObject(source) || !isPlainObject(source.outputs)) check.fail('source', 'a run result, a job from cloud.jobs.get(), or { outputs }', source);
+    check.string('dir', dir, { required: true });
+    checkOptions(check, 'options', options, SAVE_RULES);
+    check.throwIfInvalid('cloud.files.saveOutputs()');
+    this.#http.throwIfClosed();
+    // Node, Bun and Deno only (it writes files): loaded on first use, so no browser bundle carries it.
+    const { saveOutputs } = await import('./save-outputs.js');
+    return saveOutputs((ref, request) => this.#view(ref, request, 'cloud.files.saveOutputs()'), source, dir, options ?? {});
   }
 
   async #view(ref: FileRef, options: RequestOptions | undefined, context: string): Promise<Response> {

@@ -54,11 +54,29 @@ export class JobReader {
     return info;
   }
 
+  /**
+   * The runtime, found out once when it is not known yet: a status read of an id nobody has
+   * (`404` from the status route and an answer from `/history/{id}` is a local runtime; two
+   * `404`s the cloud).
+   */
+  async detect(options?: RequestOptions): Promise<'cloud' | 'local'> {
+    if (this.#runtime) return this.#runtime;
+    try {
+      await this.#status(globalThis.crypto.randomUUID(), options);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+    this.#runtime ??= 'cloud';
+    return this.#runtime;
+  }
+
   async #status(promptId: string, options: RequestOptions | undefined): Promise<JobStatusInfo> {
     if (this.#runtime === 'local') return this.#history(promptId, options);
     const { http, statusMap } = this.#config;
     try {
       const body = await http.request({ method: 'GET', path: path`/api/job/${promptId}/status`, schema: JobStatusSchema, options });
+      // Only the cloud has the status route (docs/wire-protocol.md#cloud-local-runtimes).
+      this.#runtime ??= 'cloud';
       return { promptId, ...mapJobStatus(body.status, statusMap), raw: body.status, errorMessage: body.error_message ?? undefined };
     } catch (error) {
       // A local runtime has no status route (docs/wire-protocol.md#cloud-local-runtimes).

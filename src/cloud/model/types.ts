@@ -192,8 +192,8 @@ export interface JobResult {
    * history answered. False when completion was learned by polling and no output route answered.
    */
   outputsComplete: boolean;
-  /** How the end was learned. */
-  via: 'socket' | 'poll';
+  /** How the end was learned: a socket message, a status read, or `cloud.jobs.cancel()` itself. */
+  via: 'socket' | 'poll' | 'cancel';
   /** Failure or interruption details. */
   error?: JobErrorInfo | undefined;
   /** Output bytes, with `download: true`. */

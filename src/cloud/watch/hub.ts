@@ -136,6 +136,22 @@ export class WatchHub {
     return watcher;
   }
 
+  /**
+   * `cloud.jobs.cancel()` stopped this job. A job removed from the queue before it ran
+   * (`ran: false`) never reaches any record of a local runtime
+   * (docs/wire-protocol.md#cloud-job-control-listing-and-queue), so its watchers settle as
+   * `cancelled` now. A run seen from its start ends with its own `execution_interrupted`; its
+   * status is read at once in case the socket misses it. Otherwise the watchers settle as
+   * `cancelled` now, with the outputs the server recorded.
+   */
+  cancelled(promptId: string, ran: boolean | undefined): void {
+    const track = this.#tracks.get(promptId);
+    if (!track || track.settling) return;
+    if (ran !== false && track.seen.sawStart && !track.seen.gap) return track.poll.readNow();
+    const error = { message: `Job ${promptId} was cancelled (cloud.jobs.cancel())` };
+    void this.#settle(track, { status: 'cancelled', error, via: 'cancel', outputsComplete: ran === false }, ran !== false);
+  }
+
   #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {
     const { reader, policy, random } = this.#options;
     const track = new Track(promptId, (ended, end) => this.#onSocketEnd(ended, end));

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/core/index.js';
+import { ResponseValidationError, ValidationError } from '../../src/core/index.js';
 import { InvalidWorkflowError } from '../../src/cloud/index.js';
 import { useMsw } from '../helpers/msw.js';
 import { ECHO, echoed, expectBuiltinsUnchanged, expectNoSecret, expectSdkError, hostileJson, params, snapshotBuiltins, toJsonText } from './helpers.js';
@@ -79,6 +79,18 @@ function respond(request: Request, sent: string): Response {
   }
   return new HttpResponse(NULL_BODY.has(next.status) ? null : text, { status: next.status, headers });
 }
+
+describe('an answer that names the credential as a field', () => {
+  it('keeps it out of the ResponseValidationError (its field, problems and message)', async () => {
+    server.use(http.all('*', ({ request }) => HttpResponse.json({ [credentialOf(request)]: { input: 'not an object' } })));
+    const clients = createClients();
+    const error = await clients.cloud.nodes.list().catch((e: unknown) => e);
+    await clients.close();
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).field).toContain('[REDACTED]');
+    expectNoSecret([error], Object.values(SECRETS));
+  });
+});
 
 describe('every operation, against hostile answers', () => {
   it('resolves or rejects with an exported SDK error; no prototype changed; no credential in errors or hook payloads', async () => {

@@ -1,5 +1,5 @@
 /// <reference lib="esnext.disposable" preserve="true" />
-import { assertOptions, CLIENT_RULES, credentialRule, HttpClient, redactUrl, type ClientOptions, type Credential } from '../core/index.js';
+import { Checker, checkOptions, CLIENT_RULES, credentialRule, HttpClient, redactUrl, type ClientOptions, type Credential } from '../core/index.js';
 import { GraphNodesResource } from './graph-nodes.js';
 import { NodesResource } from './nodes.js';
 import { PublishersResource } from './publishers.js';
@@ -39,7 +39,13 @@ export class RegistryClient {
   readonly #http: HttpClient;
 
   constructor(options: RegistryClientOptions) {
-    assertOptions('new RegistryClient()', options, { ...CLIENT_RULES, token: credentialRule });
+    const check = new Checker();
+    if (checkOptions(check, 'options', options, { ...CLIENT_RULES, token: credentialRule })) {
+      if (options.baseUrl === undefined) check.fail('options.baseUrl', 'required: an absolute http(s) URL such as https://api.example.com', undefined);
+    } else if (options === undefined) {
+      check.fail('options', 'required: { baseUrl, token? }', options);
+    }
+    check.throwIfInvalid('new RegistryClient()');
     const { token, ...rest } = options;
     const http = new HttpClient({ ...rest, clientName: 'RegistryClient', auth: token === undefined ? undefined : { scheme: 'bearer', credential: token } });
     this.#http = http;

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthenticationError, ConnectionError, InternalServerError, NotFoundError, RateLimitError, ResponseValidationError, TimeoutError, ValidationError } from '../../src/core/index.js';
+import { AuthenticationError, ConnectionError, InternalServerError, NotFoundError, RateLimitError, TimeoutError, ValidationError } from '../../src/core/index.js';
 import { TaskFailedError, type TaskStatus } from '../../src/proxy/index.js';
 import { BASE, client, TOKEN, useProxyServer } from './helpers.js';
 
@@ -292,15 +292,15 @@ describe('proxy.waitForTask()', () => {
     expect(times).toHaveLength(1);
   });
 
-  it('charges a status body without any status to the budget, and refuses a video status without state', async () => {
+  it('charges a status body without any status (image) or state (video) to the budget', async () => {
     sequence(UPSCALE_STATUS, [() => HttpResponse.json({ data: { task_id: 't-1' } })]);
     sequence(VIDEO_STATUS, [() => HttpResponse.json({})]);
     const p = client();
     const image = p.waitForTask({ kind: 'upscale', taskId: 't-1' }, { waitTimeout: 5000 }).catch((e: unknown) => e);
-    const video = p.waitForTask({ kind: 'extend', taskId: 'v-1' }).catch((e: unknown) => e);
+    const video = p.waitForTask({ kind: 'extend', taskId: 'v-1', state: 'created' }, { waitTimeout: 5000 }).catch((e: unknown) => e);
     await advance(10_000);
     expect(await image).toBeInstanceOf(TimeoutError);
-    expect(await video).toBeInstanceOf(ResponseValidationError);
+    expect(await video).toBeInstanceOf(TimeoutError);
   });
 
   it('uses statusPaths overrides', async () => {

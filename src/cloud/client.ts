@@ -153,7 +153,7 @@ export class CloudClient {
    *
    * @throws {InvalidWorkflowError} the check against the node definitions failed; nothing was sent.
    * @throws {JobFailedError} the run failed or was cancelled (`error.result` keeps everything known).
-   * @throws {TimeoutError} `waitTimeout` passed; `error.submitted` names the job, which goes on.
+   * @throws {TimeoutError} `waitTimeout` passed; the job was cancelled (`cancelOnAbort`, on by default) and `error.submitted` names it.
    * @example
    * ```ts
    * const { outputs } = await cloud.runWorkflow(workflow, { uploads: { '10.image': './in.png' }, onProgress: (p) => console.log(p.value) });

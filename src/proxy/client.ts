@@ -74,7 +74,7 @@ export class ProxyClient {
    * const { urls } = await proxy.waitForTask(task, { waitTimeout: 10 * 60_000, onUpdate: (s) => console.log(s.phase) });
    * ```
    */
-  waitForTask<K extends TaskKind>(task: TaskRef<K>, options?: WaitForTaskOptions): Promise<TaskResultOf<K>>;
+  waitForTask<T extends TaskRef>(task: T, options?: WaitForTaskOptions): Promise<TaskResultOf<T['kind']>>;
   waitForTask(task: { kind: string; taskId: string }, options?: WaitForTaskOptions): Promise<ImageTaskResult | VideoTaskResult>;
   waitForTask(task: TaskRef | { kind: string; taskId: string }, options?: WaitForTaskOptions): Promise<ImageTaskResult | VideoTaskResult> {
     const wait = (async () => {

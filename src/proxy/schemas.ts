@@ -105,12 +105,12 @@ export interface Family {
 export const FAMILIES: Readonly<Record<'image' | 'video', Family>> = Object.freeze({
   image: {
     async submit(http, kind, path, body, options) {
-      const raw = await http.request({ method: 'POST', path, json: body, schema: ImageTaskSchema, idempotent: false, options });
+      const raw = await http.request({ method: 'POST', path, json: body, schema: ImageTaskSchema, idempotent: false, scrubAnswer: true, options });
       const inner = unwrap(raw);
       return { kind: kind as ImageTaskKind, taskId: inner.task_id, status: (inner.status ?? inner.task_status ?? 'CREATED').toUpperCase(), generated: inner.generated ?? [], raw };
     },
     async readStatus(http, kind, taskId, path, options) {
-      const body = await http.request({ method: 'GET', path, schema: ImageStatusSchema, options });
+      const body = await http.request({ method: 'GET', path, schema: ImageStatusSchema, scrubAnswer: true, options });
       const inner = unwrap(body);
       // No status at all reads as running (charged to the budget), never as queued forever.
       const status = (inner.status ?? inner.task_status ?? 'UNKNOWN').toUpperCase();
@@ -121,12 +121,12 @@ export const FAMILIES: Readonly<Record<'image' | 'video', Family>> = Object.free
   },
   video: {
     async submit(http, kind, path, body, options) {
-      const raw = await http.request({ method: 'POST', path, json: body, schema: VideoTaskSchema, idempotent: false, options });
+      const raw = await http.request({ method: 'POST', path, json: body, schema: VideoTaskSchema, idempotent: false, scrubAnswer: true, options });
       const inner = unwrap(raw);
       return { kind: kind as VideoTaskKind, taskId: inner.task_id, state: (inner.state ?? 'created').toLowerCase(), credits: inner.credits ?? undefined, raw };
     },
     async readStatus(http, kind, taskId, path, options) {
-      const body = await http.request({ method: 'GET', path, schema: VideoStatusSchema, options });
+      const body = await http.request({ method: 'GET', path, schema: VideoStatusSchema, scrubAnswer: true, options });
       const inner = unwrap(body);
       const status = (inner.state ?? 'unknown').toLowerCase();
       const creations = (inner.creations ?? []).map((c) => stripNulls(c) as VideoCreation);

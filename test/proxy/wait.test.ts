@@ -125,6 +125,34 @@ describe('proxy.waitForTask()', () => {
     expect(error).toMatchObject({ kind: 'extend', taskId: 'v-1', status: 'failed', reason: 'failed', errCode: 'CreationPolicyViolation' });
   });
 
+  it('scrubs the token a failure body echoes from the TaskFailedError (message, errCode, raw) and from every update', async () => {
+    const echo = `Bearer ${TOKEN}`;
+    sequence(VIDEO_STATUS, [
+      videoState('processing', { note: echo }),
+      videoState('failed', { err_code: `Denied:${TOKEN}`, message: `token ${TOKEN} refused`, nested: { [TOKEN]: [echo] } }),
+    ]);
+    const updates: TaskStatus[] = [];
+    const done = client().waitForTask({ kind: 'extend', taskId: 'v-1' }, { onUpdate: (s) => updates.push(s) }).catch((e: unknown) => e);
+    await advance(2000);
+    const error = (await done) as TaskFailedError;
+    expect(error).toBeInstanceOf(TaskFailedError);
+    expect(error.errCode).toBe('Denied:[REDACTED]');
+    const { inspect } = await import('node:util');
+    for (const surface of [error.message, String(error), JSON.stringify(error), JSON.stringify(error.raw), inspect(error, { depth: 10 }), JSON.stringify(updates)]) {
+      expect(surface).not.toContain(TOKEN);
+    }
+    expect(updates.length).toBeGreaterThan(0);
+  });
+
+  it('scrubs the token an answer echoes from the result of a successful wait', async () => {
+    sequence(UPSCALE_STATUS, [() => HttpResponse.json({ data: { task_id: 't-1', status: 'COMPLETED', generated: ['https://cdn.test/a.png'], echo: TOKEN } })]);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' });
+    await settle();
+    const result = await done;
+    expect(result.urls).toEqual(['https://cdn.test/a.png']);
+    expect(JSON.stringify(result)).not.toContain(TOKEN);
+  });
+
   it('rejects with TaskFailedError when an image fails', async () => {
     sequence(UPSCALE_STATUS, [image('FAILED')]);
     const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' }).catch((e: unknown) => e);

@@ -26,34 +26,33 @@ export const GRAPH_NODE_POLICIES = ['GraphNodePolicyActive', 'GraphNodePolicyBan
  */
 export const PUBLISHER_ROLES = ['owner', 'member'] as const;
 
-/** A documented value, or a newer one the server added (kept, never rejected). */
-type Open<T extends string> = T | (string & {});
-
+// Each of these is a documented value or a newer one the server added (kept, never rejected);
+// `string & {}` keeps the documented values in editors' completions.
 /**
  * A node's `status`: a documented value (`NODE_STATUSES`) or a newer one the server sends.
  * @example const status: NodeStatus = 'NodeStatusActive';
  */
-export type NodeStatus = Open<(typeof NODE_STATUSES)[number]>;
+export type NodeStatus = (typeof NODE_STATUSES)[number] | (string & {});
 /**
  * A node version's `status`: a documented value (`NODE_VERSION_STATUSES`) or a newer one.
  * @example const statuses: NodeVersionStatus[] = ['NodeVersionStatusFlagged', 'NodeVersionStatusPending'];
  */
-export type NodeVersionStatus = Open<(typeof NODE_VERSION_STATUSES)[number]>;
+export type NodeVersionStatus = (typeof NODE_VERSION_STATUSES)[number] | (string & {});
 /**
  * A publisher's `status`: a documented value (`PUBLISHER_STATUSES`) or a newer one.
  * @example const status: PublisherStatus = 'PublisherStatusActive';
  */
-export type PublisherStatus = Open<(typeof PUBLISHER_STATUSES)[number]>;
+export type PublisherStatus = (typeof PUBLISHER_STATUSES)[number] | (string & {});
 /**
  * A graph node's `policy`: a documented value (`GRAPH_NODE_POLICIES`) or a newer one.
  * @example const policy: GraphNodePolicy = 'GraphNodePolicyLocalOnly';
  */
-export type GraphNodePolicy = Open<(typeof GRAPH_NODE_POLICIES)[number]>;
+export type GraphNodePolicy = (typeof GRAPH_NODE_POLICIES)[number] | (string & {});
 /**
  * A publisher member's `role`: `owner`, `member`, or a newer one.
  * @example const canWrite = (role: PublisherRole | null | undefined) => role === 'owner';
  */
-export type PublisherRole = Open<(typeof PUBLISHER_ROLES)[number]>;
+export type PublisherRole = (typeof PUBLISHER_ROLES)[number] | (string & {});
 
 /**
  * What a node and a node version both declare: the hosts they support, and their tags.

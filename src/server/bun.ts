@@ -1,15 +1,23 @@
 import type { Relay } from './relay.js';
 import type { RelayPeer, RelaySocket } from './socket-session.js';
 
-/** The data the Bun adapter keeps on each socket. */
-interface SocketData {
+/**
+ * The data the Bun adapter keeps on each socket (`ws.data`): set by the adapter on upgrade, never
+ * by the application.
+ *
+ * @example
+ * ```ts
+ * const session = (ws as BunSocket).data.session; // undefined until the socket opened
+ * ```
+ */
+export interface BunSocketData {
   open: (peer: RelayPeer) => RelaySocket;
   session?: RelaySocket | undefined;
 }
 
 /** The part of Bun's `ServerWebSocket` the adapter uses. */
 export interface BunSocket {
-  data: SocketData;
+  data: BunSocketData;
   send(data: string | Uint8Array): unknown;
   close(code?: number, reason?: string): void;
   getBufferedAmount?(): number;
@@ -17,7 +25,7 @@ export interface BunSocket {
 
 /** The part of Bun's `Server` the adapter uses. */
 export interface BunServer {
-  upgrade(request: Request, options: { data: SocketData }): boolean;
+  upgrade(request: Request, options: { data: BunSocketData }): boolean;
 }
 
 /**

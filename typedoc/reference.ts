@@ -9,7 +9,7 @@
 export type { CloudClientOptions } from '../src/cloud/client.js';
 export type { FilesResource, GetFileOptions, UploadMaskOptions, UploadOptions } from '../src/cloud/files.js';
 export type { JobsResource, WatchOptions } from '../src/cloud/jobs.js';
-export type { PollPolicy, SocketPolicy, WatcherPolicyOptions } from '../src/cloud/model/defaults.js';
+export type { HoldPolicy, PollPolicy, SocketPolicy, WatcherPolicyOptions } from '../src/cloud/model/defaults.js';
 export type { WorkflowIssue } from '../src/cloud/model/errors.js';
 export type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams, QueueItem } from '../src/cloud/model/job-types.js';
 export type { OutputFileRef } from '../src/cloud/model/outputs.js';
@@ -94,5 +94,5 @@ export type {
 } from '../src/registry/types.js';
 export type { VersionsResource } from '../src/registry/versions.js';
 export type { BunServer, BunSocket, BunSocketData } from '../src/server/bun.js';
-export type { RoutePattern, UpstreamName } from '../src/server/routes.js';
+export type { RouteGroup, RoutePattern, RouteScope, UpstreamName } from '../src/server/routes.js';
 export type { UpstreamState } from '../src/server/socket-upstream.js';

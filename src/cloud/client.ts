@@ -102,6 +102,7 @@ function routeRule(check: Checker, path: string, value: unknown, withId: boolean
  * ```
  */
 export class CloudClient {
+  /** The API's base URL as given, without a trailing slash. */
   readonly baseUrl: string;
   /** The socket `clientId`, sent as `client_id` with every submission. */
   readonly clientId: string;

@@ -157,7 +157,12 @@ export class JobsResource {
    * const { outputs, complete } = await cloud.jobs.getOutputs(promptId);
    * ```
    */
-  async getOutputs(promptId: string, options?: RequestOptions): Promise<{ outputs: Record<string, NodeOutput>; complete: boolean }> {
+  async getOutputs(promptId: string, options?: RequestOptions): Promise<{
+    /** Outputs by node id, as the server recorded them; empty when no route answered with them. */
+    outputs: Record<string, NodeOutput>;
+    /** True when a history route answered with the job's outputs. */
+    complete: boolean;
+  }> {
     checkCall('cloud.jobs.getOutputs()', promptId, options, REQUEST_RULES);
     return this.#deps.reader.outputs(promptId, options);
   }

@@ -16,7 +16,12 @@ import { resolveAddress, setInputs } from './workflow/addresses.js';
  * const spec: UploadSpec = { file: './photo.png', filename: 'photo.png', overwrite: true };
  * ```
  */
-export type UploadSpec = FileInput | ({ file: FileInput } & Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>);
+export type UploadSpec =
+  | FileInput
+  | ({
+      /** The file to upload: a path, bytes or a `Blob`. */
+      file: FileInput;
+    } & Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>);
 
 /**
  * One upload, as the run performs it.

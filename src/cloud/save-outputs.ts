@@ -31,12 +31,15 @@ export interface SaveOutputsOptions extends RequestOptions {
  * ```
  */
 export interface SavedOutput {
+  /** The id of the node that produced the file. */
   nodeId: string;
   /** The output list it came from (`images`, `video`...). */
   kind: string;
+  /** The file's reference on the server. */
   ref: FileRef;
   /** Where it was written. */
   path: string;
+  /** The file's size, in bytes. */
   bytes: number;
 }
 
@@ -50,7 +53,9 @@ export interface SavedOutput {
  * ```
  */
 export interface OutputsSource {
+  /** Outputs by node id: every file they reference is saved. */
   outputs: Record<string, NodeOutput>;
+  /** Files already downloaded (`runWorkflow({ download: true })`): written as they are, not fetched again. */
   files?: OutputFile[] | undefined;
 }
 

@@ -17,7 +17,9 @@ import { sleep } from './sleep.js';
  * ```
  */
 export interface Clock {
+  /** The current time in ms since the epoch, as `Date.now()` gives it. */
   now(): number;
+  /** Resolves after `ms` milliseconds; rejects with `signal.reason` as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 

@@ -19,6 +19,7 @@ import { assertWait, waitForResult, watchStatuses, type WaitContext } from './wa
  * ```
  */
 export class ProxyClient {
+  /** The API's base URL as given, without a trailing slash. */
   readonly baseUrl: string;
   /** The image tasks: `relight`, `upscale`, `styleTransfer`, `skinEnhancerCreative`, `skinEnhancerFaithful`. */
   readonly image: ImageTasks;

@@ -31,10 +31,15 @@ export interface RegistryClientOptions extends ClientOptions {
  * ```
  */
 export class RegistryClient {
+  /** The API's base URL as given, without a trailing slash. */
   readonly baseUrl: string;
+  /** Nodes: `create()`, `update()`, `delete()`, `get()`, `review()`, `list()`, `search()`, `versions()`, `version()`, `install()`. */
   readonly nodes: NodesResource;
+  /** Node versions: `list()`, `update()`, `delete()`, `publish()`, `uploadPackage()`. */
   readonly versions: VersionsResource;
+  /** Per-version metadata of graph nodes: `update()`. */
   readonly graphNodes: GraphNodesResource;
+  /** Publishers and their tokens: `create()`, `list()`, `mine()`, `get()`, `update()`, `delete()`, `isAvailable()`, `nodes()`, `permissions()`, `createToken()`, `listTokens()`, `deleteToken()`. */
   readonly publishers: PublishersResource;
   readonly #http: HttpClient;
 

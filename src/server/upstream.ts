@@ -11,6 +11,7 @@ import type { UpstreamName } from './routes.js';
  * ```
  */
 export class UpstreamFailure extends GraphcloudError {
+  /** `'UpstreamFailure'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'UpstreamFailure';
   readonly code: 'upstream_timeout' | 'upstream_unreachable';
   readonly status: number;

@@ -101,6 +101,7 @@ interface Queue {
  * ```
  */
 export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIterable<WatchEvent> {
+  /** The id of the watched job. */
   readonly promptId: string;
   readonly #result: Promise<JobResult>;
   readonly #queues = new Set<Queue>();

@@ -14,8 +14,11 @@ import { isRecord } from './model.js';
  * ```
  */
 export interface ResolvedAddress {
+  /** The id of the node the address names. */
   nodeId: string;
+  /** The input's name on that node. */
   input: string;
+  /** The node itself, as it is in the workflow. */
   node: WorkflowNode;
 }
 

@@ -1,8 +1,18 @@
 /**
- * The types the entry points name under a client's type namespace (`CloudClient.Options`,
- * `RegistryClient.Node`, `ProxyClient.UpscaleParams`, ...) and under `graphcloud/server`, each on its
- * own page so that every signature links to it. **They are not importable by these names**: import
- * the client and use its namespace, as each page's "Import as" line says.
+ * The types that public signatures name, each on its own page so that every signature links to
+ * it. **They are not importable by these names**: this module exists only in the reference.
+ *
+ * - Most are reached through a client's type namespace, under the same name:
+ *   `CloudClient.JobSummary`, `RegistryClient.Node`, `ProxyClient.UpscaleParams`. Each client's
+ *   options type is `<Client>.Options` (`CloudClientOptions` here), and `ProxyImageInput` is
+ *   `ProxyClient.ImageInput`.
+ * - The resources are the types of the clients' properties: `CloudClient['jobs']` is
+ *   `JobsResource`, `RegistryClient['nodes']` is `NodesResource`.
+ * - The others are parts of those types and are reached through them:
+ *   `CloudClient.WatchEventMap['executed']` is `ExecutedData`,
+ *   `NonNullable<CloudClient.WatcherPolicyOptions['poll']>` is `Partial<PollPolicy>`; the Bun
+ *   adapter's `BunSocket` and `BunServer` are the parameters of `BunRelayHandler` in
+ *   `graphcloud/server`.
  *
  * @module reference
  */

@@ -84,7 +84,7 @@ const MAX_NAME = 180;
  * part, no `..`); two outputs with one name get `name (2).png`, in output order, so the same
  * result always gets the same names. A failed download leaves no partial file.
  *
- * @throws {ValidationError} outside Node, Bun or Deno; or a name already taken in `dir` without `overwrite` (nothing was downloaded).
+ * @throws {@link ValidationError} outside Node, Bun or Deno; or a name already taken in `dir` without `overwrite` (nothing was downloaded).
  * @example
  * ```ts
  * const saved = await saveOutputs((ref, o) => cloud.files.getResponse(ref, o), result, './out', {});

@@ -72,7 +72,7 @@ export interface Relay {
  * output files followed and streamed on the server, and a socket relay that gives each browser
  * only the messages of its own jobs. See docs/browser.md.
  *
- * @throws {ValidationError} for a bad option, or without `authorize` (nor `dangerouslyAllowAnyone`).
+ * @throws `ValidationError` for a bad option, or without `authorize` (nor `dangerouslyAllowAnyone`).
  * @example
  * ```ts
  * import { createRelay } from 'graphcloud/server';

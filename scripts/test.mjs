@@ -13,6 +13,7 @@ const steps = [
   ['layers', 'layering rules (dependency-cruiser, folder cycles)', 'node', ['scripts/check-layers.mjs']],
   ['citations', 'citations: no internal document named, every docs anchor exists', 'node', ['scripts/check-citations.mjs']],
   ['docs', 'docs: JSDoc with @example on every export', 'node', ['scripts/check-docs.mjs']],
+  ['apiref', 'api reference: TypeDoc builds with no warning', 'node', ['scripts/check-apiref.mjs']],
   ['unit', 'unit tests', 'npx', ['vitest', 'run']],
   ['build', 'build', 'npm', ['run', 'build', '--silent']],
   ['typecheck-e2e', 'typecheck e2e tests against dist', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.e2e.json']],

@@ -81,7 +81,7 @@ function splitPrefix(prefix: string): { subfolder: string; base: string } {
 /**
  * Runs one node of the simulator's node set on resolved inputs (links replaced by values).
  *
- * @throws {NodeFailure} when the node fails the run
+ * @throws `NodeFailure` when the node fails the run
  * @example
  * const result = await executeNode('ImageScale', { image, width: 64, height: 0 }, env);
  */

@@ -36,7 +36,7 @@ try {
       const rated = await registry.nodes.review(nodeId, 5);
       console.log(`rated ${rated.id} 5 stars; its rating is now ${rated.rating}`);
     } else console.log('not rating it: GRAPHCLOUD_REGISTRY_TOKEN is not set');
-  }
+  } else console.log('set GRAPHCLOUD_NODE to show a node and rate it');
 } catch (error) {
   process.exitCode = 1;
   if (error instanceof NotFoundError) console.error(`no such node: ${env.GRAPHCLOUD_NODE}`);

@@ -25,6 +25,7 @@ const steps = [
   ['smoke-cjs', 'smoke: CommonJS require of dist', 'node', ['test/smoke/cjs.cjs']],
   ['size', 'browser bundle size budgets and purity', 'node', ['scripts/size.mjs']],
   ['e2e', 'e2e: dist against the simulator', 'npx', ['vitest', 'run', '-c', 'vitest.e2e.config.ts']],
+  ['examples', 'examples: every examples/*.ts run against dist and the in-process simulator, no env, loopback only', 'node', ['scripts/run-examples.mjs']],
   ['browser', 'browser: the example page in headless Chromium, through the relay (examples/browser)', 'node', ['--experimental-strip-types', 'examples/browser/test-page.mjs']],
   ['runtimes', 'e2e: smoke on Node 22/24/26, Bun, Deno, Chromium', 'node', ['scripts/e2e-runtimes.mjs']],
 ];

@@ -17,6 +17,7 @@
  */
 import type { Clock } from '../src/core/index.js';
 import { PROXY_DEFAULTS, ProxyClient, type WaitForTaskOptions } from '../src/proxy/index.js';
+import { seededRandom as seeded } from '../src/testing/server/random.js';
 
 const TARGET = { requests: 40, meanDelayMs: 10_000 };
 const SCENARIOS = [
@@ -29,18 +30,6 @@ const STRATEGIES: { name: string; options: WaitForTaskOptions; jitter: boolean }
   { name: 'waitForTask (defaults)', options: {}, jitter: true },
   { name: 'fixed 5 s poller (no jitter)', options: { poll: { minDelayMs: 5_000, maxDelayMs: 5_000, growFactor: 1 } }, jitter: false },
 ];
-
-/** A seeded generator (mulberry32): the same draws on every run of the bench. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Simulated time: `sleep` moves the clock instead of waiting. */
 function simulatedClock(): Clock {

@@ -6,7 +6,7 @@
  *   npx tsx examples/assets/make-photo.ts
  */
 import { writeFileSync } from 'node:fs';
-import { crc32, deflateSync } from 'node:zlib';
+import { encodeBitmapPng } from '../../src/testing/files/png.js';
 
 const WIDTH = 128;
 const HEIGHT = 96;
@@ -21,38 +21,8 @@ function colourAt(x: number, y: number): Rgb {
   return mix([70, 130, 220], [200, 225, 250], y / 70); // sky
 }
 
-const stride = WIDTH * 3;
-const rows: Uint8Array[] = [];
-let previous = new Uint8Array(stride);
-for (let y = 0; y < HEIGHT; y += 1) {
-  const row = new Uint8Array(stride);
-  for (let x = 0; x < WIDTH; x += 1) row.set(colourAt(x, y), x * 3);
-  // The smaller of the Sub and Up filters, as encoders pick them.
-  const sub = Uint8Array.from(row, (v, i) => (v - (i >= 3 ? row[i - 3]! : 0)) & 0xff);
-  const up = Uint8Array.from(row, (v, i) => (v - previous[i]!) & 0xff);
-  const cost = (r: Uint8Array): number => r.reduce((n, v) => n + Math.min(v, 256 - v), 0);
-  rows.push(cost(sub) <= cost(up) ? Uint8Array.of(1, ...sub) : Uint8Array.of(2, ...up));
-  previous = row;
-}
-
-function chunk(type: string, data: Uint8Array): Buffer {
-  const out = Buffer.alloc(12 + data.byteLength);
-  out.writeUInt32BE(data.byteLength, 0);
-  out.write(type, 4, 'latin1');
-  out.set(data, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.byteLength)), 8 + data.byteLength);
-  return out;
-}
-
-const header = Buffer.alloc(13);
-header.writeUInt32BE(WIDTH, 0);
-header.writeUInt32BE(HEIGHT, 4);
-header.set([8, 2, 0, 0, 0], 8);
-const png = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  chunk('IHDR', header),
-  chunk('IDAT', deflateSync(Buffer.concat(rows), { level: 9 })),
-  chunk('IEND', Buffer.alloc(0)),
-]);
+const data = new Uint8Array(WIDTH * HEIGHT * 3);
+for (let y = 0; y < HEIGHT; y += 1) for (let x = 0; x < WIDTH; x += 1) data.set(colourAt(x, y), (y * WIDTH + x) * 3);
+const png = encodeBitmapPng({ width: WIDTH, height: HEIGHT, data });
 writeFileSync(new URL('./photo.png', import.meta.url), png);
 console.log(`wrote examples/assets/photo.png (${WIDTH}x${HEIGHT}, ${png.byteLength} bytes)`);

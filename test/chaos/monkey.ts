@@ -1,6 +1,7 @@
 // The chaos monkey: failure rules on the routes a watch reads, and a seeded schedule of socket
 // drops, refused upgrades and restarts while jobs run.
 import type { FailureRuleHandle, Simulator } from '../../src/testing/index.js';
+import { seededRandom as seeded } from '../../src/testing/server/random.js';
 
 /** Faults the monkey injected, as the simulator saw them. */
 export interface FaultCounts {
@@ -15,18 +16,6 @@ export interface FaultCounts {
   restarts: number;
   /** Requests answered 503, unprocessed, because of a restart (while down, or on a connection opened before it). */
   restartRefusals: number;
-}
-
-/** mulberry32: the monkey's schedule is the same for the same seed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 const STATUS_ROUTE = /^\/api\/job\/[^/]+\/status$/;

@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import { encodePng } from '../../src/testing/index.js';
 import type { Workflow } from '../../src/cloud/index.js';
 
@@ -19,4 +20,19 @@ export async function until(predicate: () => boolean, turns = 10_000): Promise<v
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   throw new Error('condition never became true');
+}
+
+/** Advances the fake clock in 5 ms steps, letting msw's real macrotasks run between steps. */
+export async function step(ms: number): Promise<void> {
+  for (let t = 0; t < ms; t += 5) {
+    await vi.advanceTimersByTimeAsync(5);
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** A WebSocket constructor that always fails: the watcher polls from the start. */
+export class NoSocket {
+  constructor() {
+    throw new Error('no sockets here');
+  }
 }

@@ -2,26 +2,13 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CloudClient } from '../../../src/cloud/index.js';
 import { useMsw } from '../../helpers/msw.js';
+import { step, NoSocket } from '../helpers.js';
 
 // 0.1.0 awaited every due status read together: one answer that stalled after its headers held
 // up the polls of every other job until its HTTP timeout. Each job now polls on its own loop.
 const BASE = 'https://cloud.test';
 const { server } = useMsw();
 let cloud: CloudClient | undefined;
-
-class Unavailable {
-  constructor() {
-    throw new Error('no sockets here');
-  }
-}
-
-/** Advances the fake clock in 5 ms steps, letting msw's real macrotasks run between steps. */
-async function step(ms: number): Promise<void> {
-  for (let t = 0; t < ms; t += 5) {
-    await vi.advanceTimersByTimeAsync(5);
-    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }));
 afterEach(async () => {
@@ -43,7 +30,7 @@ describe('cloud.jobs.watch() fallback polling', () => {
       }),
       http.get(`${BASE}/api/jobs/:id`, ({ params }) => HttpResponse.json({ outputs: { '9': { text: [String(params.id)] } } })),
     );
-    cloud = new CloudClient({ baseUrl: BASE, apiKey: 'sk-hang', WebSocket: Unavailable as never, retry: false, watcher: { poll: { minDelayMs: 200, maxDelayMs: 1_000 } } });
+    cloud = new CloudClient({ baseUrl: BASE, apiKey: 'sk-hang', WebSocket: NoSocket as never, retry: false, watcher: { poll: { minDelayMs: 200, maxDelayMs: 1_000 } } });
     const stalled = cloud.jobs.watch('stalled');
     const others = [cloud.jobs.watch('b'), cloud.jobs.watch('c')];
     await step(3_000);

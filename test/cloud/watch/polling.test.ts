@@ -2,6 +2,7 @@ import { http, HttpResponse, ws } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CloudClient, type CloudClientOptions } from '../../../src/cloud/index.js';
 import { useMsw } from '../../helpers/msw.js';
+import { step, NoSocket } from '../helpers.js';
 
 const BASE = 'https://cloud.test';
 const { server } = useMsw();
@@ -12,14 +13,6 @@ const POLICY: CloudClientOptions['watcher'] = {
 };
 let cloud: CloudClient | undefined;
 const make = (options: Partial<CloudClientOptions> = {}) => (cloud = new CloudClient({ baseUrl: BASE, apiKey: 'sk-poll', watcher: POLICY, retry: false, ...options }));
-/** Advances the fake clock in 5 ms steps, letting msw's real macrotasks run between steps. */
-async function step(ms: number): Promise<void> {
-  for (let t = 0; t < ms; t += 5) {
-    await vi.advanceTimersByTimeAsync(5);
-    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
 beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }));
 afterEach(async () => {
   await cloud?.close();
@@ -29,11 +22,6 @@ afterEach(async () => {
 
 describe('cloud.jobs.watch() polling', () => {
   it('waits Retry-After before polling again after a 429', async () => {
-    class Unavailable {
-      constructor() {
-        throw new Error('no sockets here');
-      }
-    }
     const times: number[] = [];
     server.use(
       http.get(`${BASE}/api/job/p/status`, () => {
@@ -42,7 +30,7 @@ describe('cloud.jobs.watch() polling', () => {
       }),
       http.get(`${BASE}/api/jobs/p`, () => HttpResponse.json({ outputs: {} })),
     );
-    const watcher = make({ WebSocket: Unavailable as never }).jobs.watch('p');
+    const watcher = make({ WebSocket: NoSocket as never }).jobs.watch('p');
     await step(4_000);
     await expect(watcher.result()).resolves.toMatchObject({ status: 'completed', via: 'poll' });
     expect(times).toHaveLength(2);
@@ -72,11 +60,6 @@ describe('cloud.jobs.watch() polling', () => {
   });
 
   it('reads on the poll backoff of the watch, over the client policy', async () => {
-    class Unavailable {
-      constructor() {
-        throw new Error('no sockets here');
-      }
-    }
     const times: number[] = [];
     server.use(
       http.get(`${BASE}/api/job/p/status`, () => {
@@ -85,7 +68,7 @@ describe('cloud.jobs.watch() polling', () => {
       }),
       http.get(`${BASE}/api/jobs/p`, () => HttpResponse.json({ outputs: {} })),
     );
-    const watcher = make({ WebSocket: Unavailable as never }).jobs.watch('p', { poll: { minDelayMs: 2_000, maxDelayMs: 2_000, growFactor: 1 } });
+    const watcher = make({ WebSocket: NoSocket as never }).jobs.watch('p', { poll: { minDelayMs: 2_000, maxDelayMs: 2_000, growFactor: 1 } });
     await step(5_000);
     await expect(watcher.result()).resolves.toMatchObject({ status: 'completed', via: 'poll' });
     const gaps = times.slice(1).map((t, i) => t - (times[i] ?? 0));

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthenticationError, PermissionDeniedError, TimeoutError } from '../../../src/core/index.js';
 import { CloudClient, WatcherClosedError, type CloudClientOptions, type WatchEvent } from '../../../src/cloud/index.js';
 import { useMsw } from '../../helpers/msw.js';
+import { step, NoSocket } from '../helpers.js';
 
 const BASE = 'https://cloud.test';
 const KEY = 'sk-watch-secret-1234';
@@ -53,13 +54,6 @@ function uint32(...values: number[]): Uint8Array {
   return out;
 }
 const tick = (ms = 0) => vi.advanceTimersByTimeAsync(ms);
-/** Advances the fake clock in 5 ms steps, letting msw's real macrotasks run between steps. */
-async function step(ms: number): Promise<void> {
-  for (let t = 0; t < ms; t += 5) {
-    await vi.advanceTimersByTimeAsync(5);
-    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 const statusCalls = () => seen.filter((r) => r.url.pathname.endsWith('/status')).length;
 /**
  * Lets real macrotasks run, without moving the fake clock, until `done()` holds (at most 5 s of
@@ -308,11 +302,6 @@ describe('watcher resilience', () => {
   });
 
   it('polls with growing intervals when the socket cannot be opened, and reports missing outputs honestly', async () => {
-    class Unavailable {
-      constructor() {
-        throw new Error('no sockets here');
-      }
-    }
     let polls = 0;
     server.use(
       http.get(`${BASE}/api/job/p/status`, () => HttpResponse.json({ status: ++polls < 4 ? 'queued_waiting' : 'success' })),
@@ -320,7 +309,7 @@ describe('watcher resilience', () => {
       http.get(`${BASE}/api/history_v2/p`, () => HttpResponse.json({ message: 'no' }, { status: 404 })),
       http.get(`${BASE}/history/p`, () => HttpResponse.json({})),
     );
-    const cloud = make({ WebSocket: Unavailable as never });
+    const cloud = make({ WebSocket: NoSocket as never });
     const watcher = cloud.jobs.watch('p');
     const times: number[] = [];
     const start = Date.now();

@@ -1,0 +1,138 @@
+import { mkdir } from 'node:fs/promises';
+import { JobFailedError, listOutputFiles, type CloudClient, type JobResult, type Workflow } from '../../index.js';
+import { createCloud } from '../clients.js';
+import type { CommandContext, CommandSpec } from '../command.js';
+import { usageError } from '../errors.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { checkReadable, readJsonFile, writeNewFile } from '../files.js';
+import { RunReporter } from '../live/run-reporter.js';
+import { parseAssignment, parseDuration } from '../values.js';
+import { applySets, checkWorkflowFile } from '../workflow-input.js';
+import { followJob } from './follow.js';
+
+/**
+ * `graphcloud run <workflow.json>`: runs a saved workflow with live progress, and saves its
+ * outputs.
+ *
+ * @example
+ * ```ts
+ * await runCli(root, ['run', 'portrait.json', '--set', 'KSampler.seed=42', '--out', './out'], io);
+ * ```
+ */
+export const runCommand: CommandSpec = {
+  name: 'run',
+  summary: 'Run a saved workflow with live progress, and save its outputs',
+  description:
+    'Run a saved workflow (API format) and wait for its result. On a terminal a live display shows the\n' +
+    'overall and per-node progress, the node running, the queue position and the time; piped (or with --json)\n' +
+    'it prints one JSON object per line: the events, then the result.\n\n' +
+    'The workflow is checked against the server\'s node definitions first: a mistake costs nothing.\n' +
+    'Ctrl-C asks the server to cancel the job and waits for it; a second Ctrl-C leaves at once (the job id\n' +
+    'is printed, and `graphcloud jobs watch <id>` picks it up again).',
+  args: '<workflow.json>',
+  positionals: [1, 1],
+  service: 'cloud',
+  options: {
+    set: { type: 'string', multiple: true, value: '<address=value>', description: "Set an input: 'KSampler.seed=42', 'Positive.text=a fox' (repeatable)" },
+    upload: { type: 'string', multiple: true, value: '<address=path>', description: "Upload a file into an input: 'Load Image.image=./in.png' (repeatable)" },
+    out: { type: 'string', value: '<dir>', description: 'Save the output files in <dir> (never over an existing file)' },
+    timeout: { type: 'string', value: '<duration>', description: 'Stop waiting after this long: 90s, 10m, 1h, none (default 1h); the job goes on' },
+    validate: { type: 'boolean', description: 'Only check the workflow against the node definitions; run nothing' },
+    'skip-validation': { type: 'boolean', description: 'Send the workflow without checking it first' },
+    'partner-key': { type: 'boolean', description: 'Send your API key for partner nodes (extra_data.api_key_platform_org)' },
+  },
+  examples: [
+    "graphcloud run portrait.json --set 'KSampler.seed=42' --upload 'Load Image.image=./me.png' --out ./out",
+    "graphcloud run portrait.json --json | jq -c 'select(.type == \"progress\") | .data'",
+    'graphcloud run portrait.json --validate',
+  ],
+  run: runWorkflowCommand,
+};
+
+async function runWorkflowCommand(ctx: CommandContext): Promise<ExitCode> {
+  const { options } = ctx;
+  const help = `${ctx.path} --help`;
+  const file = ctx.positionals[0]!;
+  if (options.validate && options['skip-validation']) throw usageError('--validate and --skip-validation contradict each other.', help);
+  const sets = ((options.set as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--set', help));
+  const uploads = ((options.upload as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--upload', help));
+  const waitTimeout = typeof options.timeout === 'string' ? parseDuration(options.timeout, '--timeout', help) : undefined;
+  for (const upload of uploads) await checkReadable(upload.value, help);
+  const raw = await readJsonFile(file, help);
+  await using cloud = createCloud(ctx);
+  const workflow = applySets(checkWorkflowFile(raw, file, help), sets, help);
+  const uploadMap = Object.fromEntries(uploads.map((u) => [u.key, u.value]));
+
+  if (options.validate) return validateOnly(ctx, cloud, workflow, Object.keys(uploadMap));
+
+  const reporter = new RunReporter(ctx, workflow);
+  if (uploads.length > 0) reporter.preparing(`checking the workflow, uploading ${uploads.length} file${uploads.length === 1 ? '' : 's'}`);
+  const result = await followJob(ctx, reporter, (hooks) =>
+    cloud.runWorkflow(workflow, {
+      ...hooks,
+      uploads: uploadMap,
+      validate: options['skip-validation'] !== true,
+      partnerApiKey: options['partner-key'] === true ? true : undefined,
+      download: typeof options.out === 'string',
+      ...(waitTimeout === undefined ? {} : { waitTimeout }),
+    }),
+  );
+  if (result instanceof JobFailedError) return reportFailure(ctx, result, reporter.state.startedAt);
+  return reportSuccess(ctx, result, reporter.state.startedAt);
+}
+
+async function validateOnly(ctx: CommandContext, cloud: CloudClient, workflow: Workflow, uploaded: string[]): Promise<ExitCode> {
+  const { out } = ctx;
+  // Inputs an --upload fills are present, whatever the workflow holds for them now.
+  const issues = (await cloud.validateWorkflow(workflow, { signal: ctx.interrupts.signal })).filter((i) => !uploaded.includes(`${i.nodeId}.${i.input ?? ''}`));
+  out.json({ type: 'validation', valid: issues.length === 0, nodes: Object.keys(workflow).length, issues });
+  if (issues.length === 0) {
+    out.human(`${out.style('green', '✔')} The workflow is valid: ${Object.keys(workflow).length} nodes match the server's node definitions. Nothing was run.`);
+    return EXIT.ok;
+  }
+  out.human(`${out.style('red', '✖')} ${issues.length} problem${issues.length === 1 ? '' : 's'} found; nothing was run:`);
+  for (const issue of issues) out.human(`  - node ${issue.nodeId}${issue.input ? ` input ${issue.input}` : ''}: ${issue.message}`);
+  return EXIT.usage;
+}
+
+async function reportSuccess(ctx: CommandContext, result: JobResult, startedAt: number): Promise<ExitCode> {
+  const { out, options } = ctx;
+  const elapsedMs = Date.now() - startedAt;
+  const saved: { nodeId: string; filename: string; path: string }[] = [];
+  if (typeof options.out === 'string') {
+    await mkdir(options.out, { recursive: true });
+    for (const file of result.files ?? []) saved.push({ nodeId: file.nodeId, filename: file.ref.filename, path: await writeNewFile(options.out, file.ref.filename, file.data) });
+  }
+  const { files: _files, ...rest } = result;
+  out.json({ type: 'result', ...rest, elapsedMs, saved });
+  out.human(`${out.style('green', '✔')} ${out.style('bold', 'Completed')} job ${result.promptId} in ${(elapsedMs / 1000).toFixed(1)} s`);
+  if (saved.length > 0) {
+    out.human(`  Saved ${saved.length} file${saved.length === 1 ? '' : 's'}:`);
+    for (const file of saved) out.human(`    ${file.path}`);
+    return EXIT.ok;
+  }
+  const refs = listOutputFiles(result.outputs);
+  if (refs.length === 0) out.human('  No output files.');
+  else {
+    out.human(`  ${refs.length} output file${refs.length === 1 ? '' : 's'} (pass --out <dir> to save them):`);
+    for (const { nodeId, ref } of refs) out.human(`    node ${nodeId}: ${ref.subfolder ? `${ref.subfolder}/` : ''}${ref.filename}`);
+  }
+  if (!result.outputsComplete) out.notice(out.errorStyle('yellow', '  The server did not list every output (the end was learned by polling).'));
+  return EXIT.ok;
+}
+
+function reportFailure(ctx: CommandContext, error: JobFailedError, startedAt: number): ExitCode {
+  const { out } = ctx;
+  const { result } = error;
+  const cancelled = result.status === 'cancelled';
+  out.json({ type: 'result', ...result, files: undefined, elapsedMs: Date.now() - startedAt });
+  if (cancelled) {
+    out.human(`${out.style('yellow', '■')} ${out.style('bold', 'Cancelled')} job ${result.promptId}.`);
+    return EXIT.cancelled;
+  }
+  const where = result.error?.nodeId ? ` in ${result.error.nodeId ? `node ${result.error.nodeId}` : ''}${result.error.nodeType ? ` (${result.error.nodeType})` : ''}` : '';
+  out.human(`${out.style('red', '✖')} ${out.style('bold', 'Failed')} job ${result.promptId}${where}: ${result.error?.message ?? 'no reason given'}`);
+  const done = Object.keys(result.outputs).length;
+  if (done > 0) out.human(`  ${done} node${done === 1 ? '' : 's'} had produced outputs before the failure (they are in the JSON result).`);
+  return EXIT.failed;
+}

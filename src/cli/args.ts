@@ -136,7 +136,7 @@ function translateParseError(error: unknown, options: Record<string, OptionSpec>
 }
 
 /**
- * The known name closest to `word` (edit distance up to a third of its length, at least 1), or
+ * The known name closest to `word` (edit distance up to a third of its length, at least 2), or
  * one that starts with it.
  *
  * @example
@@ -145,7 +145,7 @@ function translateParseError(error: unknown, options: Record<string, OptionSpec>
  * ```
  */
 export function closest(word: string, names: readonly string[]): string | undefined {
-  const limit = Math.max(1, Math.floor(word.length / 3));
+  const limit = Math.max(2, Math.ceil(word.length / 3));
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const name of names) {

@@ -1,7 +1,6 @@
 import {
   ApiError,
   AuthenticationError,
-  ClientClosedError,
   ConnectionError,
   GraphcloudError,
   InsufficientCreditsError,
@@ -142,7 +141,6 @@ export function describeError(error: unknown, context: ErrorContext | undefined)
   }
   if (error instanceof NotFoundError) return report(EXIT.error, `The ${service} found no such thing (404): ${stripStatus(error.message)}`, 'Check the id.');
   if (error instanceof ApiError) return report(EXIT.error, `The ${service} answered ${error.status}: ${stripStatus(error.message)}`, error.status >= 500 ? 'Try again later.' : undefined);
-  if (error instanceof ClientClosedError) return report(EXIT.interrupted, 'Stopped.');
   if (error instanceof GraphcloudError) return report(EXIT.error, error.message, 'Run again with --debug for details.');
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {

@@ -100,7 +100,10 @@ const publish: CommandSpec = {
     name: { type: 'string', value: '<text>', description: "The node's display name" },
     description: { type: 'string', value: '<text>', description: "The node's description" },
   },
-  examples: [`${ENV.registryPat}=… graphcloud registry nodes publish acme-upscale --publisher acme --version 1.3.0 --package ./acme-upscale.zip --changelog 'Faster'`],
+  examples: [
+    'git archive --format=zip -o acme-upscale.zip HEAD',
+    "graphcloud registry nodes publish acme-upscale --publisher acme --version 1.3.0 --package ./acme-upscale.zip --changelog 'Faster'",
+  ],
   run: runPublish,
 };
 

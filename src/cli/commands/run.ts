@@ -63,7 +63,8 @@ async function runWorkflowCommand(ctx: CommandContext): Promise<ExitCode> {
   const workflow = applySets(checkWorkflowFile(raw, file, help), sets, help);
   const uploadMap = Object.fromEntries(uploads.map((u) => [u.key, u.value]));
 
-  if (options.validate) return validateOnly(ctx, cloud, workflow, Object.keys(uploadMap));
+  // `return await`: the client must stay open until the check is done (`await using` closes it on return).
+  if (options.validate) return await validateOnly(ctx, cloud, workflow, Object.keys(uploadMap));
 
   const reporter = new RunReporter(ctx, workflow);
   if (uploads.length > 0) reporter.preparing(`checking the workflow, uploading ${uploads.length} file${uploads.length === 1 ? '' : 's'}`);

@@ -79,7 +79,7 @@ async function runSubmit(ctx: CommandContext, spec: KindSpec): Promise<ExitCode>
     out.human(out.style('dim', `  Wait for it: graphcloud task wait ${cliKind} ${task.taskId}`));
     return EXIT.ok;
   }
-  return waitAndReport(ctx, proxy, task, waitTimeout);
+  return await waitAndReport(ctx, proxy, task, waitTimeout);
 }
 
 async function runWait(ctx: CommandContext): Promise<ExitCode> {
@@ -89,7 +89,7 @@ async function runWait(ctx: CommandContext): Promise<ExitCode> {
   if (!spec) throw usageError(`Unknown task kind "${kindName}"; the kinds are: ${Object.keys(KINDS).join(', ')}.`, help);
   const waitTimeout = typeof ctx.options.timeout === 'string' ? parseDuration(ctx.options.timeout, '--timeout', help) : undefined;
   await using proxy = createProxy(ctx);
-  return waitAndReport(ctx, proxy, { kind: spec.kind, taskId }, waitTimeout);
+  return await waitAndReport(ctx, proxy, { kind: spec.kind, taskId }, waitTimeout);
 }
 
 async function waitAndReport(ctx: CommandContext, proxy: ProxyClient, task: ProxyClient.TaskRef, waitTimeout: number | false | undefined): Promise<ExitCode> {

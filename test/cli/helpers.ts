@@ -143,13 +143,20 @@ export class TmuxSession {
     const env = baseEnv({ ...options.env, TERM: 'xterm-256color' });
     const session = new TmuxSession(socket, env);
     const command = [NODE, cli, ...args].map(shellQuote).join(' ');
-    session.#tmux(['-f', tmuxConfig(), 'new-session', '-d', '-s', 'cli', '-x', String(options.columns), '-y', String(options.rows), '-c', options.cwd ?? REPO, `exec ${command}`]);
+    // Not `exec`: tmux 3.3 does not reap a Node child that used a WebSocket (its exit status stays
+    // unknown), so a shell waits for it and exits with its status; `trap : INT` keeps the shell
+    // alive through Ctrl-C, which the CLI handles.
+    session.#tmux(['-f', tmuxConfig(), 'new-session', '-d', '-s', 'cli', '-x', String(options.columns), '-y', String(options.rows), '-c', options.cwd ?? REPO, `trap : INT; ${command}; exit $?`]);
     return session;
   }
 
-  /** The visible screen, one string per line (trailing spaces removed). */
+  /**
+   * The screen, one string per line (trailing spaces removed), with the lines scrolled off it: tmux
+   * scrolls the first line away when it notes "Pane is dead" (remain-on-exit), a note left out here.
+   */
   screen(): string[] {
-    return this.#tmux(['capture-pane', '-p', '-t', 'cli']).stdout.split('\n').map((line) => line.trimEnd());
+    const lines = this.#tmux(['capture-pane', '-p', '-S', '-', '-t', 'cli']).stdout.split('\n').map((line) => line.trimEnd());
+    return lines.filter((line) => !line.startsWith('Pane is dead ('));
   }
 
   /** Presses keys: `C-c` is Ctrl-C. */
@@ -159,8 +166,9 @@ export class TmuxSession {
 
   /** The command's exit status once it ended, else undefined. */
   exitCode(): number | undefined {
+    // tmux marks the pane dead when the terminal closes, and learns the status a moment later.
     const [dead, status] = this.#tmux(['display-message', '-p', '-t', 'cli', '#{pane_dead} #{pane_dead_status}']).stdout.trim().split(' ');
-    return dead === '1' ? Number(status) : undefined;
+    return dead === '1' && status !== undefined && /^\d+$/.test(status) ? Number(status) : undefined;
   }
 
   /** Waits until the screen satisfies `test`, reading it every 50 ms; fails with the last screen after `limitMs`. */

@@ -6,7 +6,6 @@ import { truncate } from '../style.js';
 const HIDE_CURSOR = '\x1b[?25l';
 const SHOW_CURSOR = '\x1b[?25h';
 const CLEAR_LINE = '\x1b[2K';
-const CLEAR_DOWN = '\x1b[J';
 const REDRAW_MS = 120;
 
 /**
@@ -60,7 +59,11 @@ export class LiveRegion {
     const columns = this.#out.columns;
     // One column is kept free: writing the last column makes some terminals wrap early.
     const lines = this.#render(columns, this.#tick).map((line) => truncate(line, columns - 1));
-    this.#out.raw(`${this.#home()}${lines.map((line) => `${CLEAR_LINE}${line}`).join('\n')}${CLEAR_DOWN}`);
+    // Lines of the last frame below the new one are blanked one by one, never with "clear to the
+    // end of the screen": tmux (scroll-on-clear) would push a frame drawn at the top into history.
+    const leftover = Math.max(0, this.#height - lines.length);
+    const blank = leftover > 0 ? `${`\x1b[1B${CLEAR_LINE}`.repeat(leftover)}\x1b[${leftover}A` : '';
+    this.#out.raw(`${this.#home()}${lines.map((line) => `${CLEAR_LINE}${line}`).join('\n')}${blank}`);
     this.#height = lines.length;
   }
 
@@ -77,7 +80,9 @@ export class LiveRegion {
   }
 
   #clear(): void {
-    this.#out.raw(`${this.#home()}${CLEAR_DOWN}`);
+    if (this.#height === 0) return;
+    const down = this.#height > 1 ? `${`\x1b[1B${CLEAR_LINE}`.repeat(this.#height - 1)}\x1b[${this.#height - 1}A` : '';
+    this.#out.raw(`${this.#home()}${CLEAR_LINE}${down}`);
     this.#height = 0;
   }
 

@@ -1,0 +1,94 @@
+// The CLI inside a real pseudo-terminal (tmux): what a person sees, the final screen, a narrow
+// terminal, Ctrl-C.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { encodePng } from '../../src/testing/index.js';
+import { assertNoSecrets, scaleWorkflow, startTarget, TmuxSession, type SimTarget } from './helpers.js';
+
+let target: SimTarget;
+let dir: string;
+let image: string;
+let counter = 0;
+const sessions: TmuxSession[] = [];
+
+beforeAll(async () => {
+  // Slow enough to be seen running: 12 steps of 60 ms per node.
+  target = await startTarget({ stepDelayMs: 60, progressSteps: 12 });
+  dir = mkdtempSync(join(tmpdir(), 'graphcloud-cli-tty-'));
+  image = join(dir, 'in.png');
+  writeFileSync(image, encodePng(64, 48, [20, 120, 220]));
+});
+afterEach(() => {
+  for (const session of sessions.splice(0)) session.close();
+});
+afterAll(async () => {
+  await target?.sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function workflowFile(): string {
+  const prefix = `tty${++counter}`;
+  const path = join(dir, `${prefix}.json`);
+  writeFileSync(path, JSON.stringify(scaleWorkflow('placeholder.png', prefix, 200 + counter)));
+  return path;
+}
+
+async function start(args: string[], columns = 100, rows = 24, env: Record<string, string | undefined> = target.env): Promise<TmuxSession> {
+  const session = await TmuxSession.start(args, { columns, rows, env });
+  sessions.push(session);
+  return session;
+}
+
+const running = (screen: string[]): boolean => screen.some((line) => /Running/.test(line)) && screen.some((line) => /\d+%/.test(line));
+
+describe('graphcloud run in a terminal', () => {
+  it('shows one live display (overall and node progress, the node, the time), then the outcome', async () => {
+    const out = join(dir, 'out-tty');
+    const session = await start(['run', workflowFile(), '--upload', `1.image=${image}`, '--out', out]);
+    const live = await session.waitFor((s) => running(s) && s.some((l) => /#\d/.test(l)), 'the live display');
+    const header = live.find((l) => l.includes('Running'))!;
+    expect(header).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] {2}Running {2}job [0-9a-f]{8} {2}\d\d:\d\d$/);
+    expect(live.some((l) => /^ {2}[█░]{40} +\d+% {2}\d of 3 nodes$/.test(l))).toBe(true);
+    const { code, screen } = await session.waitForExit();
+    expect(code).toBe(0);
+    const text = screen.filter(Boolean);
+    // The live lines are gone: only what stays is on the screen.
+    expect(text[0]).toMatch(/^✔ Submitted job [0-9a-f-]{36}$/);
+    expect(text[1]).toMatch(/^✔ Completed job [0-9a-f-]{36} in \d+\.\d s$/);
+    expect(text.slice(2)).toEqual(['  Saved 1 file:', `    ${join(out, readdirSync(out)[0]!)}`]);
+    expect(screen.join('\n')).not.toMatch(/Running|█|░/);
+    assertNoSecrets(screen.join('\n'), target.secrets);
+  });
+
+  it('fits a narrow terminal: short lines redrawn in place, no wrapped leftovers', async () => {
+    const session = await start(['run', workflowFile(), '--upload', `1.image=${image}`], 40, 12);
+    // Sampled through the run: every frame holds one display, never a stale or wrapped copy.
+    for (let i = 0; i < 3; i++) {
+      const live = await session.waitFor((s) => s.some((l) => /Running/.test(l)) && s.some((l) => /#\d/.test(l)), 'the narrow display');
+      expect(live.filter((l) => /Running/.test(l))).toHaveLength(1);
+      expect(live.find((l) => /Running/.test(l))).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Running +\d+% \d\d:\d\d$/);
+      expect(live.filter((l) => /#\d/.test(l))).toHaveLength(1);
+    }
+    const { code, screen } = await session.waitForExit();
+    expect(code).toBe(0);
+    const text = screen.filter(Boolean);
+    expect(text[0]).toMatch(/^✔ Submitted job [0-9a-f-]+$/);
+    expect(text.some((l) => /^✔ Completed job/.test(l))).toBe(true);
+    expect(screen.join('\n')).not.toMatch(/Running|█|░|⠋|⠙|⠹/);
+  });
+
+  it.skip('a second Ctrl-C leaves at once, printing the job id, and the job goes on', async () => {
+    const session = await start(['run', workflowFile(), '--upload', `1.image=${image}`]);
+    const live = await session.waitFor(running, 'the run');
+    const promptId = /Submitted job ([0-9a-f-]{36})/.exec(live.join('\n'))![1]!;
+    session.press('C-c');
+    session.press('C-c');
+    const { code, screen } = await session.waitForExit();
+    expect(code).toBe(130);
+    expect(screen.join('\n')).toContain(`Left without waiting: job ${promptId} goes on. Follow it: graphcloud jobs watch ${promptId}`);
+    await target.sim.state.waitForIdle();
+    expect(target.sim.state.jobs().find((j) => j.id === promptId)?.status).toBe('completed');
+  });
+});

@@ -113,7 +113,7 @@ export function describeError(error: unknown, context: ErrorContext | undefined)
     return report(EXIT.usage, `The ${service} rejected the workflow: ${error.message}`, 'Fix the nodes listed above and run again.');
   }
   if (error instanceof ValidationError) {
-    return report(EXIT.usage, error.message, 'Fix the values listed above; nothing was sent.');
+    return report(EXIT.usage, error.message, 'Fix the values listed above and run again.');
   }
   if (error instanceof AuthenticationError) {
     if (context?.keyMissing) return report(EXIT.auth, `The ${service} needs a key, and none is set.`, `Set ${context.keyVariable}.`);

@@ -41,6 +41,14 @@ describe('graphcloud --help', () => {
   });
 });
 
+describe('the command table', () => {
+  it('no command has a flag that a global flag would shadow', async () => {
+    const { GLOBAL_OPTIONS } = await import('../../src/cli/args.js');
+    const walk = (command: CommandSpec): string[] => [...Object.keys(command.options ?? {}).filter((k) => k in GLOBAL_OPTIONS).map((k) => `${command.name} --${k}`), ...(command.subcommands ?? []).flatMap(walk)];
+    expect(walk(ROOT)).toEqual([]);
+  });
+});
+
 describe('graphcloud --version', () => {
   it('prints the version as text, or as JSON with --json', async () => {
     const text = await runPiped(['--version']);

@@ -88,12 +88,11 @@ const publish: CommandSpec = {
     `Publish a new version of a node: the package (a zip of the node's files) is checked, the version is\n` +
     `created, and the package is uploaded to the storage URL the registry answers (without any credential).\n` +
     `The publisher's personal access token is read from ${ENV.registryPat}.`,
-  args: '<nodeId>',
-  positionals: [1, 1],
+  args: '<nodeId> <version>',
+  positionals: [2, 2],
   service: 'registry',
   options: {
     publisher: { type: 'string', value: '<id>', description: 'The publisher the node belongs to (required)' },
-    version: { type: 'string', value: '<semver>', description: 'The new version, e.g. 1.3.0 (required)' },
     package: { type: 'string', value: '<zip>', description: 'The zip of the node (required): git archive --format=zip -o node.zip HEAD' },
     changelog: { type: 'string', value: '<text>', description: 'What changed' },
     dependency: { type: 'string', multiple: true, value: '<pkg>', description: 'A Python dependency (repeatable)' },
@@ -102,7 +101,7 @@ const publish: CommandSpec = {
   },
   examples: [
     'git archive --format=zip -o acme-upscale.zip HEAD',
-    "graphcloud registry nodes publish acme-upscale --publisher acme --version 1.3.0 --package ./acme-upscale.zip --changelog 'Faster'",
+    "graphcloud registry nodes publish acme-upscale 1.3.0 --publisher acme --package ./acme-upscale.zip --changelog 'Faster'",
   ],
   run: runPublish,
 };
@@ -110,8 +109,8 @@ const publish: CommandSpec = {
 async function runPublish(ctx: CommandContext): Promise<ExitCode> {
   const { out, options } = ctx;
   const help = `${ctx.path} --help`;
-  const nodeId = ctx.positionals[0]!;
-  const missing = ['publisher', 'version', 'package'].filter((flag) => typeof options[flag] !== 'string' || options[flag] === '');
+  const [nodeId, semver] = ctx.positionals as [string, string];
+  const missing = ['publisher', 'package'].filter((flag) => typeof options[flag] !== 'string' || options[flag] === '');
   if (missing.length > 0) throw usageError(`Missing ${missing.map((m) => `--${m}`).join(', ')}.`, help);
   const pat = ctx.config.registryPat();
   if (!pat) throw new CliError(`Publishing needs a personal access token of the publisher, and ${ENV.registryPat} is not set.`, `Create one (registry.publishers.createToken) and set ${ENV.registryPat}.`, EXIT.auth);
@@ -127,19 +126,19 @@ async function runPublish(ctx: CommandContext): Promise<ExitCode> {
       nodeId,
       {
         node,
-        version: { version: options.version as string, changelog: options.changelog as string | undefined, dependencies: options.dependency as string[] | undefined },
+        version: { version: semver, changelog: options.changelog as string | undefined, dependencies: options.dependency as string[] | undefined },
         package: pkg,
         personalAccessToken: pat,
       },
       { signal: ctx.interrupts.signal },
     );
     out.json({ type: 'published', nodeId, ...version });
-    out.human(`${out.style('green', '✔')} Published ${nodeId} ${out.style('bold', version.version ?? (options.version as string))}${version.id ? out.style('dim', ` (id ${version.id})`) : ''}`);
+    out.human(`${out.style('green', '✔')} Published ${nodeId} ${out.style('bold', version.version ?? semver)}${version.id ? out.style('dim', ` (id ${version.id})`) : ''}`);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof PackageUploadError) {
       // The signed URL grants access: it stays out of the message, as in the SDK.
-      throw new CliError(`Version ${options.version as string} of ${nodeId} was created, but its package upload failed${error.cause instanceof Error ? ` (${error.cause.message})` : ''}.`, 'The version exists now: publish the fix as a new version number.', EXIT.error, { cause: error });
+      throw new CliError(`Version ${semver} of ${nodeId} was created, but its package upload failed${error.cause instanceof Error ? ` (${error.cause.message})` : ''}.`, 'The version exists now: publish the fix as a new version number.', EXIT.error, { cause: error });
     }
     throw error;
   }

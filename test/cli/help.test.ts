@@ -29,7 +29,7 @@ describe('graphcloud --help', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain(`Usage\n  graphcloud ${(path as string[]).join(' ')}`);
-    expect(stdout).toMatch(/^Examples\n(  \$ .*\n)*  \$ graphcloud /m);
+    expect(stdout).toMatch(/^Examples\n( {2}\$ .*\n)* {2}\$ graphcloud /m);
   });
 
   it('-h works like --help, also before the command', async () => {

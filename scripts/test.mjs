@@ -16,6 +16,7 @@ const steps = [
   ['unit', 'unit tests', 'npx', ['vitest', 'run']],
   ['build', 'build', 'npm', ['run', 'build', '--silent']],
   ['typecheck-e2e', 'typecheck e2e tests against dist', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.e2e.json']],
+  ['pack', 'package contents (npm pack: entry points, types, CHANGELOG; no tests, sources or credentials)', 'node', ['scripts/check-pack.mjs']],
   ['consumer', 'consumer type-check of the packed package (TypeScript 6 and 5.9, skipLibCheck false)', 'node', ['scripts/check-consumer.mjs']],
   ['publint', 'publint', 'npx', ['publint', '--strict']],
   ['attw', 'types (attw, ESM-only profile)', 'npx', ['attw', '--pack', '.', '--profile', 'esm-only']],

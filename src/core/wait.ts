@@ -89,6 +89,11 @@ export class Waker {
     return this.#sleeping.signal;
   }
 
+  /** @internal Ends the current sleep's arming (its controller is dropped, not aborted). */
+  disarm(): void {
+    this.#sleeping = undefined;
+  }
+
   /** @internal Reads and clears the urgent flag. */
   takeUrgent(): boolean {
     const urgent = this.#urgent;
@@ -179,32 +184,45 @@ export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollRead
       if (urgent) due = now;
       due = Math.max(due, notBefore);
       if (due <= now) break;
+      // One signal for the sleep: the waker's, which the caller's abort also rings (a listener,
+      // not AbortSignal.any: that allocates a tracked signal per sleep, for every waiting job).
       const wakeSignal = waker?.arm();
-      const stop = wakeSignal && signal ? AbortSignal.any([signal, wakeSignal]) : (wakeSignal ?? signal);
+      const onAbort = wakeSignal && signal ? () => waker?.wake() : undefined;
+      if (onAbort) signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        await clock.sleep(Math.min(due - now, budgetLeft()), stop);
+        await clock.sleep(Math.min(due - now, budgetLeft()), wakeSignal ?? signal);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         if (!wakeSignal?.aborted) throw error;
         // Woken: re-plan.
+      } finally {
+        if (onAbort) signal?.removeEventListener('abort', onAbort);
+        waker?.disarm();
       }
     }
 
     let reading: PollReading<T> | undefined;
     let failure: unknown;
     const left = budgetLeft();
+    // The reading's signal: aborted by the caller's signal (relayed by a listener) or, at the
+    // deadline, by the cut-off timer. Real timers: a simulated clock (which moves when slept on)
+    // schedules the readings; only the runtime's timers can race one.
     const cutoff = new AbortController();
-    const cancelCutoff = new AbortController();
-    // A reading in flight is cut off at the deadline. Real timers: a simulated clock (which moves
-    // when slept on) schedules the readings; only the runtime's timers can race one.
-    if (Number.isFinite(left) && counting()) sleep(left, cancelCutoff.signal).then(() => cutoff.abort(timedOut()), () => undefined);
-    const readSignal = signal ? AbortSignal.any([signal, cutoff.signal]) : cutoff.signal;
+    const relay = signal ? () => cutoff.abort(signal.reason) : undefined;
+    if (relay) {
+      if (signal?.aborted) relay();
+      else signal?.addEventListener('abort', relay, { once: true });
+    }
+    const timer = Number.isFinite(left) && counting() ? setTimeout(() => cutoff.abort(timedOut()), Math.min(Math.max(0, left), 2_147_483_647)) : undefined;
+    let deadlineHit = false;
     try {
-      reading = await (options.limiter ? options.limiter.run(() => options.read(readSignal), readSignal) : options.read(readSignal));
+      reading = await (options.limiter ? options.limiter.run(() => options.read(cutoff.signal), cutoff.signal) : options.read(cutoff.signal));
     } catch (error) {
       failure = error;
+      deadlineHit = cutoff.signal.aborted && !signal?.aborted;
     } finally {
-      cancelCutoff.abort();
+      clearTimeout(timer);
+      if (relay) signal?.removeEventListener('abort', relay);
     }
     const now = clock.now();
     const queuedNow = reading?.queued === true;
@@ -221,7 +239,7 @@ export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollRead
       dueAt = options.dueIn ? undefined : now + backoffDelay(reads, backoff, random);
     } else {
       if (signal?.aborted) throw signal.reason;
-      if (cutoff.signal.aborted) throw cutoff.signal.reason;
+      if (deadlineHit) throw cutoff.signal.reason;
       const lag = failure instanceof NotFoundError && reads === 0 && now - startedAt < (options.notFoundGraceMs ?? 0);
       if (!lag && !isTransient(failure)) throw failure;
       lastError = failure;

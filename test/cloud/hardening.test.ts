@@ -2,8 +2,8 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { http, HttpResponse, passthrough, ws } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, ConnectionError, ValidationError } from '../../src/core/index.js';
-import { CloudClient, JobFailedError, SubmissionUnknownError, WorkflowError } from '../../src/cloud/index.js';
+import { AuthenticationError, BadRequestError, ConnectionError, ValidationError } from '../../src/core/index.js';
+import { CloudClient, JobFailedError, SubmissionUnknownError, WorkflowError, WorkflowValidationError } from '../../src/cloud/index.js';
 import { useMsw } from '../helpers/msw.js';
 
 // The cloud's promises against a hostile server and hostile input: each test failed on 0.1.0.
@@ -124,5 +124,14 @@ describe('cloud: unchecked values are refused before anything is sent', () => {
     const error = await make().runWorkflow(workflow, { onProgress: 5 as never }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect(seen).toHaveLength(0);
+  });
+});
+
+describe('cloud error classes', () => {
+  it('a rejected workflow (400 with node_errors) is also a BadRequestError', async () => {
+    server.use(http.post(`${BASE}/api/prompt`, () => HttpResponse.json({ error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation' }, node_errors: { '1': { errors: [{ type: 'value_not_in_list', message: 'Value not in list', details: 'ckpt_name: "x" not in [a, b]' }], class_type: 'CheckpointLoaderSimple' } } }, { status: 400 })));
+    const error = await make().jobs.submit(workflow, { validate: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkflowValidationError);
+    expect(error).toBeInstanceOf(BadRequestError);
   });
 });

@@ -1,4 +1,4 @@
-import { ApiError, ConnectionError, GraphcloudError, PaymentRequiredError, ValidationError, type ApiErrorInit, type ValidationIssue } from '../../core/index.js';
+import { ApiError, BadRequestError, ConnectionError, GraphcloudError, PaymentRequiredError, ValidationError, type ApiErrorInit, type ValidationIssue } from '../../core/index.js';
 import { toNodeErrors } from './schemas.js';
 import type { JobResult, NodeErrors } from './types.js';
 
@@ -24,7 +24,7 @@ export function initOf(error: ApiError): ApiErrorInit {
  * catch (e) { if (e instanceof WorkflowValidationError) for (const [id, n] of Object.entries(e.nodeErrors)) console.log(id, n.errors); }
  * ```
  */
-export class WorkflowValidationError extends ApiError {
+export class WorkflowValidationError extends BadRequestError {
   override name = 'WorkflowValidationError';
   readonly type: string | undefined;
   readonly nodeErrors: Record<string, NodeErrors>;

@@ -7,7 +7,7 @@ import type { ObjectInfo } from '../model/validate-workflow.js';
 import { WorkflowConversionError } from './errors.js';
 import { isRecord, own, type Graph, type GraphNode, type InputSlot, type Link, type OutputSlot, type SubgraphDefinition, type SubgraphSlot } from './model.js';
 import { createNodeTemplate, type NodeTemplate } from './node-template.js';
-import { applyPromotedValues, bindSubgraphInputs } from './subgraph-instance.js';
+import { bindSubgraphInputs } from './subgraph-instance.js';
 import { setWidgetValues } from './widget-values.js';
 import type { UiNodeId } from './types.js';
 
@@ -235,7 +235,6 @@ function configureNode(context: LoadContext, node: GraphNode, data: Record<strin
   if (savedOutputs) node.outputs = savedOutputs.map((slot) => slot ?? { name: undefined, type: undefined, links: null });
   if (node.kind === 'subgraph' && node.subgraph) {
     bindSubgraphInputs(node, node.subgraph, savedInputs);
-    applyPromotedValues(node, node.subgraph, data.widgets_values);
   }
 }
 

@@ -26,6 +26,12 @@ export interface Widget {
   /** The widget kind, `curve` values are tagged in the prompt. */
   kind: string;
   transform?: WidgetTransform;
+  /** A combo whose value adds widgets after it (V3 dynamic combos, VideoHelperSuite formats). */
+  dynamic?: ((value: unknown) => Widget[]) | undefined;
+  /** What the widget's callback makes of a value set through it (a primitive's): rounding, clamping. */
+  normalize?: ((value: unknown) => unknown) | undefined;
+  /** The combo that added this widget, when its name does not say so (`combo.input` does). */
+  owner?: string | undefined;
 }
 
 export interface InputSlot {

@@ -46,12 +46,17 @@ const controlWidget = (mode: unknown): Widget => widget('control_after_generate'
 // scripts/widgets.ts ComfyWidgets plus the custom widgets of core extensions that matter here.
 const WIDGET_FACTORIES: Record<string, WidgetFactory> = Object.assign(Object.create(null) as Record<string, WidgetFactory>, {
   INT: (spec: InputSpecV2) => {
-    const widgets = [widget(spec.name, spec.options.default ?? 0, 'number')];
+    const widgets: Widget[] = [{ ...widget(spec.name, spec.options.default ?? 0, 'number'), normalize: roundToStep(spec) }];
     const control = spec.options.control_after_generate ?? SEED_NAMES.has(spec.name);
     if (control) widgets.push(controlWidget(typeof spec.options.control_after_generate === 'string' ? spec.options.control_after_generate : 'randomize'));
     return widgets;
   },
-  FLOAT: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? 0, 'number')],
+  FLOAT: (spec: InputSpecV2) => {
+    const widgets: Widget[] = [{ ...widget(spec.name, spec.options.default ?? 0, 'number'), normalize: roundFloat(spec) }];
+    const control = spec.options.control_after_generate;
+    if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'fixed'));
+    return widgets;
+  },
   BOOLEAN: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? false, 'toggle')],
   STRING: (spec: InputSpecV2) => {
     const text = widget(spec.name, spec.options.default ?? '', 'text');
@@ -60,7 +65,7 @@ const WIDGET_FACTORIES: Record<string, WidgetFactory> = Object.assign(Object.cre
   },
   MARKDOWN: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? '', 'markdown')],
   COMBO: comboWidgets,
-  COMFY_DYNAMICCOMBO_V3: comboWidgets,
+  COMFY_DYNAMICCOMBO_V3: dynamicComboWidgets,
   IMAGEUPLOAD: (spec: InputSpecV2) => [widget(spec.name, 'image', 'button', true, false)],
   AUDIO_UI: (spec: InputSpecV2) => [widget(spec.name, '', 'audio', false, true)],
   AUDIOUPLOAD: (spec: InputSpecV2) => [widget(spec.name, '', 'button', true, false)],
@@ -77,6 +82,26 @@ const WIDGET_FACTORIES: Record<string, WidgetFactory> = Object.assign(Object.cre
   },
 });
 
+const numberOption = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+// useIntWidget onValueChange: a value set through the widget is rounded to its step (from min).
+function roundToStep(spec: InputSpecV2): (value: unknown) => unknown {
+  const step = numberOption(spec.options.step) || 1;
+  const offset = (numberOption(spec.options.min) ?? 0) % step;
+  return (value) => (step === 1 ? Math.round(value as number) : Math.round(((value as number) - offset) / step) * step + offset);
+}
+
+// useFloatWidget onFloatValueChange, with the default settings (rounding on, precision from the
+// step): the value is rounded to that precision and clamped to min (0) and max (2048) by default.
+function roundFloat(spec: InputSpecV2): ((value: unknown) => unknown) | undefined {
+  const precision = Math.max(0, -Math.floor(Math.log10(numberOption(spec.options.step) ?? 0.5)));
+  const round = precision && !spec.options.round ? 10 ** -precision : numberOption(spec.options.round);
+  if (!round) return undefined;
+  const min = numberOption(spec.options.min) ?? 0;
+  const max = numberOption(spec.options.max) ?? 2048;
+  return (value) => Math.min(Math.max(Number((Math.round((value as number) / round) * round).toFixed(precision)), min), max);
+}
+
 function comboWidgets(spec: InputSpecV2): Widget[] {
   const control = spec.options.control_after_generate;
   if (spec.options.multi_select) {
@@ -84,11 +109,48 @@ function comboWidgets(spec: InputSpecV2): Widget[] {
     if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'fixed'));
     return widgets;
   }
-  const fallback = spec.comboOptions.length > 0 ? spec.comboOptions[0] : spec.options.remote ? 'Loading...' : undefined;
-  const widgets = [widget(spec.name, spec.options.default || fallback, 'combo')];
+  // VideoHelperSuite lists some choices as [value, widget specs]: choosing one adds its widgets.
+  const added = new Map<unknown, unknown[]>();
+  const values = spec.comboOptions.map((option) => {
+    if (!Array.isArray(option)) return option;
+    if (Array.isArray(option[1])) added.set(option[0], option[1]);
+    return option[0];
+  });
+  const fallback = values.length > 0 ? values[0] : spec.options.remote ? 'Loading...' : undefined;
+  const combo = widget(spec.name, spec.options.default || fallback, 'combo');
+  const widgets = [combo];
+  if (added.size > 0) {
+    combo.dynamic = (value) =>
+      (added.get(value) ?? []).flatMap((entry) => (Array.isArray(entry) && typeof entry[0] === 'string' ? createWidgets(toSpecV2(entry[0], entry.slice(1), false)) : [])).map((sub) => ({ ...sub, owner: spec.name }));
+    widgets.push(...combo.dynamic(combo.value));
+  }
   // A combo's control also gets a filter-list text widget (addValueControlWidgets).
   if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'randomize'), widget('control_filter_list', '', 'text', true, false));
   return widgets;
+}
+
+// core/graph/widgets/dynamicWidgets: the combo lists the option keys, the first being its value
+// (a default in the spec is not used), and its value adds that option's inputs right after it as
+// `combo.input` widgets at their defaults (sockets for types without a widget).
+function dynamicComboWidgets(spec: InputSpecV2): Widget[] {
+  const options = new Map<string, InputSpecV2[]>();
+  for (const option of Array.isArray(spec.options.options) ? spec.options.options : []) {
+    if (!isRecord(option) || typeof option.key !== 'string' || options.has(option.key)) continue;
+    const inputs = isRecord(option.inputs) ? option.inputs : {};
+    const specs: InputSpecV2[] = [];
+    for (const [group, isOptional] of [['required', false], ['optional', true]] as const) {
+      const entries = own(inputs, group);
+      if (isRecord(entries)) for (const key of Object.keys(entries)) specs.push(toSpecV2(`${spec.name}.${key}`, entries[key], isOptional));
+    }
+    options.set(option.key, specs);
+  }
+  const combo = widget(spec.name, options.keys().next().value, 'combo');
+  combo.dynamic = (value) => (typeof value === 'string' ? (options.get(value) ?? []) : []).flatMap((sub) => (sub.options.forceInput ? [] : createWidgets({ ...sub, type: widgetTypeOf(sub) })));
+  return [combo, ...combo.dynamic(combo.value)];
+}
+
+function widgetTypeOf(spec: InputSpecV2): string {
+  return typeof spec.options.widgetType === 'string' ? spec.options.widgetType : spec.type;
 }
 
 /** True when the web UI gives inputs of this type a widget. */
@@ -176,7 +238,7 @@ export function createNodeTemplate(className: string, def: NodeDefinition): Node
   const ordered = orderSpecs(def, specs);
   const sockets: SocketTemplate[] = [];
   const widgets: Widget[] = [];
-  const widgetType = (spec: InputSpecV2) => (typeof spec.options.widgetType === 'string' ? spec.options.widgetType : spec.type);
+  const widgetType = widgetTypeOf;
   for (const spec of ordered) {
     if (hasWidget(widgetType(spec)) && !spec.options.forceInput) continue;
     if (spec.type === 'COMFY_AUTOGROW_V3') continue; // its sockets are added at run time; saved ones come back as extra inputs
@@ -187,6 +249,11 @@ export function createNodeTemplate(className: string, def: NodeDefinition): Node
     if (!hasWidget(type) || spec.options.forceInput) continue;
     widgets.push(...createWidgets({ ...spec, type }));
     sockets.push({ name: spec.name, type: spec.type, widgetName: spec.name });
+  }
+  if (className === 'CustomCombo' && widgets.length > 0) {
+    // Comfy.CustomWidgets: an `index` widget (the choice's position among the options, worked out
+    // when the prompt is made; it takes a saved slot but ignores it) and the first option widget.
+    widgets.splice(1, 0, widget('index', -1, 'custom-combo-index'), widget('option1', '', 'custom-combo-option'));
   }
   if (className === 'PreviewAny') {
     // Comfy.PreviewAny adds its display widgets when the node is created.

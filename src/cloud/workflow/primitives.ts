@@ -4,6 +4,7 @@
 // (applyFirstWidgetValueToGraph). It is virtual: it never appears in the prompt.
 import { getNodeById, type Graph, type GraphNode } from './model.js';
 import { hasWidget } from './node-template.js';
+import { promotedWidget } from './resolve.js';
 import { applyTextReplacements } from './text.js';
 
 const REPLACE_PROPERTY = 'Run widget replace on values';
@@ -36,8 +37,13 @@ export function applyPrimitive(node: GraphNode, now: Date): void {
   for (const linkId of node.outputs[0]?.links ?? []) {
     const link = node.graph.links.get(linkId);
     const target = link ? getNodeById(node.graph, link.target_id) : undefined;
-    const widgetName = link && target ? target.inputs[link.target_slot]?.widgetName : undefined;
-    const widget = widgetName === undefined ? undefined : target!.widgets.find((candidate) => candidate.name === widgetName);
-    if (widget) widget.value = value;
+    const input = link && target ? target.inputs[link.target_slot] : undefined;
+    if (!input || input.widgetName === undefined) continue;
+    // A subgraph node's input shows an inner widget: the value goes there (PromotedWidgetView).
+    const widget = target!.subgraph ? promotedWidget(target!, link!.target_slot) : target!.widgets.find((candidate) => candidate.name === input.widgetName);
+    if (!widget) continue;
+    // applyFirstWidgetValueToGraph sets the value, then calls the widget's callback.
+    widget.value = value;
+    if (widget.normalize) widget.value = widget.normalize(widget.value);
   }
 }

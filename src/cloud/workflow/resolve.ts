@@ -148,16 +148,16 @@ function resolveSubgraphOutput(map: ExecMap, exec: ExecNode, slot: number, type:
 
 /**
  * The inner widget a subgraph instance's input shows (SubgraphNode._resolveInputWidget): the
- * first widget-bound input inside the subgraph that this subgraph input feeds.
+ * first widget-bound input inside the subgraph that this subgraph input feeds. Instance inputs
+ * follow the definition's inputs, so the index is the definition input's.
  */
 export function promotedWidget(instance: GraphNode, inputIndex: number): Widget | undefined {
-  const definition = instance.subgraph;
-  const input = instance.inputs[inputIndex];
-  if (!definition || !input) return undefined;
-  const slot = definition.inputs.find((candidate) => candidate.name === input.name);
-  for (const linkId of slot?.linkIds ?? []) {
-    const link = definition.graph.links.get(linkId);
-    const target = link ? getNodeById(definition.graph, link.target_id) : undefined;
+  const slot = instance.subgraph?.inputs[inputIndex];
+  if (!slot) return undefined;
+  const { graph } = instance.subgraph!;
+  for (const linkId of slot.linkIds) {
+    const link = graph.links.get(linkId);
+    const target = link ? getNodeById(graph, link.target_id) : undefined;
     const targetInput = target?.inputs.find((candidate) => candidate.link === linkId);
     const widget = targetInput?.widgetName !== undefined ? target!.widgets.find((candidate) => candidate.name === targetInput.widgetName) : undefined;
     if (widget) return widget;

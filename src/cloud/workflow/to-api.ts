@@ -91,7 +91,7 @@ function toApiNode(map: ExecMap, exec: ExecNode, root: Graph, random: () => numb
   const inputs: Record<string, unknown> = Object.create(null);
   for (const widget of node.widgets) {
     if (!widget.name || !widget.prompt) continue;
-    inputs[widget.name] = wrap(serializeWidget(widget, root, random, now), widget.kind === 'curve');
+    inputs[widget.name] = wrap(widget.kind === 'custom-combo-index' ? customComboIndex(node.widgets) : serializeWidget(widget, root, random, now), widget.kind === 'curve');
   }
   for (const [index, input] of node.inputs.entries()) {
     const resolved = resolveInput(map, exec, index, new Set());
@@ -106,6 +106,12 @@ function serializeWidget(widget: Widget, root: Graph, random: () => number, now:
   if (widget.transform === 'dynamic-prompt') return processDynamicPrompt(widget.value, random);
   if (widget.transform === 'filename-prefix') return applyTextReplacements(root, widget.value, now);
   return widget.value;
+}
+
+// Comfy.CustomWidgets: the position of the chosen value among the option widgets, -1 when none.
+function customComboIndex(widgets: Widget[]): number {
+  const choice = widgets[0]?.value;
+  return widgets.filter((widget) => widget.kind === 'custom-combo-option').findIndex((widget) => widget.value === choice);
 }
 
 // An array value would read as a link: the web UI sends it as {__value__: [...]}.

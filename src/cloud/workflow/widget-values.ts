@@ -1,7 +1,7 @@
 // The saved `widgets_values` of a node put back on its widgets, as the web UI does on load:
 // migrateWidgetsValues (utils/litegraphUtil) first, then LGraphNode.configure, which hands the
 // values out in order to the widgets that are saved.
-import { isRecord, own, type GraphNode } from './model.js';
+import { isRecord, own, type GraphNode, type Widget } from './model.js';
 import type { NodeTemplate } from './node-template.js';
 
 /** Puts a node's saved widget values on its widgets (a list in order, or an object by name). */
@@ -10,17 +10,39 @@ export function setWidgetValues(node: GraphNode, template: NodeTemplate | null, 
   if (!values || typeof values !== 'object') return;
   // Node packs whose web UI code saves an object keyed by widget name (VideoHelperSuite) put each
   // value back on the widget of that name in their onConfigure; a widget without a key keeps its default.
-  if (isRecord(values)) {
-    for (const widget of node.widgets) if (widget.persist && Object.hasOwn(values, widget.name)) widget.value = values[widget.name];
-    return;
-  }
+  const byName = isRecord(values);
   const length = own(values, 'length');
   let index = 0;
-  for (const widget of node.widgets) {
+  // A dynamic combo adds widgets after itself while the loop runs: they take the values that follow.
+  for (let at = 0; at < node.widgets.length; at++) {
+    const widget = node.widgets[at]!;
     if (!widget.persist) continue;
+    if (byName) {
+      if (Object.hasOwn(values, widget.name)) setValue(node, widget, values[widget.name]);
+      continue;
+    }
     if (typeof length === 'number' && index >= length) break;
-    widget.value = own(values, index++);
+    setValue(node, widget, own(values, index++));
   }
+}
+
+// Setting a dynamic combo (even to the same value) replaces the widgets it added with those of
+// the new value (core/graph/widgets/dynamicWidgets updateWidgets; VideoHelperSuite's format
+// widgets likewise). A CustomCombo's index ignores what is set; a value in its last option
+// widget adds the next, empty one (Comfy.CustomWidgets).
+function setValue(node: GraphNode, widget: Widget, value: unknown): void {
+  if (widget.kind === 'custom-combo-index') return;
+  widget.value = value;
+  if (widget.kind === 'custom-combo-option' && value && node.widgets.at(-1) === widget) {
+    node.widgets.push({ ...widget, name: `option${node.widgets.length - 1}`, value: '' });
+  }
+  if (!widget.dynamic) return;
+  const prefix = `${widget.name}.`;
+  for (let at = node.widgets.length - 1; at >= 0; at--) {
+    const other = node.widgets[at]!;
+    if (other.name.startsWith(prefix) || other.owner === widget.name) node.widgets.splice(at, 1);
+  }
+  node.widgets.splice(node.widgets.indexOf(widget) + 1, 0, ...widget.dynamic(value));
 }
 
 // migrateWidgetsValues: files from before forceInput inputs lost their widget still hold a value

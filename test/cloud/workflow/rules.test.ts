@@ -20,6 +20,10 @@ describe('toApiWorkflow() widget values', () => {
     expect(prompt['2']!.inputs).toEqual({ seed: 7, steps: 30, cfg: 5.5, sampler_name: 'dpmpp_2m', scheduler: 'karras', denoise: 0.5 });
   });
 
+  it('skips the control_after_generate value after a FLOAT whose options set control_after_generate', () => {
+    expect(convert(workflow([node({ id: 1, type: 'Jitter', values: [0.75, 'fixed', 9] })], []))['1']!.inputs).toEqual({ amount: 0.75, steps: 9 });
+  });
+
   it('places the image and leaves out the upload button of an upload input', () => {
     const prompt = convert(workflow([node({ id: 1, type: 'LoadImage', values: ['b.png', 'image'] })], []));
     expect(prompt['1']!.inputs).toEqual({ image: 'b.png' });
@@ -170,5 +174,21 @@ describe('toApiWorkflow() graph rules', () => {
     const before = JSON.stringify(ui);
     toApiWorkflow(ui, objectInfo);
     expect(JSON.stringify(ui)).toBe(before);
+  });
+});
+
+describe('toApiWorkflow() primitive values go through the target widget', () => {
+  const feed = (type: string, target: ReturnType<typeof node>, value: unknown) =>
+    workflow([{ ...node({ id: 1, type: 'PrimitiveNode', values: [value, 'fixed'] }), outputs: [{ name: type, type, links: [1], widget: { name: 'x' } }] }, target], [[1, 1, 0, 2, 0, type]]);
+
+  it('rounds a FLOAT to the precision its step gives and clamps it to min and max (2048 when the definition has none)', () => {
+    const scale = () => node({ id: 2, type: 'ImageScaleBy', inputs: [['scale_by', 'FLOAT', 1, 'scale_by'], ['image', 'IMAGE', null]], values: ['bilinear', 1] });
+    expect(convert(feed('FLOAT', scale(), 0.75))['2']!.inputs.scale_by).toBe(0.8);
+    expect(convert(feed('FLOAT', scale(), 3000))['2']!.inputs.scale_by).toBe(2048);
+  });
+
+  it('rounds an INT to its step', () => {
+    const ordered = () => node({ id: 2, type: 'Ordered', inputs: [['a', 'INT', 1, 'a']], values: [1, 2, 'c'] });
+    expect(convert(feed('INT', ordered(), 2.6))['2']!.inputs.a).toBe(3);
   });
 });

@@ -3,7 +3,7 @@
  * The SDK checks every documented limit first (the 25.3-megapixel ceiling included), so a bad
  * request costs nothing. Ctrl-C stops waiting (the task itself runs on: there is no cancel route).
  *
- * Run against the simulator: npx tsx src/testing/cli.ts, then
+ * Run against the simulator: npx graphcloud sim (or npx tsx src/cli/main.ts sim), then
  *   GRAPHCLOUD_PROXY_URL=http://127.0.0.1:<port+1> GRAPHCLOUD_TOKEN=<token> npx tsx examples/proxy-upscale.ts ./photo.png 4x
  */
 import { ProxyClient, TaskFailedError, TimeoutError, ValidationError } from 'graphcloud';

@@ -6,9 +6,9 @@
  * @example
  * // npx graphcloud run workflow.json --out ./out
  */
-import { runCli } from './app.js';
+import { runCli } from './base/app.js';
 import { ROOT } from './commands/index.js';
-import { processIo } from './process-io.js';
+import { processIo } from './base/process-io.js';
 
 const io = processIo();
 process.exitCode = await runCli(ROOT, process.argv.slice(2), io);

@@ -5,9 +5,9 @@
  * @example
  * // npx graphcloud-sim --port 8188 --cors
  */
-import { runCli } from './app.js';
+import { runCli } from './base/app.js';
 import { ROOT } from './commands/index.js';
-import { processIo } from './process-io.js';
+import { processIo } from './base/process-io.js';
 
 const io = processIo();
 process.exitCode = await runCli(ROOT, ['sim', ...process.argv.slice(2)], io);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CommandSpec } from '../../src/cli/command.js';
+import type { CommandSpec } from '../../src/cli/base/command.js';
 import { ROOT } from '../../src/cli/commands/index.js';
 import { runPiped } from './helpers.js';
 
@@ -43,7 +43,7 @@ describe('graphcloud --help', () => {
 
 describe('the command table', () => {
   it('no command has a flag that a global flag would shadow', async () => {
-    const { GLOBAL_OPTIONS } = await import('../../src/cli/args.js');
+    const { GLOBAL_OPTIONS } = await import('../../src/cli/base/args.js');
     const walk = (command: CommandSpec): string[] => [...Object.keys(command.options ?? {}).filter((k) => k in GLOBAL_OPTIONS).map((k) => `${command.name} --${k}`), ...(command.subcommands ?? []).flatMap(walk)];
     expect(walk(ROOT)).toEqual([]);
   });

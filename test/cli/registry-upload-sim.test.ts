@@ -97,7 +97,10 @@ describe('graphcloud upload', () => {
 });
 
 describe('graphcloud sim', () => {
-  it.each([['graphcloud sim', 'cli', ['sim']], ['graphcloud-sim', 'sim', []]] as const)('%s prints its URLs and stops on Ctrl-C (SIGINT) with exit 0', async (_name, bin, args) => {
+  it.each([
+    ['graphcloud sim', 'cli', ['sim'], 'SIGINT'],
+    ['graphcloud-sim', 'sim', [], 'SIGTERM'],
+  ] as const)('%s prints its URLs and stops on %s with exit 0', async (_name, bin, args, signal) => {
     const entries = await cliEntries();
     const child = spawn(NODE, [entries[bin], ...args, '--json', '--quiet'], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -113,7 +116,7 @@ describe('graphcloud sim', () => {
     const answer = await fetch(`${ready.cloudUrl as string}/api/object_info/LoadImage`, { headers: { 'X-API-Key': 'gcsim_demo_api_key' } });
     expect(answer.status).toBe(200);
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    child.kill('SIGINT');
+    child.kill(signal);
     expect(await exited).toBe(0);
     expect(parseLines(stdout).at(-1)).toEqual({ type: 'stopped' });
   });

@@ -1,7 +1,7 @@
 import { JobFailedError, type JobResult, type WatchEvent } from '../../index.js';
-import type { CommandContext } from '../command.js';
-import { CliError, describeError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import type { CommandContext } from '../base/command.js';
+import { CliError, describeError } from '../base/errors.js';
+import { EXIT } from '../base/exit-codes.js';
 import type { RunReporter } from '../live/run-reporter.js';
 
 /**

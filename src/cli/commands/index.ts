@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../command.js';
+import type { CommandSpec } from '../base/command.js';
 import { jobsCommand } from './jobs.js';
 import { registryCommand } from './registry.js';
 import { runCommand } from './run.js';

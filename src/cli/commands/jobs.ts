@@ -1,9 +1,9 @@
 import { JobFailedError } from '../../index.js';
-import { createCloud } from '../clients.js';
-import type { CommandContext, CommandSpec } from '../command.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { createCloud } from '../base/clients.js';
+import type { CommandContext, CommandSpec } from '../base/command.js';
+import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { RunReporter } from '../live/run-reporter.js';
-import { parseDuration } from '../values.js';
+import { parseDuration } from '../base/values.js';
 import { followJob } from './follow.js';
 
 const watch: CommandSpec = {

@@ -1,11 +1,11 @@
 import { PackageUploadError, type RegistryClient } from '../../index.js';
-import { createRegistry } from '../clients.js';
-import type { CommandContext, CommandSpec } from '../command.js';
-import { ENV } from '../config.js';
-import { CliError, usageError } from '../errors.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
-import { checkReadable } from '../files.js';
-import { printTable } from '../table.js';
+import { createRegistry } from '../base/clients.js';
+import type { CommandContext, CommandSpec } from '../base/command.js';
+import { ENV } from '../base/config.js';
+import { CliError, usageError } from '../base/errors.js';
+import { EXIT, type ExitCode } from '../base/exit-codes.js';
+import { checkReadable } from '../base/files.js';
+import { printTable } from '../base/table.js';
 
 const search: CommandSpec = {
   name: 'search',

@@ -1,13 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { JobFailedError, listOutputFiles, type CloudClient, type JobResult, type Workflow } from '../../index.js';
-import { createCloud } from '../clients.js';
-import type { CommandContext, CommandSpec } from '../command.js';
-import { usageError } from '../errors.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
-import { checkReadable, readJsonFile, writeNewFile } from '../files.js';
+import { createCloud } from '../base/clients.js';
+import type { CommandContext, CommandSpec } from '../base/command.js';
+import { usageError } from '../base/errors.js';
+import { EXIT, type ExitCode } from '../base/exit-codes.js';
+import { checkReadable, readJsonFile, writeNewFile } from '../base/files.js';
 import { RunReporter } from '../live/run-reporter.js';
-import { parseAssignment, parseDuration } from '../values.js';
-import { applySets, checkWorkflowFile } from '../workflow-input.js';
+import { parseAssignment, parseDuration } from '../base/values.js';
+import { applySets, checkWorkflowFile } from './workflow-input.js';
 import { followJob } from './follow.js';
 
 /**

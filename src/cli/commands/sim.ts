@@ -1,7 +1,7 @@
-import type { CommandContext, CommandSpec } from '../command.js';
-import { ENV } from '../config.js';
-import { usageError } from '../errors.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import type { CommandContext, CommandSpec } from '../base/command.js';
+import { ENV } from '../base/config.js';
+import { usageError } from '../base/errors.js';
+import { EXIT, type ExitCode } from '../base/exit-codes.js';
 
 /**
  * Fixed demo credentials, so a standalone simulator is easy to point a client at. They open
@@ -91,6 +91,8 @@ async function runSim(ctx: CommandContext): Promise<ExitCode> {
   const stopped = new Promise<void>((resolve) => {
     const stop = (): void => resolve();
     ctx.interrupts.takeFirstPress(stop);
+    // A service manager stops it with SIGTERM: a clean stop too, exit code 0.
+    ctx.interrupts.takeTerminate(stop);
     ctx.interrupts.signal.addEventListener('abort', stop, { once: true });
   });
   await stopped;

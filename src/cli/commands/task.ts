@@ -1,11 +1,11 @@
 import { PROXY_ENUMS, type ProxyClient } from '../../index.js';
-import { createProxy } from '../clients.js';
-import type { CommandContext, CommandSpec, OptionSpec } from '../command.js';
-import { usageError } from '../errors.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { createProxy } from '../base/clients.js';
+import type { CommandContext, CommandSpec, OptionSpec } from '../base/command.js';
+import { usageError } from '../base/errors.js';
+import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { TaskReporter } from '../live/task-reporter.js';
-import { downloadUrls } from '../download.js';
-import { parseAssignment, parseDuration, typedValue } from '../values.js';
+import { downloadUrls } from '../base/download.js';
+import { parseAssignment, parseDuration, typedValue } from '../base/values.js';
 
 type Family = 'image' | 'video';
 interface KindSpec {

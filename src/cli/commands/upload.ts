@@ -1,8 +1,8 @@
-import { createCloud } from '../clients.js';
-import type { CommandContext, CommandSpec } from '../command.js';
-import { usageError } from '../errors.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
-import { checkReadable } from '../files.js';
+import { createCloud } from '../base/clients.js';
+import type { CommandContext, CommandSpec } from '../base/command.js';
+import { usageError } from '../base/errors.js';
+import { EXIT, type ExitCode } from '../base/exit-codes.js';
+import { checkReadable } from '../base/files.js';
 
 /**
  * `graphcloud upload <file...>`: uploads input images to the cloud and prints the names to use

@@ -1,7 +1,7 @@
-import type { TerminalStream } from '../command.js';
-import type { Interrupts } from '../interrupts.js';
-import type { Output } from '../output.js';
-import { truncate } from '../style.js';
+import type { TerminalStream } from '../base/io.js';
+import type { Interrupts } from '../base/interrupts.js';
+import type { Output } from '../base/output.js';
+import { truncate } from '../base/style.js';
 
 const HIDE_CURSOR = '\x1b[?25l';
 const SHOW_CURSOR = '\x1b[?25h';

@@ -1,5 +1,5 @@
 import type { WatchEvent, Workflow } from '../../index.js';
-import type { CommandContext } from '../command.js';
+import type { CommandContext } from '../base/command.js';
 import { LiveRegion } from './region.js';
 import { RunState } from './run-state.js';
 import { renderRun } from './run-view.js';

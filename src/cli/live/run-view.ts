@@ -1,5 +1,5 @@
-import type { Style } from '../style.js';
-import { clock } from '../values.js';
+import type { Style } from '../base/style.js';
+import { clock } from '../base/values.js';
 import type { RunState } from './run-state.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];

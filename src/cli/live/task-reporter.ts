@@ -1,6 +1,6 @@
 import type { ProxyClient } from '../../index.js';
-import type { CommandContext } from '../command.js';
-import { clock } from '../values.js';
+import type { CommandContext } from '../base/command.js';
+import { clock } from '../base/values.js';
 import { LiveRegion } from './region.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { checkPositionals, parseCommandLine, type ParsedCommandLine } from './args.js';
-import type { CliIo, CommandSpec } from './command.js';
+import type { CommandSpec } from './command.js';
+import type { CliIo } from './io.js';
 import { Config } from './config.js';
 import { describeError, type ErrorContext } from './errors.js';
 import { EXIT } from './exit-codes.js';

@@ -1,4 +1,4 @@
-import { CloudClient, ProxyClient, RegistryClient, type ClientOptions, type RequestEvent, type ResponseEvent } from '../index.js';
+import { CloudClient, ProxyClient, RegistryClient, type ClientOptions, type RequestEvent, type ResponseEvent } from '../../index.js';
 import type { CommandContext } from './command.js';
 
 /**

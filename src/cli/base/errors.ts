@@ -16,7 +16,7 @@ import {
   ValidationError,
   WorkflowError,
   WorkflowValidationError,
-} from '../index.js';
+} from '../../index.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { CliIo } from './command.js';
+import type { CliIo } from './io.js';
 import { VERSION } from './version.js';
 
 /**

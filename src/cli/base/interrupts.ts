@@ -1,4 +1,4 @@
-import type { CliIo } from './command.js';
+import type { CliIo } from './io.js';
 import { CliError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
@@ -34,13 +34,14 @@ export class Interrupts {
   readonly #unsubscribe: (() => void)[];
   readonly #cleanups = new Set<() => void>();
   #firstPress: (() => void) | undefined;
+  #terminate: (() => void) | undefined;
   #leaveNotice: LeaveNotice | undefined;
   #presses = 0;
 
   constructor(io: CliIo, out: Output) {
     this.#io = io;
     this.#out = out;
-    this.#unsubscribe = [io.onSignal('SIGINT', () => this.#press()), io.onSignal('SIGTERM', () => this.#leave(143))];
+    this.#unsubscribe = [io.onSignal('SIGINT', () => this.#press()), io.onSignal('SIGTERM', () => (this.#terminate ? this.#terminate() : this.#leave(143)))];
   }
 
   /** Aborted by the first Ctrl-C when no command took it over; its reason is a `CliError` (exit 130). */
@@ -51,6 +52,11 @@ export class Interrupts {
   /** While set, the first Ctrl-C calls `handler` instead of aborting `signal`. */
   takeFirstPress(handler: (() => void) | undefined): void {
     this.#firstPress = handler;
+  }
+
+  /** While set, SIGTERM calls `handler` (a clean stop) instead of leaving at once with 143. */
+  takeTerminate(handler: (() => void) | undefined): void {
+    this.#terminate = handler;
   }
 
   /** What to print if the CLI leaves at once. */

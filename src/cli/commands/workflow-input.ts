@@ -1,6 +1,6 @@
-import type { Workflow } from '../index.js';
-import { usageError } from './errors.js';
-import { typedValue, type Assignment } from './values.js';
+import type { Workflow } from '../../index.js';
+import { usageError } from '../base/errors.js';
+import { typedValue, type Assignment } from '../base/values.js';
 
 /**
  * The workflow of a file, checked to be an API-format workflow (node id to `{ class_type, inputs }`).

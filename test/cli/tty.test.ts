@@ -1,11 +1,12 @@
 // The CLI inside a real pseudo-terminal (tmux): what a person sees, the final screen, a narrow
 // terminal, Ctrl-C.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng } from '../../src/testing/index.js';
-import { assertNoSecrets, scaleWorkflow, startTarget, TmuxSession, type SimTarget } from './helpers.js';
+import { assertNoSecrets, cliEntries, NODE, scaleWorkflow, startTarget, TmuxSession, type SimTarget } from './helpers.js';
 
 let target: SimTarget;
 let dir: string;
@@ -90,5 +91,43 @@ describe('graphcloud run in a terminal', () => {
     expect(screen.join('\n')).toContain(`Left without waiting: job ${promptId} goes on. Follow it: graphcloud jobs watch ${promptId}`);
     await target.sim.state.waitForIdle();
     expect(target.sim.state.jobs().find((j) => j.id === promptId)?.status).toBe('completed');
+  });
+});
+
+/** Runs the CLI under `script` (util-linux): a pseudo-terminal whose raw bytes are kept. */
+async function underScript(args: string[], env: Record<string, string>): Promise<{ code: number | null; raw: string }> {
+  const { cli } = await cliEntries();
+  const command = [NODE, cli, ...args].map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { PATH: process.env.PATH ?? '', LANG: 'C.UTF-8', TERM: 'xterm-256color', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let raw = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (raw += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  return { code, raw };
+}
+
+describe('colours and the cursor on a terminal', () => {
+  const SGR_COLOUR = /\x1b\[(3\d|9\d|1|2)m/;
+
+  it('uses colours on a terminal, hides the cursor while drawing and shows it again', async () => {
+    const { code, raw } = await underScript(['run', workflowFile(), '--upload', `1.image=${image}`], target.env);
+    expect(code).toBe(0);
+    expect(raw).toMatch(SGR_COLOUR);
+    expect(raw.indexOf('\x1b[?25l')).toBeGreaterThanOrEqual(0);
+    expect(raw.lastIndexOf('\x1b[?25h')).toBeGreaterThan(raw.lastIndexOf('\x1b[?25l'));
+    assertNoSecrets(raw, target.secrets);
+  });
+
+  it.each([['NO_COLOR', '1'], ['FORCE_COLOR', '0']])('%s=%s: the same display without a colour', async (name, value) => {
+    const { code, raw } = await underScript(['run', workflowFile(), '--upload', `1.image=${image}`], { ...target.env, [name]: value });
+    expect(code).toBe(0);
+    expect(raw).toContain('Running');
+    expect(raw).not.toMatch(SGR_COLOUR);
+  });
+
+  it('TERM=dumb: plain lines, no redraw', async () => {
+    const { code, raw } = await underScript(['run', workflowFile(), '--upload', `1.image=${image}`, '--human'], { ...target.env, TERM: 'dumb' });
+    expect(code).toBe(0);
+    expect(raw).not.toContain('\x1b[');
+    expect(raw).toMatch(/running Scale \(ImageScale\) #2/);
   });
 });

@@ -106,7 +106,8 @@ async function underScript(args: string[], env: Record<string, string>): Promise
 }
 
 describe('colours and the cursor on a terminal', () => {
-  const SGR_COLOUR = /\x1b\[(3\d|9\d|1|2)m/;
+  // Select Graphic Rendition: a colour, bold or dim.
+  const SGR_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[(3\\d|9\\d|1|2)m`);
 
   it('uses colours on a terminal, hides the cursor while drawing and shows it again', async () => {
     const { code, raw } = await underScript(['run', workflowFile(), '--upload', `1.image=${image}`], target.env);

@@ -110,7 +110,7 @@ export function describeError(error: unknown, context: ErrorContext | undefined)
     return report(EXIT.usage, `The workflow does not match the server's node definitions; nothing was sent:\n${lines.join('\n')}`, 'Fix the inputs listed above (or pass --skip-validation to send it anyway).');
   }
   if (error instanceof WorkflowValidationError || error instanceof WorkflowError) {
-    return report(EXIT.usage, `The ${service} rejected the workflow: ${error.message}`, 'Fix the nodes listed above and run again.');
+    return report(EXIT.usage, `The ${service} rejected the workflow; nothing ran: ${stripStatus(error.message)}`, 'Fix the nodes it names and run again.');
   }
   if (error instanceof ValidationError) {
     return report(EXIT.usage, error.message, 'Fix the values listed above and run again.');
@@ -164,7 +164,7 @@ function waitCommand(error: GraphcloudError, id: string): string {
 
 function stripStatus(message: string): string {
   // "404 Node not found (GET https://…)" → "Node not found"; the status is said already.
-  return message.replace(/^\d{3} /, '').replace(/ \((GET|POST|PUT|DELETE|PATCH) [^)]*\)$/, '');
+  return message.replace(/^\d{3} /, '').replace(/ \((?:GET|POST|PUT|DELETE|PATCH) [^)\n]*\)/, '');
 }
 
 function describeSystemError(code: string, error: unknown): string {

@@ -29,12 +29,15 @@ export default defineConfig([
     // The SDK, one output file per source module (not one bundle): with "sideEffects": false a
     // bundler drops whole modules an app does not use, so `import { RegistryClient }` does not
     // ship the proxy or cloud code. Runtime-neutral: no node: import may appear.
+    // The relay (`graphcloud/server`, src/server/) is emitted the same way, so it shares the SDK's
+    // modules (one ValidationError class for both entries); nothing of the main entry imports it.
     entry: ['src/**/*.ts', '!src/testing/**', '!src/cli/**'],
     bundle: false,
     format: ['esm'],
     target: 'es2023',
     platform: 'neutral',
-    dts: { entry: { index: 'src/index.ts' } },
+    // Declarations come from tsc (tsconfig.build.json), one per module.
+    dts: false,
     sourcemap: true,
     clean: false,
   },
@@ -47,7 +50,7 @@ export default defineConfig([
     dts: { entry: { testing: 'src/testing/index.ts' } },
     sourcemap: true,
     clean: false,
-    external: ['ky', 'zod', 'eventemitter3', 'ws'],
+    external: ['ky', 'zod', 'ws'],
   },
   {
     // The command line (`bin`: graphcloud, and graphcloud-sim, its `sim` command): Node-only, and

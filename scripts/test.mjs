@@ -27,6 +27,7 @@ const steps = [
   // The unit run covers the command line from its sources; this runs the same tests on the built
   // bin (dist/cli.js, which loads the SDK through the package's own name), piped and in tmux.
   ['cli', 'e2e: the graphcloud bin (dist/cli.js), piped and in a pseudo-terminal', 'npx', ['vitest', 'run', 'test/cli'], { GRAPHCLOUD_CLI_BIN: 'dist/cli.js' }],
+  ['browser', 'browser: the example page in headless Chromium, through the relay (examples/browser)', 'node', ['--experimental-strip-types', 'examples/browser/test-page.mjs']],
   ['runtimes', 'e2e: smoke on Node 22/24/26, Bun, Deno, Chromium', 'node', ['scripts/e2e-runtimes.mjs']],
 ];
 

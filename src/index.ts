@@ -12,6 +12,7 @@ export { DEFAULTS } from './defaults.js';
 export { PROXY_ENUMS } from './proxy/enums.js';
 export { validateWorkflow } from './cloud/model/validate-workflow.js';
 export { listOutputFiles } from './cloud/model/outputs.js';
+export { isUiWorkflow, setInputs, toApiWorkflow } from './cloud/workflow/index.js';
 
 // Errors: every error the SDK throws is a GraphcloudError
 export {
@@ -43,6 +44,7 @@ export {
   WorkflowError,
   WorkflowValidationError,
 } from './cloud/model/errors.js';
+export { WorkflowAddressError, WorkflowConversionError } from './cloud/workflow/index.js';
 export { TaskFailedError } from './proxy/errors.js';
 export { PackageUploadError } from './registry/errors.js';
 

@@ -1,17 +1,23 @@
-import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions } from '../core/index.js';
+/// <reference lib="esnext.disposable" preserve="true" />
+import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, resolveBaseUrl, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions } from '../core/index.js';
 import { DefinitionCache } from './definitions.js';
 import { FilesResource } from './files.js';
 import { JobsResource } from './jobs.js';
-import { CLOUD_DEFAULTS, resolvePolicy, WATCHER_RULES, type WatcherPolicyOptions } from './model/defaults.js';
+import { CLOUD_DEFAULTS, defined, resolvePolicy, WATCHER_RULES, type WatcherPolicyOptions } from './model/defaults.js';
+import type { JobRoutes } from './model/job-types.js';
 import { mapCloudError, type WorkflowIssue } from './model/errors.js';
 import { JobReader } from './model/job-reader.js';
+import { RelayTokens } from './model/relay-tokens.js';
 import type { StatusMapping } from './model/status.js';
 import type { JobResult, Workflow } from './model/types.js';
-import { checkWorkflowShape } from './model/validate-workflow.js';
+import { validateWorkflow } from './model/validate-workflow.js';
 import { NodeDefinitionsResource } from './nodes.js';
 import { runWorkflow, type RunWorkflowOptions } from './run-workflow.js';
+import { checkWorkflowArgument } from './submit.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
+import { isUiWorkflow } from './workflow/format.js';
+import type { UiWorkflow } from './workflow/types.js';
 
 /**
  * Options of `new CloudClient()`: the core client options plus the cloud's own.
@@ -43,6 +49,12 @@ export interface CloudClientOptions extends ClientOptions {
   statusMap?: Readonly<Record<string, StatusMapping>> | undefined;
   /** Routes asked for outputs after a completion learned by polling. @default DEFAULTS.cloud.outputRoutes */
   outputRoutes?: readonly string[] | undefined;
+  /**
+   * Routes of job control and listing, over `DEFAULTS.cloud.jobRoutes` (`{id}` is replaced by the
+   * prompt id); `cancel: false` skips the cancel route, for servers without it.
+   * @default DEFAULTS.cloud.jobRoutes
+   */
+  jobRoutes?: Partial<JobRoutes> | undefined;
 }
 
 const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'];
@@ -54,6 +66,15 @@ const CLOUD_CLIENT_RULES: OptionRules = Object.freeze({
   clientId: rule.string,
   watcher: rule.object(WATCHER_RULES),
   statusMap: rule.record((check, path, value) => checkOptions(check, path, value, { status: rule.oneOf(STATUSES), terminal: rule.boolean }), 'an object of raw status values to { status, terminal }'),
+  jobRoutes: rule.object({
+    cancel: (check, path, value) => {
+      if (value !== false) routeRule(check, path, value, true);
+    },
+    jobs: (check, path, value) => routeRule(check, path, value, false),
+    job: (check, path, value) => routeRule(check, path, value, true),
+    queue: (check, path, value) => routeRule(check, path, value, false),
+    interrupt: (check, path, value) => routeRule(check, path, value, false),
+  }),
   outputRoutes: (check, path, value) => {
     if (value === undefined) return;
     if (!Array.isArray(value) || value.length === 0) return check.fail(path, 'a non-empty list of routes such as "/api/jobs/{id}"', value);
@@ -62,6 +83,11 @@ const CLOUD_CLIENT_RULES: OptionRules = Object.freeze({
     });
   },
 });
+
+function routeRule(check: Checker, path: string, value: unknown, withId: boolean): void {
+  if (value === undefined) return;
+  if (typeof value !== 'string' || !value.startsWith('/') || (withId && !value.includes('{id}'))) check.fail(path, withId ? 'a route starting with "/" that holds "{id}"' : 'a route starting with "/"', value);
+}
 
 /**
  * Client of the cloud execution API, also able to drive a local runtime. Resources: `nodes`
@@ -81,9 +107,9 @@ export class CloudClient {
   readonly clientId: string;
   /** Node definitions: `list()`, `get()`. */
   readonly nodes: NodeDefinitionsResource;
-  /** Files: `upload()`, `uploadMask()`, `get()`, `getResponse()`. */
+  /** Files: `upload()`, `uploadMask()`, `get()`, `getResponse()`, `saveOutputs()`. */
   readonly files: FilesResource;
-  /** Jobs: `submit()`, `getStatus()`, `getOutputs()`, `watch()`, `stats()`. */
+  /** Jobs: `submit()`, `get()`, `list()`, `listAll()`, `getQueue()`, `cancel()`, `interruptAll()`, `getStatus()`, `getOutputs()`, `watch()`, `stats()`. */
   readonly jobs: JobsResource;
   readonly #http: HttpClient;
   readonly #hub: WatchHub;
@@ -98,8 +124,9 @@ export class CloudClient {
     }
     const policy = resolvePolicy(isPlainObject(options?.watcher) ? options.watcher : undefined, check);
     check.throwIfInvalid('new CloudClient()');
-    const { apiKey, WebSocket, runtime = 'auto', clientId, watcher: _watcher, statusMap, outputRoutes, ...core } = options;
-    const origin = new URL(core.baseUrl).origin;
+    const { apiKey, WebSocket, runtime = 'auto', clientId, watcher: _watcher, statusMap, outputRoutes, jobRoutes, ...core } = options;
+    // A path (a relay on the page's own server) was checked above to resolve in this page.
+    const origin = new URL(resolveBaseUrl(core.baseUrl) ?? core.baseUrl).origin;
     this.#http = new HttpClient({
       ...core,
       auth: apiKey === undefined ? undefined : { scheme: 'api-key', credential: apiKey },
@@ -110,12 +137,14 @@ export class CloudClient {
     });
     this.baseUrl = this.#http.baseUrl;
     this.clientId = clientId ?? globalThis.crypto.randomUUID();
-    const reader = new JobReader({ http: this.#http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes });
-    this.#hub = new WatchHub({ http: this.#http, clientId: this.clientId, WebSocket, reader, policy });
+    const tokens = new RelayTokens();
+    const reader = new JobReader({ http: this.#http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens });
+    this.#hub = new WatchHub({ http: this.#http, clientId: this.clientId, WebSocket, reader, policy, tokens });
     this.#definitions = new DefinitionCache(this.#http);
     this.nodes = new NodeDefinitionsResource(this.#http, this.#definitions);
-    this.files = new FilesResource(this.#http);
-    this.jobs = new JobsResource({ http: this.#http, clientId: this.clientId, reader, hub: this.#hub, definitions: this.#definitions });
+    this.files = new FilesResource(this.#http, tokens);
+    const routes = { ...CLOUD_DEFAULTS.jobRoutes, ...defined(jobRoutes) };
+    this.jobs = new JobsResource({ http: this.#http, clientId: this.clientId, runtime, reader, hub: this.#hub, definitions: this.#definitions, routes, statusMap, tokens });
   }
 
   /**
@@ -130,7 +159,7 @@ export class CloudClient {
    * const { outputs } = await cloud.runWorkflow(workflow, { uploads: { '10.image': './in.png' }, onProgress: (p) => console.log(p.value) });
    * ```
    */
-  async runWorkflow(workflow: Workflow, options?: RunWorkflowOptions): Promise<JobResult> {
+  async runWorkflow(workflow: Workflow | UiWorkflow, options?: RunWorkflowOptions): Promise<JobResult> {
     return runWorkflow({ http: this.#http, definitions: this.#definitions, files: this.files, jobs: this.jobs, hub: this.#hub }, workflow, options);
   }
 
@@ -143,12 +172,14 @@ export class CloudClient {
    * for (const issue of await cloud.validateWorkflow(workflow)) console.log(issue.nodeId, issue.message);
    * ```
    */
-  async validateWorkflow(workflow: Workflow, options?: RequestOptions): Promise<WorkflowIssue[]> {
+  async validateWorkflow(workflow: Workflow | UiWorkflow, options?: RequestOptions): Promise<WorkflowIssue[]> {
     const check = new Checker();
-    checkWorkflowShape(check, workflow);
+    checkWorkflowArgument(check, workflow);
     checkOptions(check, 'options', options, REQUEST_RULES);
     check.throwIfInvalid('cloud.validateWorkflow()');
     this.#http.throwIfClosed();
+    // A file saved from the web UI is one issue (with the way to convert it), not one per key.
+    if (isUiWorkflow(workflow)) return validateWorkflow(workflow as unknown as Workflow, {});
     return this.#definitions.check(workflow, options);
   }
 
@@ -201,10 +232,28 @@ export declare namespace CloudClient {
   export type Options = CloudClientOptions;
   export type RunWorkflowOptions = import('./run-workflow.js').RunWorkflowOptions;
   export type UploadSpec = import('./run-workflow.js').UploadSpec;
-  export type SubmitJobOptions = import('./jobs.js').SubmitJobOptions;
+  export type SubmitJobOptions = import('./submit.js').SubmitJobOptions;
+  export type ListJobsParams = import('./model/job-types.js').ListJobsParams;
+  export type JobSummary = import('./model/job-types.js').JobSummary;
+  export type JobDetail = import('./model/job-types.js').JobDetail;
+  export type JobPage = import('./model/job-types.js').JobPage;
+  export type JobQueue = import('./model/job-types.js').JobQueue;
+  export type QueueItem = import('./model/job-types.js').QueueItem;
+  export type CancelResult = import('./model/job-types.js').CancelResult;
+  export type JobRoutes = import('./model/job-types.js').JobRoutes;
+  export type UiWorkflow = import('./workflow/index.js').UiWorkflow;
+  export type ToApiWorkflowOptions = import('./workflow/index.js').ToApiWorkflowOptions;
+  export type ResolvedAddress = import('./workflow/index.js').ResolvedAddress;
+  export type AddressCandidate = import('./workflow/index.js').AddressCandidate;
+  export type WorkflowConversionCode = import('./workflow/index.js').WorkflowConversionCode;
+  export type WorkflowFormat = import('./workflow/index.js').WorkflowFormat;
   export type WatchOptions = import('./jobs.js').WatchOptions;
   export type UploadOptions = import('./files.js').UploadOptions;
   export type UploadMaskOptions = import('./files.js').UploadMaskOptions;
+  export type GetFileOptions = import('./files.js').GetFileOptions;
+  export type SaveOutputsOptions = import('./save-outputs.js').SaveOutputsOptions;
+  export type SavedOutput = import('./save-outputs.js').SavedOutput;
+  export type OutputsSource = import('./save-outputs.js').OutputsSource;
   export type WorkflowNode = import('./model/types.js').WorkflowNode;
   export type JobStatus = import('./model/types.js').JobStatus;
   export type JobStatusInfo = import('./model/types.js').JobStatusInfo;

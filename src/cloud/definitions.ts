@@ -3,6 +3,8 @@ import type { WorkflowIssue } from './model/errors.js';
 import { ObjectInfoSchema } from './model/schemas.js';
 import type { Workflow } from './model/types.js';
 import { validateWorkflow, type ObjectInfo } from './model/validate-workflow.js';
+import { WorkflowConversionError } from './workflow/errors.js';
+import type { UiWorkflow } from './workflow/types.js';
 
 // Issues a stale copy can cause: a node pack installed, a file uploaded or a model added since
 // the copy was fetched (a local runtime changes while it runs).
@@ -53,6 +55,26 @@ export class DefinitionCache {
     // Another check may have refreshed the copy meanwhile: fetch only if it is still this one.
     if (this.#info === cached) this.#info = undefined;
     return validateWorkflow(workflow, await this.current(options), { pending });
+  }
+
+  /**
+   * Converts a UI-format workflow with the definitions (fetched once per client). A node type the
+   * cached copy lacks may have been installed since: the definitions are fetched once more before
+   * the conversion error is reported.
+   */
+  async convert(workflow: UiWorkflow, options?: RequestOptions): Promise<Workflow> {
+    // Loaded on first use: an app that never passes a UI-format workflow ships no converter (a
+    // bundler splits a dynamic import into its own chunk).
+    const { toApiWorkflow } = await import('./workflow/to-api.js');
+    const cached = this.#info;
+    const info = cached ?? (await this.#load(options));
+    try {
+      return toApiWorkflow(workflow, info);
+    } catch (error) {
+      if (!cached || !(error instanceof WorkflowConversionError) || error.code !== 'unknown_node_type') throw error;
+    }
+    if (this.#info === cached) this.#info = undefined;
+    return toApiWorkflow(workflow, await this.current(options));
   }
 
   /**

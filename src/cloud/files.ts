@@ -1,7 +1,9 @@
-import { baseName, Checker, checkOptions, isPlainObject, mimeTypeOf, REQUEST_RULES, rule, toBlob, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
+import { baseName, buildUrl, Checker, checkOptions, GraphcloudError, isPlainObject, mimeTypeOf, REQUEST_RULES, rule, toBlob, type FileInput, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
 import { streamForm, streamsUploads } from './model/multipart.js';
+import type { RelayTokens } from './model/relay-tokens.js';
 import { UploadSchema } from './model/schemas.js';
 import type { FileRef, UploadResult } from './model/types.js';
+import type { OutputsSource, SavedOutput, SaveOutputsOptions } from './save-outputs.js';
 
 /**
  * Options of `cloud.files.upload()`.
@@ -42,7 +44,25 @@ export interface UploadMaskOptions extends UploadOptions {
   originalRef: UploadResult | FileRef;
 }
 
+/**
+ * Options of `cloud.files.get()` and `getResponse()`.
+ *
+ * @example
+ * ```ts
+ * const png = await cloud.files.get(ref, { promptId: result.promptId, timeout: 30_000 });
+ * ```
+ */
+export interface GetFileOptions extends RequestOptions {
+  /** The job that made the file: through a relay, its token opens the file (see docs/browser.md). */
+  promptId?: string | undefined;
+}
+
+const promptIdRule: Rule = (check, path, value) => {
+  if (value !== undefined) check.id(path, value);
+};
+const VIEW_RULES: OptionRules = { ...REQUEST_RULES, promptId: promptIdRule };
 const UPLOAD_RULES: OptionRules = { ...REQUEST_RULES, type: rule.oneOf(['input', 'temp']), overwrite: rule.boolean, filename: rule.string, subfolder: (check, path, value) => check.string(path, value, { allowEmpty: true }) };
+const SAVE_RULES: OptionRules = { ...REQUEST_RULES, overwrite: rule.boolean };
 const MASK_RULES: OptionRules = {
   ...UPLOAD_RULES,
   originalRef: (check, path, value) => {
@@ -62,10 +82,12 @@ const MASK_RULES: OptionRules = {
  */
 export class FilesResource {
   readonly #http: HttpClient;
+  readonly #tokens: RelayTokens;
 
   /** @internal Built by `CloudClient` (use `cloud.files`). */
-  constructor(http: HttpClient) {
+  constructor(http: HttpClient, tokens: RelayTokens) {
     this.#http = http;
+    this.#tokens = tokens;
   }
 
   /**
@@ -96,14 +118,14 @@ export class FilesResource {
 
   /**
    * An output file's bytes (`GET /api/view`); the cloud's `302` to a signed URL on another host
-   * is followed without the API key.
+   * is followed without the API key. Through a relay, pass the job's `promptId`.
    *
    * @example
    * ```ts
-   * const png = await cloud.files.get(result.outputs['9'].images[0]);
+   * const png = await cloud.files.get(result.outputs['9'].images[0], { promptId: result.promptId });
    * ```
    */
-  async get(ref: FileRef, options?: RequestOptions): Promise<Uint8Array> {
+  async get(ref: FileRef, options?: GetFileOptions): Promise<Uint8Array<ArrayBuffer>> {
     const response = await this.#view(ref, options, 'cloud.files.get()');
     return new Uint8Array(await response.arrayBuffer());
   }
@@ -117,21 +139,66 @@ export class FilesResource {
    * await pipeline(Readable.fromWeb(response.body!), createWriteStream('out.mp4'));
    * ```
    */
-  async getResponse(ref: FileRef, options?: RequestOptions): Promise<Response> {
+  async getResponse(ref: FileRef, options?: GetFileOptions): Promise<Response> {
     return this.#view(ref, options, 'cloud.files.getResponse()');
   }
 
-  async #view(ref: FileRef, options: RequestOptions | undefined, context: string): Promise<Response> {
+  /**
+   * A URL of an output file for an `<img>` or `<video>` of a page: through a relay
+   * (`baseUrl: '/api/graphcloud'`), it carries the job's token, so the browser gets the bytes with
+   * no key. Straight to the cloud it would need the key, which a page must not have.
+   *
+   * @throws {ValidationError} for a bad reference or option.
+   * @example
+   * ```ts
+   * img.src = cloud.files.url(result.outputs['9'].images[0], { promptId: result.promptId });
+   * ```
+   */
+  url(ref: FileRef, options?: { promptId?: string | undefined }): string {
+    checkView(ref, options, { promptId: promptIdRule }, 'cloud.files.url()');
+    const token = options?.promptId === undefined ? undefined : this.#tokens.get(options.promptId);
+    return buildUrl(this.#http.baseUrl, '/api/view', { ...viewQuery(ref), job: token }).toString();
+  }
+
+  /**
+   * Saves every output file of a run (its result, a job from `cloud.jobs.get()`, or any
+   * `{ outputs }`) into a folder, in Node, Bun or Deno: each file streamed to disk, named after the
+   * server's file name made safe (`name (2).png` when two share one), never overwriting a file
+   * unless `overwrite` is set. Bytes already in `result.files` (`download: true`) are written
+   * without downloading again. A failed download leaves no partial file.
+   *
+   * @throws {ValidationError} outside Node, Bun or Deno, or a name already taken in `dir` (before anything is downloaded).
+   * @example
+   * ```ts
+   * const saved = await cloud.files.saveOutputs(await cloud.runWorkflow(workflow), './out');
+   * for (const file of saved) console.log(file.path, file.bytes);
+   * ```
+   */
+  async saveOutputs(source: OutputsSource, dir: string, options?: SaveOutputsOptions): Promise<SavedOutput[]> {
     const check = new Checker();
-    if (isPlainObject(ref)) {
-      check.string('ref.filename', ref.filename, { required: true });
-      check.string('ref.subfolder', ref.subfolder, { allowEmpty: true });
-      check.string('ref.type', ref.type);
-    } else check.fail('ref', 'a file reference {filename, subfolder?, type?}', ref);
-    checkOptions(check, 'options', options, REQUEST_RULES);
-    check.throwIfInvalid(context);
-    const query = { filename: ref.filename, subfolder: ref.subfolder ?? '', type: ref.type ?? 'output' };
-    return this.#http.requestRaw({ method: 'GET', path: '/api/view', query, options });
+    if (!isPlainObject(source) || !isPlainObject(source.outputs)) check.fail('source', 'a run result, a job from cloud.jobs.get(), or { outputs }', source);
+    check.string('dir', dir, { required: true });
+    checkOptions(check, 'options', options, SAVE_RULES);
+    check.throwIfInvalid('cloud.files.saveOutputs()');
+    this.#http.throwIfClosed();
+    // A run result names its job: through a relay, the job's token opens its files.
+    const named = (source as OutputsSource & { promptId?: unknown }).promptId;
+    const promptId = typeof named === 'string' ? named : undefined;
+    // Node, Bun and Deno only (it writes files): loaded on first use, so no browser bundle carries it.
+    const { saveOutputs } = await import('./save-outputs.js');
+    return saveOutputs((ref, request) => this.#view(ref, { ...request, promptId }, 'cloud.files.saveOutputs()'), source, dir, options ?? {});
+  }
+
+  async #view(ref: FileRef, options: GetFileOptions | undefined, context: string): Promise<Response> {
+    checkView(ref, options, VIEW_RULES, context);
+    const { promptId, ...request } = options ?? {};
+    const scoped = promptId === undefined ? request : this.#tokens.withToken(promptId, request);
+    const response = await this.#http.requestRaw({ method: 'GET', path: '/api/view', query: viewQuery(ref), options: scoped });
+    if (response.headers.get('x-graphcloud-view') !== 'url') return response;
+    // A relay in url mode answers the signed URL (docs/browser.md): fetched with no credential.
+    const { url } = (await response.json()) as { url?: unknown };
+    if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new GraphcloudError(`${context}: the relay answered a file URL that is not an absolute http(s) URL`);
+    return this.#http.requestRaw({ method: 'GET', path: url, anonymous: true, options: request });
   }
 
   async #upload(kind: 'image' | 'mask', input: FileInput, options: UploadMaskOptions | UploadOptions | undefined, rules: OptionRules, context: string): Promise<UploadResult> {
@@ -173,6 +240,21 @@ export class FilesResource {
  */
 export function isFileInput(value: unknown): value is FileInput {
   return (typeof value === 'string' && value.trim() !== '') || value instanceof Blob || value instanceof ArrayBuffer || ArrayBuffer.isView(value) || value instanceof ReadableStream;
+}
+
+function checkView(ref: FileRef, options: unknown, rules: OptionRules, context: string): void {
+  const check = new Checker();
+  if (isPlainObject(ref)) {
+    check.string('ref.filename', ref.filename, { required: true });
+    check.string('ref.subfolder', ref.subfolder, { allowEmpty: true });
+    check.string('ref.type', ref.type);
+  } else check.fail('ref', 'a file reference {filename, subfolder?, type?}', ref);
+  checkOptions(check, 'options', options, rules);
+  check.throwIfInvalid(context);
+}
+
+function viewQuery(ref: FileRef): { filename: string; subfolder: string; type: string } {
+  return { filename: ref.filename, subfolder: ref.subfolder ?? '', type: ref.type ?? 'output' };
 }
 
 function fileName(input: FileInput, explicit: string | undefined): string {

@@ -2,7 +2,9 @@
 export { CloudClient, type CloudClientOptions } from './client.js';
 export { NodeDefinitionsResource } from './nodes.js';
 export { FilesResource, type UploadMaskOptions, type UploadOptions } from './files.js';
-export { JobsResource, type SubmitJobOptions, type WatchOptions } from './jobs.js';
+export type { OutputsSource, SavedOutput, SaveOutputsOptions } from './save-outputs.js';
+export { JobsResource, type WatchOptions } from './jobs.js';
+export type { SubmitJobOptions } from './submit.js';
 export type { RunWorkflowOptions, UploadSpec } from './run-workflow.js';
 export { CLOUD_DEFAULTS, type PollPolicy, type SocketPolicy, type WatcherPolicy, type WatcherPolicyOptions } from './model/defaults.js';
 export {
@@ -56,3 +58,19 @@ export type {
   WatcherListeners,
   WatcherStats,
 } from './watch/events.js';
+export {
+  describeWorkflowFormat,
+  isUiWorkflow,
+  resolveAddress,
+  setInputs,
+  toApiWorkflow,
+  WorkflowAddressError,
+  WorkflowConversionError,
+  type AddressCandidate,
+  type ResolvedAddress,
+  type ToApiWorkflowOptions,
+  type UiWorkflow,
+  type WorkflowConversionCode,
+  type WorkflowFormat,
+} from './workflow/index.js';
+export type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams, QueueItem } from './model/job-types.js';

@@ -1,35 +1,18 @@
-import { Checker, checkOptions, ConnectionError, isPlainObject, redactUrl, REQUEST_RULES, scrubSecrets, rule, TimeoutError, ValidationError, waitRules, type HttpClient, type OptionRules, type RequestOptions, type Rule, type WaitOptions } from '../core/index.js';
+import { assertOptions, Checker, checkOptions, REQUEST_RULES, rule, waitRules, type HttpClient, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
 import type { DefinitionCache } from './definitions.js';
+import { JobControl } from './job-control.js';
+import { getJob, getQueue, listAllJobs, listJobs, type JobLookupDeps } from './job-lookup.js';
 import { POLL_FLOOR_MS } from './model/defaults.js';
-import { InvalidWorkflowError, SubmissionUnknownError, WorkflowError } from './model/errors.js';
 import type { JobReader } from './model/job-reader.js';
-import { PromptResponseSchema, toNodeErrors } from './model/schemas.js';
+import type { RelayTokens } from './model/relay-tokens.js';
+import type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './model/job-types.js';
+import type { StatusMapping } from './model/status.js';
 import type { JobStatusInfo, NodeOutput, SubmitResult, Workflow } from './model/types.js';
-import { checkWorkflowShape } from './model/validate-workflow.js';
+import { checkWorkflowArgument, PromptIds, SUBMIT_RULES, submitJob, type SubmitJobOptions } from './submit.js';
 import type { WatcherStats } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import type { JobWatcher } from './watch/job-watcher.js';
-
-/**
- * Options of `cloud.jobs.submit()`.
- *
- * @example
- * ```ts
- * await cloud.jobs.submit(workflow, { partnerApiKey: true, timeout: 30_000 });
- * ```
- */
-export interface SubmitJobOptions extends RequestOptions {
-  /**
-   * Check the workflow against the server's node definitions (fetched once per client) before
-   * sending it; problems reject with `InvalidWorkflowError` and nothing is sent.
-   * @default true
-   */
-  validate?: boolean | undefined;
-  /** Key for partner nodes (`extra_data.api_key_platform_org`); `true` reuses the client's key. */
-  partnerApiKey?: boolean | string | undefined;
-  /** Other `extra_data` fields. */
-  extraData?: Record<string, unknown> | undefined;
-}
+import type { UiWorkflow } from './workflow/types.js';
 
 /**
  * Options of `cloud.jobs.watch()`: the wait's signal and deadline, and the poll backoff used
@@ -55,37 +38,46 @@ export interface WatchOptions extends WaitOptions {
   waitTimeout?: number | false | undefined;
 }
 
-const partnerKeyRule: Rule = (check, path, value) => {
-  // The value is a secret: never echo it.
-  if (value !== undefined && typeof value !== 'boolean' && (typeof value !== 'string' || value.trim() === '')) check.fail(path, 'true (reuse the client key), false, or a non-empty key string', typeof value);
-};
-const extraDataRule: Rule = (check, path, value) => {
-  if (value !== undefined && !isPlainObject(value)) check.fail(path, 'an object of extra_data fields', value);
-};
-
-/** Rules of the options `jobs.submit()` shares with `runWorkflow()`. */
-export const SUBMIT_RULES: OptionRules = Object.freeze({ ...REQUEST_RULES, validate: rule.boolean, partnerApiKey: partnerKeyRule, extraData: extraDataRule });
 /** Rules of `jobs.watch()` options. */
 export const WATCH_RULES: OptionRules = Object.freeze(waitRules(POLL_FLOOR_MS));
+const JOB_WATCH_RULES: OptionRules = Object.freeze({ ...WATCH_RULES, relayToken: rule.string });
 
 /**
  * What the jobs resource is built on.
  *
  * @example
  * ```ts
- * new JobsResource({ http, clientId, reader, hub, definitions });
+ * new JobsResource({ http, clientId, runtime: 'auto', reader, hub, definitions, routes: CLOUD_DEFAULTS.jobRoutes });
  * ```
  */
 export interface JobsDeps {
   http: HttpClient;
   clientId: string;
+  runtime: 'cloud' | 'local' | 'auto';
   reader: JobReader;
   hub: WatchHub;
   definitions: DefinitionCache;
+  routes: Readonly<JobRoutes>;
+  statusMap?: Readonly<Record<string, StatusMapping>> | undefined;
+  /** Tokens of the jobs a relay signed (`relay_token` of its submit answers). */
+  tokens: RelayTokens;
 }
 
+const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'];
+const LIST_RULES: OptionRules = Object.freeze({
+  status: (check, path, value) => {
+    if (Array.isArray(value)) value.forEach((item, i) => check.oneOf(`${path}[${i}]`, item, STATUSES));
+    else check.oneOf(path, value, STATUSES);
+  },
+  sortBy: rule.oneOf(['createdAt', 'executionTime']),
+  sortOrder: rule.oneOf(['asc', 'desc']),
+  offset: (check, path, value) => check.integer(path, value, { min: 0 }),
+  limit: (check, path, value) => check.integer(path, value, { min: 1, max: 1000 }),
+  outputType: rule.oneOf(['image', 'video', 'audio']),
+});
+
 /**
- * Jobs: `cloud.jobs`. Submit a workflow, read a job's status and outputs, watch it.
+ * Jobs: `cloud.jobs`. Submit a workflow, read, list, watch and cancel jobs, read the queue.
  *
  * @example
  * ```ts
@@ -95,61 +87,51 @@ export interface JobsDeps {
  */
 export class JobsResource {
   readonly #deps: JobsDeps;
+  readonly #lookup: JobLookupDeps;
+  readonly #control: JobControl;
+  readonly #ids: PromptIds;
 
   /** @internal Built by `CloudClient` (use `cloud.jobs`). */
   constructor(deps: JobsDeps) {
     this.#deps = deps;
+    this.#lookup = { http: deps.http, reader: deps.reader, routes: deps.routes, statusMap: deps.statusMap };
+    this.#control = new JobControl({ ...this.#lookup, hub: deps.hub });
+    this.#ids = new PromptIds(deps.runtime, deps.reader);
   }
 
   /**
-   * Submits a workflow (`POST /api/prompt`, never retried), after checking it against the node
-   * definitions (`validate`). Prefer `cloud.runWorkflow()`, which opens the socket first so no
-   * message of a fast run is missed.
+   * Submits a workflow (`POST /api/prompt`, never retried). A workflow saved from the web UI is
+   * converted first (`toApiWorkflow`, with the node definitions fetched once per client); then it
+   * is checked against the definitions (`validate`). On a local runtime the client chooses the
+   * prompt id, so a lost answer can be looked up. Prefer `cloud.runWorkflow()`, which opens the
+   * socket first so no message of a fast run is missed.
    *
+   * @throws {WorkflowConversionError} a UI-format workflow could not be converted; nothing was sent.
    * @throws {InvalidWorkflowError} the check found problems; nothing was sent.
    * @throws {WorkflowValidationError} the server rejected the workflow (400 with `node_errors`).
    * @throws {WorkflowError} a 200 answer carrying `error`.
    * @throws {InsufficientCreditsError} 402. @throws {SubscriptionInactiveError} 429.
-   * @throws {SubmissionUnknownError} no answer arrived: the job may exist; it is never resubmitted.
+   * @throws {SubmissionUnknownError} no answer arrived: the job may exist (`promptId` names it on a local runtime); it is never resubmitted.
    * @example
    * ```ts
-   * const { promptId } = await cloud.jobs.submit(workflow, { partnerApiKey: true });
+   * const { promptId } = await cloud.jobs.submit(JSON.parse(await readFile('saved-from-ui.json', 'utf8')));
    * ```
    */
-  async submit(workflow: Workflow, options?: SubmitJobOptions): Promise<SubmitResult> {
+  async submit(workflow: Workflow | UiWorkflow, options?: SubmitJobOptions): Promise<SubmitResult> {
     const check = new Checker();
-    checkWorkflowShape(check, workflow);
+    checkWorkflowArgument(check, workflow);
     checkOptions(check, 'options', options, SUBMIT_RULES);
     check.throwIfInvalid('cloud.jobs.submit()');
-    const { http, clientId, definitions } = this.#deps;
-    http.throwIfClosed();
-    const { validate = true, partnerApiKey, extraData, ...request } = options ?? {};
-    if (validate) {
-      const issues = await definitions.check(workflow, request);
-      if (issues.length > 0) throw new InvalidWorkflowError(issues, 'cloud.jobs.submit()');
-    }
-    const extra: Record<string, unknown> = { ...extraData };
-    if (partnerApiKey === true) extra.api_key_platform_org = await this.#clientKey();
-    else if (typeof partnerApiKey === 'string') extra.api_key_platform_org = partnerApiKey;
-    const json = { prompt: workflow, client_id: clientId, ...(Object.keys(extra).length > 0 ? { extra_data: extra } : {}) };
-    // Every credential this request carries is scrubbed from whatever the server echoes.
-    const secrets = [typeof extra.api_key_platform_org === 'string' ? extra.api_key_platform_org : '', (await http.credential()) ?? ''];
-    // finishOnClose: once sent, a submission's answer names the job; close() must not lose it.
-    const answer = await http.request({ method: 'POST', path: '/api/prompt', json, schema: PromptResponseSchema, secrets, finishOnClose: true, options: request }).catch((error: unknown) => {
-      // A refused connection sent nothing: the ConnectionError says it is safe to submit again.
-      if (error instanceof ConnectionError && error.notSent) throw error;
-      // Otherwise the request may have reached the server: say so, since a blind retry would run (and bill) the job twice.
-      if (error instanceof ConnectionError || error instanceof TimeoutError) throw new SubmissionUnknownError(redactUrl(`${http.baseUrl}/api/prompt`), error);
-      throw error;
-    });
-    const nodeErrors = toNodeErrors(answer.node_errors);
-    if (answer.error || !answer.prompt_id) {
-      const body = scrubSecrets(answer, secrets);
-      const error = body.error;
-      const message = typeof error === 'string' ? error : (error?.message ?? 'the server returned no prompt_id');
-      throw new WorkflowError(message, typeof error === 'object' && error ? (error.type ?? undefined) : undefined, toNodeErrors(body.node_errors), body, body.prompt_id ?? undefined);
-    }
-    return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors };
+    this.#deps.http.throwIfClosed();
+    return submitJob({ ...this.#deps, ids: this.#ids }, workflow, options, 'cloud.jobs.submit()');
+  }
+
+  /**
+   * @internal `runWorkflow()`'s submission: an API-format workflow already converted and checked.
+   * `onChosen` receives the prompt id before it is sent when this server keeps client-chosen ids.
+   */
+  async submitPrepared(workflow: Workflow, options: SubmitJobOptions, onChosen: (promptId: string) => void): Promise<SubmitResult> {
+    return submitJob({ ...this.#deps, ids: this.#ids, onChosen }, workflow, { ...options, validate: false }, 'cloud.runWorkflow()');
   }
 
   /**
@@ -181,7 +163,106 @@ export class JobsResource {
   }
 
   /**
-   * Watches a job on the client's shared socket (opened lazily; polled when it cannot be).
+   * One job with its status, timings, error, outputs and workflow (`GET /api/jobs/{id}`), or
+   * `undefined` when the server has no such job: after a `SubmissionUnknownError`, this tells
+   * whether the submission arrived. A job removed from a local runtime's queue before it ran is
+   * `undefined` too.
+   *
+   * @example
+   * ```ts
+   * const job = await cloud.jobs.get(promptId);
+   * if (job) console.log(job.status, job.durationMs, Object.keys(job.outputs));
+   * ```
+   */
+  async get(promptId: string, options?: RequestOptions): Promise<JobDetail | undefined> {
+    checkCall('cloud.jobs.get()', promptId, options, REQUEST_RULES);
+    return getJob(this.#lookup, promptId, this.#deps.tokens.withToken(promptId, options));
+  }
+
+  /**
+   * One page of your jobs (`GET /api/jobs`), newest first unless `sortOrder` says otherwise. Times
+   * are milliseconds since the epoch whatever the server writes.
+   *
+   * @throws {ValidationError} for an unknown filter or a bad value, before anything is sent.
+   * @example
+   * ```ts
+   * const { jobs, hasMore } = await cloud.jobs.list({ status: 'failed', limit: 20 });
+   * ```
+   */
+  async list(params?: ListJobsParams, options?: RequestOptions): Promise<JobPage> {
+    checkList('cloud.jobs.list()', params, options);
+    return listJobs(this.#lookup, params ?? {}, options);
+  }
+
+  /**
+   * Every job matching `params`, for `for await`: pages of `limit` jobs are fetched as the loop
+   * reaches them, and a `break` fetches no more.
+   *
+   * @throws {ValidationError} at once, for an unknown filter or a bad value.
+   * @example
+   * ```ts
+   * for await (const job of cloud.jobs.listAll({ status: ['pending', 'in_progress'] })) console.log(job.promptId, job.status);
+   * ```
+   */
+  listAll(params?: ListJobsParams, options?: RequestOptions): AsyncIterable<JobSummary> {
+    // Checked now, not when the loop starts: a bad filter fails where it was written.
+    checkList('cloud.jobs.listAll()', params, options);
+    return listAllJobs(this.#lookup, params ?? {}, options);
+  }
+
+  /**
+   * The queue (`GET /api/queue`): the running jobs, and the pending ones in the order they will
+   * run, each with its `position` (1 runs next). The cloud lists only your own jobs.
+   *
+   * @example
+   * ```ts
+   * const { pending } = await cloud.jobs.getQueue();
+   * console.log(pending.find((item) => item.promptId === promptId)?.position);
+   * ```
+   */
+  async getQueue(options?: RequestOptions): Promise<JobQueue> {
+    assertOptions('cloud.jobs.getQueue()', options, REQUEST_RULES);
+    return getQueue(this.#lookup, options);
+  }
+
+  /**
+   * Cancels one job: a pending job is removed from the queue, a running one interrupted. Uses
+   * `POST /api/jobs/{id}/cancel` where the server has it; elsewhere it removes a pending job from
+   * the queue and, on a local runtime, interrupts the running job by its id. On the cloud without
+   * that route a running job cannot be stopped alone: `cancelled` is false with
+   * `reason: 'running_not_cancellable'`, and nothing else is stopped (see `interruptAll()`).
+   * Watchers of the job settle with status `cancelled`.
+   *
+   * @example
+   * ```ts
+   * const { cancelled, via, reason } = await cloud.jobs.cancel(promptId);
+   * ```
+   */
+  async cancel(promptId: string, options?: RequestOptions): Promise<CancelResult> {
+    checkCall('cloud.jobs.cancel()', promptId, options, REQUEST_RULES);
+    // Through a relay, the job's token opens its cancel route (docs/browser.md).
+    return this.#control.cancel(promptId, this.#deps.tokens.withToken(promptId, options));
+  }
+
+  /**
+   * Stops every running job (`POST /api/interrupt` without a body): on the cloud, **every running
+   * job of your account**, whoever submitted it; on a local runtime, the job running now. Never
+   * called implicitly; to stop one job, use `cancel()`.
+   *
+   * @example
+   * ```ts
+   * await cloud.jobs.interruptAll();
+   * ```
+   */
+  async interruptAll(options?: RequestOptions): Promise<void> {
+    assertOptions('cloud.jobs.interruptAll()', options, REQUEST_RULES);
+    return this.#control.interruptAll(options);
+  }
+
+  /**
+   * Watches a job on the client's shared socket (opened lazily; polled when it cannot be). For a
+   * job submitted through a relay by another client (before a page reload), pass its `relayToken`
+   * (`SubmitResult.relayToken`): it opens the job's status, outputs and socket messages.
    *
    * @throws {ValidationError} for a bad id or option. @throws {ClientClosedError} after `close()`.
    * @example
@@ -189,9 +270,11 @@ export class JobsResource {
    * for await (const event of cloud.jobs.watch(promptId)) console.log(event.type);
    * ```
    */
-  watch(promptId: string, options?: WatchOptions): JobWatcher {
-    checkCall('cloud.jobs.watch()', promptId, options, WATCH_RULES);
-    return this.#deps.hub.watch(promptId, options ?? {});
+  watch(promptId: string, options?: WatchOptions & { relayToken?: string | undefined }): JobWatcher {
+    checkCall('cloud.jobs.watch()', promptId, options, JOB_WATCH_RULES);
+    const { relayToken, ...watch } = options ?? {};
+    if (relayToken !== undefined) this.#deps.tokens.set(promptId, relayToken);
+    return this.#deps.hub.watch(promptId, watch);
   }
 
   /**
@@ -205,17 +288,18 @@ export class JobsResource {
   stats(): Readonly<WatcherStats> {
     return { ...this.#deps.hub.stats };
   }
-
-  async #clientKey(): Promise<string> {
-    const key = await this.#deps.http.credential();
-    if (key) return key;
-    throw new ValidationError([{ path: 'options.partnerApiKey', rule: "a key string: true reuses the client's apiKey, and this client has none", received: true }], 'cloud.jobs.submit()');
-  }
 }
 
 function checkCall(context: string, promptId: unknown, options: unknown, rules: OptionRules): void {
   const check = new Checker();
   check.id('promptId', promptId);
   checkOptions(check, 'options', options, rules);
+  check.throwIfInvalid(context);
+}
+
+function checkList(context: string, params: unknown, options: unknown): void {
+  const check = new Checker();
+  checkOptions(check, 'params', params, LIST_RULES);
+  checkOptions(check, 'options', options, REQUEST_RULES);
   check.throwIfInvalid(context);
 }

@@ -1,23 +1,19 @@
-import { callSafely, Checker, checkOptions, isPlainObject, Limiter, rule, throwIfAborted, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
+import { callSafely, Checker, checkOptions, isPlainObject, Limiter, rule, throwIfAborted, TimeoutError, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
 import type { DefinitionCache } from './definitions.js';
-import { isFileInput, type FilesResource, type UploadOptions } from './files.js';
-import { SUBMIT_RULES, WATCH_RULES, type JobsResource, type SubmitJobOptions, type WatchOptions } from './jobs.js';
+import type { FilesResource } from './files.js';
+import { WATCH_RULES, type JobsResource, type WatchOptions } from './jobs.js';
+import { CLOUD_DEFAULTS } from './model/defaults.js';
 import { InvalidWorkflowError, JobFailedError, OutputDownloadError, WatcherClosedError } from './model/errors.js';
 import { listOutputFiles } from './model/outputs.js';
 import type { JobResult, OutputFile, SubmitResult, Workflow } from './model/types.js';
-import { checkWorkflowShape } from './model/validate-workflow.js';
+import { placeInputs, readUploads, withUploads, type UploadSpec } from './run-inputs.js';
+import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions } from './submit.js';
 import type { ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
+import { isUiWorkflow } from './workflow/format.js';
+import type { UiWorkflow } from './workflow/types.js';
 
-/**
- * One upload of `runWorkflow({ uploads })`: a file, or a file with upload options.
- *
- * @example
- * ```ts
- * const spec: UploadSpec = { file: './photo.png', filename: 'photo.png', overwrite: true };
- * ```
- */
-export type UploadSpec = FileInput | ({ file: FileInput } & Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>);
+export type { UploadSpec } from './run-inputs.js';
 
 /**
  * Options of `cloud.runWorkflow()`. `timeout` is the per-attempt HTTP timeout of each request of
@@ -25,20 +21,35 @@ export type UploadSpec = FileInput | ({ file: FileInput } & Pick<UploadOptions, 
  *
  * @example
  * ```ts
- * await cloud.runWorkflow(workflow, { uploads: { '10.image': './in.png' }, download: true, waitTimeout: 600_000 });
+ * await cloud.runWorkflow(workflow, { inputs: { 'Positive prompt.text': 'a boat' }, uploads: { 'Load Image.image': './in.png' }, waitTimeout: 600_000 });
  * ```
  */
 export interface RunWorkflowOptions extends SubmitJobOptions, WatchOptions {
-  /** Aborts the uploads, the submission or the wait (the job itself keeps running once submitted). */
+  /** Aborts the uploads, the submission or the wait; once the job is submitted, it is cancelled too (`cancelOnAbort`). */
   signal?: AbortSignal | undefined;
-  /** Files to upload first, keyed `"<nodeId>.<inputName>"`; the returned names are written into a copy of the workflow. */
+  /**
+   * Input values keyed by address, `"<node>.<input>"`: the node by id, title (`_meta.title`) or
+   * a class type only one node has (`{ 'KSampler.seed': 42, 'Positive prompt.text': 'a boat' }`).
+   * Set in a copy of the workflow; an address naming no node, several nodes or (with `validate`)
+   * no input of the node fails before anything is uploaded or sent.
+   */
+  inputs?: Record<string, unknown> | undefined;
+  /** Files to upload first, keyed by input address like `inputs`; the returned names are written into a copy of the workflow. */
   uploads?: Record<string, UploadSpec> | undefined;
   /**
-   * Check the workflow against the server's node definitions before uploading or submitting
-   * (inputs filled by `uploads` count as present).
+   * Check the workflow and the input addresses against the server's node definitions before
+   * uploading or submitting (inputs filled by `uploads` count as present).
    * @default true
    */
   validate?: boolean | undefined;
+  /**
+   * When `signal` aborts or `waitTimeout` passes after the job was submitted, cancel the job
+   * (`cloud.jobs.cancel()`, bounded by `DEFAULTS.cloud.cancelTimeoutMs`) before rejecting: a run
+   * nobody waits for any more is GPU time paid for nothing. `false` leaves it running (watch it
+   * again with `cloud.jobs.watch(promptId)`). `cloud.close()` never cancels.
+   * @default true
+   */
+  cancelOnAbort?: boolean | undefined;
   /**
    * Add the bytes of every output file to `result.files`.
    * @default false
@@ -48,10 +59,7 @@ export interface RunWorkflowOptions extends SubmitJobOptions, WatchOptions {
   onProgress?: ((progress: ProgressData) => unknown) | undefined;
   /** Called with every event of the job (what `cloud.jobs.watch()` yields). What it throws is dropped. */
   onEvent?: ((event: WatchEvent) => unknown) | undefined;
-  /**
-   * Called once the submission is accepted, before the wait: store `promptId` here, since an
-   * abort afterwards rejects with your `signal.reason` while the paid job keeps running.
-   */
+  /** Called once the submission is accepted, before the wait: the place to store `promptId`. */
   onSubmitted?: ((submitted: SubmitResult) => unknown) | undefined;
 }
 
@@ -59,15 +67,18 @@ export interface RunWorkflowOptions extends SubmitJobOptions, WatchOptions {
 const RUN_RULES: OptionRules = Object.freeze({
   ...SUBMIT_RULES,
   ...WATCH_RULES,
-  uploads: (check, path, value) => {
-    if (value !== undefined && !isPlainObject(value)) check.fail(path, 'an object of "<nodeId>.<inputName>" keys to files', value);
+  inputs: (check, path, value) => {
+    if (value !== undefined && !isPlainObject(value)) check.fail(path, 'an object of "<node>.<input>" addresses to values', value);
   },
+  uploads: (check, path, value) => {
+    if (value !== undefined && !isPlainObject(value)) check.fail(path, 'an object of "<node>.<input>" addresses to files', value);
+  },
+  cancelOnAbort: rule.boolean,
   download: rule.boolean,
   onProgress: rule.callback,
   onEvent: rule.callback,
   onSubmitted: rule.callback,
 });
-const SPEC_RULES: OptionRules = { file: rule.any, filename: rule.string, type: rule.oneOf(['input', 'temp']), overwrite: rule.boolean };
 const DOWNLOAD_CONCURRENCY = 4;
 
 /**
@@ -86,50 +97,56 @@ export interface RunParts {
   hub: WatchHub;
 }
 
-interface Target {
-  key: string;
-  nodeId: string;
-  input: string;
-  file: FileInput;
-  upload: Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>;
-}
-
 /**
- * The `runWorkflow()` flow: check, upload in parallel, wait for the socket (open, or failed so
- * that polling takes over), submit once, watch, download.
+ * The `runWorkflow()` flow: check, convert a UI-format workflow, resolve the input addresses,
+ * upload in parallel, wait for the socket (open, or failed so that polling takes over), submit
+ * once, watch (cancelling the job on abort), download.
  *
  * @example
  * ```ts
  * const result = await runWorkflow(parts, workflow, { uploads: { '1.image': './in.png' } });
  * ```
  */
-export async function runWorkflow(parts: RunParts, workflow: Workflow, options?: RunWorkflowOptions): Promise<JobResult> {
-  const targets = checkArguments(workflow, options);
+export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow, options?: RunWorkflowOptions): Promise<JobResult> {
+  const check = new Checker();
+  checkWorkflowArgument(check, input);
+  checkOptions(check, 'options', options, RUN_RULES);
+  const targets = readUploads(check, isPlainObject(options) ? options.uploads : undefined);
+  check.throwIfInvalid('cloud.runWorkflow()');
+  // An address naming no node of an API-format workflow fails before any request.
+  if (!isUiWorkflow(input)) placeInputs(input, options?.inputs ?? {}, targets, undefined);
   const { http, definitions, files, jobs, hub } = parts;
-  const { uploads: _uploads, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData } = options ?? {};
+  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData } = options ?? {};
   const request: RequestOptions = { signal, timeout, totalTimeout, retry, headers };
   throwIfAborted(signal);
   http.throwIfClosed();
   const release = hub.retain();
+  // Known as soon as the submission is sent when the server keeps client-chosen ids.
+  let sent: string | undefined;
   try {
-    // Open the socket while checking and uploading: it must be up before the submission.
+    // Open the socket while converting, checking and uploading: it must be up before the submission.
     const ready = hub.ready(signal);
     ready.catch(() => undefined);
+    const api = await toApiFormat(definitions, input, request, 'cloud.runWorkflow()');
+    const info = validate ? await definitions.current(request) : undefined;
+    const placed = placeInputs(api, inputs, targets, info);
     if (validate) {
-      const issues = await definitions.check(workflow, { ...request, pending: new Set(targets.map((t) => t.key)) });
+      const pending = new Set(placed.uploads.map(({ nodeId, input: name }) => `${nodeId}.${name}`));
+      const issues = await definitions.check(placed.workflow, { ...request, pending });
       if (issues.length > 0) throw new InvalidWorkflowError(issues);
     }
     const names = await Promise.all(
-      targets.map(async ({ file, upload }) => {
+      targets.map(async ({ file, options: upload }) => {
         const uploaded = await files.upload(file, { ...upload, ...request });
         return uploaded.subfolder ? `${uploaded.subfolder}/${uploaded.name}` : uploaded.name;
       }),
     );
-    const prepared = withInputs(workflow, targets, names);
+    const prepared = withUploads(placed.workflow, placed.uploads, names);
     const since = await ready;
     throwIfAborted(signal);
     http.throwIfClosed();
-    const submitted = await jobs.submit(prepared, { ...request, validate: false, partnerApiKey, extraData });
+    const submitted = await jobs.submitPrepared(prepared, { ...request, partnerApiKey, extraData }, (promptId) => (sent = promptId));
+    sent = submitted.promptId;
     callSafely(onSubmitted, submitted);
     // Closed while the submission was in flight: the job runs; name it rather than lose it.
     if (http.closed.aborted) throw new WatcherClosedError(submitted.promptId, http.closed.reason);
@@ -138,6 +155,8 @@ export async function runWorkflow(parts: RunParts, workflow: Workflow, options?:
     if (onEvent) watcher.onEvent(onEvent);
     release();
     const result = await watcher.result();
+    // The job has ended: nothing is left to cancel, whatever fails from here on.
+    sent = undefined;
     if (result.status !== 'completed') throw new JobFailedError(result as JobResult & { status: 'failed' | 'cancelled' });
     if (download) {
       try {
@@ -149,46 +168,21 @@ export async function runWorkflow(parts: RunParts, workflow: Workflow, options?:
       }
     }
     return result;
+  } catch (error) {
+    // Nobody waits for this job any more: stop paying for it (an abort, or the wait's deadline).
+    const abandoned = (signal?.aborted === true && error === signal.reason) || (error instanceof TimeoutError && error.submitted !== undefined);
+    if (cancelOnAbort && abandoned && sent !== undefined && !http.closed.aborted) await cancelQuietly(jobs, sent, { timeout, headers });
+    throw error;
   } finally {
     release();
   }
 }
 
-/** Checks the workflow, the options and the uploads before anything starts; returns the uploads. */
-function checkArguments(workflow: Workflow, options: RunWorkflowOptions | undefined): Target[] {
-  const check = new Checker();
-  checkWorkflowShape(check, workflow);
-  const isObject = checkOptions(check, 'options', options, RUN_RULES);
-  const uploads = isObject && isPlainObject(options?.uploads) ? options.uploads : {};
-  const targets = Object.entries(uploads).map(([key, spec]): Target => {
-    const path = `options.uploads["${key}"]`;
-    const dot = key.indexOf('.');
-    const nodeId = dot > 0 ? key.slice(0, dot) : '';
-    const input = dot > 0 ? key.slice(dot + 1) : '';
-    if (!nodeId || !input) check.fail(path, 'a key "<nodeId>.<inputName>"', key);
-    else if (isPlainObject(workflow) && !Object.hasOwn(workflow, nodeId)) check.fail(path, `a node of the workflow (no node "${nodeId}")`, key);
-    if (isPlainObject(spec)) {
-      checkOptions(check, path, spec, SPEC_RULES);
-      if (!isFileInput(spec.file)) check.fail(`${path}.file`, 'a Blob, File, ArrayBuffer, Uint8Array, ReadableStream or file path', spec.file);
-      const { file, ...upload } = spec as { file: FileInput } & Target['upload'];
-      return { key, nodeId, input, file, upload };
-    }
-    if (!isFileInput(spec)) check.fail(path, 'a file: a Blob, File, ArrayBuffer, Uint8Array, ReadableStream, file path, or { file, filename?, type?, overwrite? }', spec);
-    return { key, nodeId, input, file: spec as FileInput, upload: {} };
-  });
-  check.throwIfInvalid('cloud.runWorkflow()');
-  return targets;
-}
-
-/** A copy of the workflow with the uploaded names written in; the caller's object is untouched. */
-function withInputs(workflow: Workflow, targets: Target[], names: string[]): Workflow {
-  const copy: Workflow = { ...workflow };
-  targets.forEach(({ nodeId, input }, index) => {
-    const node = copy[nodeId];
-    if (!node) return;
-    copy[nodeId] = { ...node, inputs: { ...node.inputs, [input]: names[index] } };
-  });
-  return copy;
+/** Cancels a job whose wait ended, without the caller's (aborted) signal, bounded in time; never throws. */
+async function cancelQuietly(jobs: JobsResource, promptId: string, request: RequestOptions): Promise<void> {
+  const totalTimeout = CLOUD_DEFAULTS.cancelTimeoutMs;
+  const timeout = request.timeout === undefined ? totalTimeout : Math.min(request.timeout, totalTimeout);
+  await jobs.cancel(promptId, { headers: request.headers, timeout, totalTimeout }).catch(() => undefined);
 }
 
 /** Downloads every output file, a few at a time; the first failure stops the others. */
@@ -200,7 +194,7 @@ async function downloadAll(files: FilesResource, result: JobResult, request: Req
     return await Promise.all(
       listOutputFiles(result.outputs).map(({ nodeId, kind, ref }) =>
         limiter.run(async () => {
-          const response = await files.getResponse(ref, { ...request, signal });
+          const response = await files.getResponse(ref, { ...request, signal, promptId: result.promptId });
           const data = new Uint8Array(await response.arrayBuffer());
           return { nodeId, kind, ref, data, mimeType: response.headers.get('content-type') ?? undefined };
         }, signal),

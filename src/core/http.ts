@@ -12,7 +12,7 @@ import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } fr
 import { callSafely } from './callbacks.js';
 import { parseResponse } from './schema.js';
 import { sleep } from './sleep.js';
-import { appendQuery, buildUrl, type QueryValue } from './url.js';
+import { appendQuery, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
 
 /** How a client of the core is configured: the public options plus its auth and retry rules. */
 export interface HttpClientConfig extends ClientOptions {
@@ -81,13 +81,13 @@ export class HttpClient {
   readonly #life = new AbortController();
 
   constructor(config: HttpClientConfig) {
-    let origin: string;
-    try {
-      origin = new URL(config.baseUrl).origin;
-    } catch {
+    // A path (a relay on the page's own server) is resolved against the page, in a browser only.
+    const baseUrl = resolveBaseUrl(config.baseUrl);
+    if (baseUrl === undefined) {
       throw new GraphcloudError(`baseUrl must be an absolute URL such as https://api.example.com, received ${JSON.stringify(redactUrl(String(config.baseUrl)))}`);
     }
-    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
+    const origin = new URL(baseUrl).origin;
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.#origin = origin;
     this.#config = config;
     this.#ky = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, ...(config.fetch ? { fetch: config.fetch } : {}) });
@@ -214,7 +214,9 @@ export class HttpClient {
         url = next;
       }
       if (response.type === 'opaqueredirect') {
-        throw new GraphcloudError(`${spec.method} ${redactUrl(url)} redirected, and this runtime hides redirect targets; the SDK will not follow it with credentials`);
+        // Browsers hide the target of a redirect from code: the cloud's output files (a 302 to a
+        // signed URL on another host) need the relay there (docs/wire-protocol.md#redirects-and-credentials).
+        throw new GraphcloudError(`${spec.method} ${redactUrl(url)} redirected, and a browser hides redirect targets, so the SDK will not follow it with credentials; in a browser, get cloud output files through the relay of graphcloud/server (no key in the page; see docs/browser.md)`);
       }
       // A server can echo a credential anywhere, its request id header included.
       const requestId = scrubSecrets(readRequestId(response.headers), secrets);

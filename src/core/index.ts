@@ -8,8 +8,8 @@ export { assertOptions, backoffRules, checkOptions, CLIENT_RULES, credentialRule
 export { callSafely } from './callbacks.js';
 export { Limiter } from './limiter.js';
 export { poll, pollUntil, realClock, Waker, type Clock, type PollOptions, type PollReading, type PollState } from './wait.js';
-export { paginate, type PageInfo } from './pagination.js';
-export { path, buildUrl, type QueryValue } from './url.js';
+export { paginate, paginateOffsets, type OffsetPage, type PageInfo } from './pagination.js';
+export { path, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
 export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS } from './redact.js';
 export { sleep, throwIfAborted } from './sleep.js';
 export { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';

@@ -1,4 +1,5 @@
 import { Checker } from './check.js';
+import { resolveBaseUrl } from './url.js';
 
 /**
  * A rule for one option: records what is wrong with `value` on `check` (nothing when it is
@@ -147,9 +148,9 @@ export const REQUEST_RULES: OptionRules = Object.freeze({
  */
 export const CLIENT_RULES: OptionRules = Object.freeze({
   baseUrl: (check, path, value) => {
-    if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || !URL.canParse(value)) {
-      check.fail(path, 'an absolute http(s) URL such as https://api.example.com', typeof value === 'string' ? '(not an absolute http(s) URL)' : value);
-    }
+    if (resolveBaseUrl(value) !== undefined) return;
+    if (typeof value === 'string' && value.startsWith('/')) check.fail(path, 'an absolute http(s) URL such as https://api.example.com (a path such as /api/graphcloud works in a browser page only)', '(a path, outside a browser page)');
+    else check.fail(path, 'an absolute http(s) URL such as https://api.example.com', typeof value === 'string' ? '(not an absolute http(s) URL)' : value);
   },
   fetch: rule.callback,
   timeout: rule.duration,

@@ -128,6 +128,8 @@ export interface RequestOptions {
 export interface ClientOptions {
   /**
    * Base URL of the API, e.g. `https://api.example.com`. Credentials are sent to this origin only.
+   * In a browser page, also a path of the page's own server, such as `/api/graphcloud` (a relay of
+   * `graphcloud/server`, which keeps the key on the server; see docs/browser.md).
    * @example 'http://127.0.0.1:8787'
    */
   baseUrl: string;

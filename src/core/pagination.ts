@@ -32,3 +32,36 @@ export async function* paginate<P extends PageInfo, T>(fetchPage: (page: number)
     if (total === undefined && pageSize !== undefined && list.length < pageSize) return;
   }
 }
+
+/** What an offset-paged answer says about the paging; every field may be missing. */
+export interface OffsetPage<T> {
+  items: readonly T[];
+  /** The server says more items follow (`has_more`). */
+  hasMore?: boolean | undefined;
+  /** The number of items across every page, when the server says it. */
+  total?: number | undefined;
+}
+
+/**
+ * Iterates every item of an offset-paged listing, fetching pages lazily (the next page is
+ * requested only when the loop reaches it). Stops at an empty page, when the server says no more
+ * follow (`hasMore: false`, or `total` reached), or, when it says neither, at a page shorter than
+ * `limit`.
+ *
+ * @example
+ * ```ts
+ * for await (const job of paginateOffsets((offset) => listPage({ offset, limit: 100 }), 0, 100)) console.log(job.id);
+ * ```
+ */
+export async function* paginateOffsets<T>(fetchPage: (offset: number) => Promise<OffsetPage<T>>, firstOffset: number, limit: number): AsyncGenerator<T, void, undefined> {
+  let offset = firstOffset;
+  for (let pages = 0; ; pages++) {
+    if (pages >= MAX_PAGES) throw new GraphcloudError(`Stopped listing after ${MAX_PAGES} pages: the server never signalled the last page`);
+    const page = await fetchPage(offset);
+    yield* page.items;
+    if (page.items.length === 0) return;
+    offset += page.items.length;
+    if (page.hasMore === false || (page.total !== undefined && offset >= page.total)) return;
+    if (page.hasMore === undefined && page.total === undefined && page.items.length < limit) return;
+  }
+}

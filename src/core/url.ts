@@ -13,6 +13,24 @@ export function path(strings: TemplateStringsArray, ...segments: (string | numbe
   return strings.reduce((out, part, i) => out + part + (i < segments.length ? encodeURIComponent(String(segments[i])) : ''), '');
 }
 
+/**
+ * A client's `baseUrl` made absolute: an absolute http(s) URL as given; in a browser page (a
+ * global `location`), also a path such as `/api/graphcloud` (the relay of `graphcloud/server` on
+ * the page's own server), resolved against the page. `undefined` for anything else.
+ *
+ * @example
+ * ```ts
+ * resolveBaseUrl('/api/graphcloud'); // 'https://app.example.com/api/graphcloud' on a page of app.example.com
+ * ```
+ */
+export function resolveBaseUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (/^https?:\/\//i.test(value)) return URL.canParse(value) ? value : undefined;
+  const page = (globalThis as { location?: { href?: unknown } }).location?.href;
+  if (!value.startsWith('/') || value.startsWith('//') || typeof page !== 'string' || !/^https?:/i.test(page) || !URL.canParse(value, page)) return undefined;
+  return new URL(value, page).toString();
+}
+
 /** Joins a base URL (with or without a path) and a path, then appends the query. */
 export function buildUrl(baseUrl: string, pathname: string, query?: Record<string, QueryValue>): URL {
   const base = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;

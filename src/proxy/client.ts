@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 import { Checker, checkOptions, HttpClient, realClock, redactUrl } from '../core/index.js';
 import { PROXY_DEFAULTS } from './defaults.js';
 import { defined, PROXY_CLIENT_RULES, WAIT_FOR_TASK_RULES, WATCH_TASK_RULES, type ProxyClientOptions, type StatusPath, type WaitForTaskOptions } from './options.js';

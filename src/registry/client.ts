@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 import { assertOptions, CLIENT_RULES, credentialRule, HttpClient, redactUrl, type ClientOptions, type Credential } from '../core/index.js';
 import { GraphNodesResource } from './graph-nodes.js';
 import { NodesResource } from './nodes.js';

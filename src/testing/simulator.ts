@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { jobSnapshot } from './cloud/job-views.js';
 import { nodeDefinitions } from './cloud/nodes.js';
 import { partnerCall } from './cloud/partner-call.js';
+import { jobRoutes } from './cloud/job-routes.js';
 import { cloudRoutes } from './cloud/routes.js';
 import { CloudRunner } from './cloud/runner.js';
 import { SocketHub } from './cloud/socket-hub.js';
@@ -39,6 +40,7 @@ export const SIMULATOR_DEFAULTS = Object.freeze({
   progressSteps: 3,
   seed: 1,
   signedUrlTtlMs: 300_000,
+  cancelRoutes: true,
 });
 
 /**
@@ -118,7 +120,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const cloudServer = createAreaServer({
     ...common,
     area: 'cloud',
-    routes: [mount(cloudRoutes, { runtime, runner, hub, store, defs, users: cloudUsers, signer })],
+    routes: [
+      mount(cloudRoutes, { runtime, runner, hub, store, defs, users: cloudUsers, signer }),
+      mount(jobRoutes, { runtime, runner, users: cloudUsers, cancelRoutes: options.cancelRoutes ?? SIMULATOR_DEFAULTS.cancelRoutes }),
+    ],
   });
   const registryServer = createAreaServer({
     ...common,

@@ -12,6 +12,7 @@ import {
   SubscriptionInactiveError,
   WorkflowError,
   validateWorkflow,
+  WorkflowAddressError,
   WorkflowValidationError,
   type ObjectInfo,
 } from '../../src/cloud/index.js';
@@ -135,7 +136,7 @@ describe('cloud.jobs.submit()', () => {
     const cloud = client();
     const result = await cloud.jobs.submit(workflow, { validate: false, partnerApiKey: true, extraData: { extra: 1 } });
     expect(result).toEqual({ promptId: 'p1', number: 3, nodeErrors: { '9': { class_type: 'SaveText', errors: [{ type: 'x', message: 'dropped', details: undefined, extra_info: undefined }], dependent_outputs: undefined } } });
-    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ prompt: workflow, client_id: cloud.clientId, extra_data: { extra: 1, api_key_platform_org: KEY } });
+    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ prompt: workflow, client_id: cloud.clientId, prompt_id: expect.stringMatching(/^[0-9a-f-]{36}$/), extra_data: { extra: 1, api_key_platform_org: KEY } });
   });
 
   it('throws WorkflowValidationError for a 400 with node_errors', async () => {
@@ -339,10 +340,13 @@ describe('cloud.runWorkflow()', () => {
     await cloud.close();
   });
 
-  it('rejects bad upload keys before sending anything', async () => {
+  it('rejects upload addresses that name no node before sending anything', async () => {
     const cloud = client();
-    const error = await cloud.runWorkflow({ '1': { class_type: 'X', inputs: {} } }, { uploads: { image: new Uint8Array([1]), '7.image': new Uint8Array([1]) } }).catch((e: unknown) => e);
-    expect((error as { issues: { rule: string }[] }).issues.map((i) => i.rule)).toEqual(['a key "<nodeId>.<inputName>"', 'a node of the workflow (no node "7")']);
+    for (const address of ['image', '7.image']) {
+      const error = await cloud.runWorkflow({ '1': { class_type: 'X', inputs: {} } }, { uploads: { [address]: new Uint8Array([1]) } }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WorkflowAddressError);
+      expect((error as WorkflowAddressError).address).toBe(address);
+    }
     expect(seen).toHaveLength(0);
     await cloud.close();
   });

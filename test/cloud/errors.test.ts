@@ -1,7 +1,7 @@
 import { http, HttpResponse, ws } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, RateLimitError, ValidationError } from '../../src/core/index.js';
-import { CloudClient, InsufficientCreditsError, mapJobStatus, SubscriptionInactiveError, type Workflow } from '../../src/cloud/index.js';
+import { CloudClient, InsufficientCreditsError, mapJobStatus, SubscriptionInactiveError, WorkflowValidationError, type Workflow } from '../../src/cloud/index.js';
 import { useMsw } from '../helpers/msw.js';
 
 const BASE = 'https://cloud.test';
@@ -126,5 +126,40 @@ describe('user callbacks', () => {
     expect(() => watcher.on('progress', 5 as never)).toThrow(ValidationError);
     expect(() => watcher.onEvent('log' as never)).toThrow(ValidationError);
     await cloud.close();
+  });
+});
+
+describe('WorkflowValidationError messages', () => {
+  const reject = (body: Parameters<typeof HttpResponse.json>[0]) => server.use(http.post(`${BASE}/api/prompt`, () => HttpResponse.json(body, { status: 400 })));
+  const titled: Workflow = { '4': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'sdxl.safetensors' }, _meta: { title: 'Base model' } }, '9': { class_type: 'SaveImage', inputs: { images: ['4', 0] } } };
+
+  it("keeps the server's details (which input, which value, the allowed list) and the node's title", async () => {
+    reject({
+      error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation', details: '', extra_info: {} },
+      node_errors: {
+        '4': {
+          class_type: 'CheckpointLoaderSimple',
+          dependent_outputs: ['9'],
+          errors: [{ type: 'value_not_in_list', message: 'Value not in list', details: "ckpt_name: 'sdxl.safetensors' not in ['v1-5.safetensors', 'dream.safetensors']", extra_info: { input_name: 'ckpt_name', input_config: [['v1-5.safetensors', 'dream.safetensors'], {}], received_value: 'sdxl.safetensors' } }],
+        },
+        '9': { class_type: 'SaveImage', dependent_outputs: ['9'], errors: [{ type: 'required_input_missing', message: 'Required input is missing', details: '', extra_info: { input_name: 'filename_prefix' } }] },
+      },
+    });
+    const error = (await make().jobs.submit(titled, { validate: false }).catch((e: unknown) => e)) as WorkflowValidationError;
+    expect(error).toBeInstanceOf(WorkflowValidationError);
+    expect(error.message).toContain(`  - node 4 (CheckpointLoaderSimple "Base model"): Value not in list: ckpt_name: 'sdxl.safetensors' not in ['v1-5.safetensors', 'dream.safetensors']`);
+    expect(error.message).toContain('  - node 9 (SaveImage): Required input is missing: input "filename_prefix"');
+  });
+
+  it('lists the allowed values from the input definition when the details do not, and says the received value', async () => {
+    reject({ error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation' }, node_errors: { '4': { class_type: 'CheckpointLoaderSimple', errors: [{ type: 'value_not_in_list', message: 'Value not in list', extra_info: { input_name: 'ckpt_name', input_config: ['COMBO', { options: ['a.safetensors', 'b.safetensors'] }], received_value: 'c' } }] } } });
+    const error = (await make().jobs.submit(titled, { validate: false }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain('node 4 (CheckpointLoaderSimple "Base model"): Value not in list: input "ckpt_name" received "c" (allowed: "a.safetensors", "b.safetensors")');
+  });
+
+  it('keeps the details of a rejection that names no node', async () => {
+    reject({ error: { type: 'missing_node_type', message: 'Cannot execute because node FancyNode does not exist.', details: "Node ID '#7'", extra_info: { node_id: '7', class_type: 'FancyNode' } }, node_errors: {} });
+    const error = (await make().jobs.submit(WORKFLOW, { validate: false }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/Cannot execute because node FancyNode does not exist\..*\n {2}- Node ID '#7'$/s);
   });
 });

@@ -68,8 +68,11 @@ describe('cloud.runWorkflow() options', () => {
 
   it('refuses a workflow that is not an API-format workflow', async () => {
     expect(paths(await refusal(() => cloud().runWorkflow([] as never)))).toEqual(['workflow']);
-    const ui = await refusal(() => cloud().runWorkflow({ nodes: [], links: [] } as never));
-    expect(ui.issues[0]?.rule).toContain('UI format');
+    const broken = await refusal(() => cloud().runWorkflow({ nodes: [], links: {} } as never));
+    expect(broken.issues).toHaveLength(1);
+    expect(broken.issues[0]?.rule).toContain('saved from the web UI');
+    const body = await refusal(() => cloud().runWorkflow({ prompt: { '1': { class_type: 'X', inputs: {} } }, client_id: 'c' } as never));
+    expect(body.issues[0]?.rule).toContain('pass the value of "prompt"');
   });
 
   it('lists every bad option at once', async () => {

@@ -46,3 +46,21 @@ export async function main(): Promise<void> {
     await sim.close();
   }
 }
+
+// Each client's types live under its name: the published declarations must resolve every one of
+// them (a bundled .d.ts once turned `RegistryClient.Node` into a type that names itself).
+export interface UsesClientTypes {
+  node: RegistryClient.Node;
+  page: RegistryClient.NodePage;
+  runOptions: CloudClient.RunWorkflowOptions;
+  watcher: CloudClient.JobWatcher;
+  upscale: ProxyClient.UpscaleParams;
+  result: ProxyClient.ImageTaskResult<'upscale'>;
+}
+
+export async function closeEveryClient(sim: Simulator): Promise<void> {
+  await using registry = new RegistryClient({ baseUrl: sim.registryUrl });
+  await using cloud = new CloudClient({ baseUrl: sim.cloudUrl, apiKey: sim.apiKey });
+  await using proxy = new ProxyClient({ baseUrl: sim.proxyUrl, token: sim.token });
+  void [registry, cloud, proxy];
+}

@@ -89,13 +89,23 @@ describe('POST /api/prompt validation', () => {
     expect(await res.json()).toMatchObject({ prompt_id: expect.any(String), node_errors: { '9': { class_type: 'SaveImage' } } });
   });
 
-  it('honours a client prompt_id and answers 409 for a duplicate, 400 invalid_prompt_id for a malformed one', async () => {
-    const s = await started();
+  it('honours a client prompt_id on a local runtime and answers 409 for a duplicate, 400 invalid_prompt_id for a malformed one', async () => {
+    const s = await started({ runtime: 'local' });
     await upload(s, 'cat.png', png());
     const promptId = crypto.randomUUID();
     expect(await json(await submit(s, { prompt: scaleWorkflow('cat.png'), prompt_id: promptId }))).toMatchObject({ prompt_id: promptId });
     expect((await submit(s, { prompt: scaleWorkflow('cat.png'), prompt_id: promptId })).status).toBe(409);
     expect(await json(await submit(s, { prompt: scaleWorkflow('cat.png'), prompt_id: 'NOT-A-UUID' }))).toMatchObject({ error: { type: 'invalid_prompt_id' } });
+  });
+
+  it('ignores a client prompt_id on the cloud and assigns its own', async () => {
+    const s = await started();
+    await upload(s, 'cat.png', png());
+    const promptId = crypto.randomUUID();
+    const answer = await json(await submit(s, { prompt: scaleWorkflow('cat.png'), prompt_id: promptId }));
+    expect(answer.prompt_id).toEqual(expect.any(String));
+    expect(answer.prompt_id).not.toBe(promptId);
+    expect((await submit(s, { prompt: scaleWorkflow('cat.png'), prompt_id: 'NOT-A-UUID' })).status).toBe(200);
   });
 });
 

@@ -1,4 +1,5 @@
 import { backoffRules, Checker, rule, type Backoff, type OptionRules, type Rule } from '../../core/index.js';
+import type { JobRoutes } from './job-types.js';
 
 /**
  * Policies of the cloud client and its job watcher, frozen; also `DEFAULTS.cloud`. Every option
@@ -111,6 +112,20 @@ export const CLOUD_DEFAULTS = Object.freeze({
    * @default ['/api/jobs/{id}', '/api/history_v2/{id}', '/history/{id}']
    */
   outputRoutes: Object.freeze(['/api/jobs/{id}', '/api/history_v2/{id}', '/history/{id}']) as readonly string[],
+  /**
+   * Routes of job control and listing (`{id}` is replaced); see
+   * docs/wire-protocol.md#cloud-job-control-listing-and-queue. `cancel` is tried first; a server
+   * that answers it `404` or `405` is cancelled through `queue` and, on a local runtime,
+   * `interrupt`.
+   * @default { cancel: '/api/jobs/{id}/cancel', jobs: '/api/jobs', job: '/api/jobs/{id}', queue: '/api/queue', interrupt: '/api/interrupt' }
+   */
+  jobRoutes: Object.freeze({ cancel: '/api/jobs/{id}/cancel', jobs: '/api/jobs', job: '/api/jobs/{id}', queue: '/api/queue', interrupt: '/api/interrupt' }) as Readonly<JobRoutes>,
+  /**
+   * The whole cancel `runWorkflow()` sends after an abort or a missed deadline
+   * (`cancelOnAbort`), in ms: the rejection waits for it at most this long.
+   * @default 10_000
+   */
+  cancelTimeoutMs: 10_000,
 });
 
 /**

@@ -1,6 +1,7 @@
 import { ApiError, BadRequestError, ConnectionError, GraphcloudError, PaymentRequiredError, ValidationError, type ApiErrorInit, type ValidationIssue } from '../../core/index.js';
 import { toNodeErrors } from './schemas.js';
-import type { JobResult, NodeErrors } from './types.js';
+import { describeNodeErrors, topLevelDetails } from './node-errors.js';
+import type { JobResult, NodeErrors, Workflow } from './types.js';
 
 /**
  * Rebuilds the init of an existing `ApiError` so it can be re-thrown as a more precise class.
@@ -29,12 +30,16 @@ export class WorkflowValidationError extends BadRequestError {
   readonly type: string | undefined;
   readonly nodeErrors: Record<string, NodeErrors>;
 
-  constructor(init: ApiErrorInit, nodeErrors: Record<string, NodeErrors>) {
+  /** `workflow` (the one sent) gives each node's title to the message. */
+  constructor(init: ApiErrorInit, nodeErrors: Record<string, NodeErrors>, workflow?: Workflow) {
     super(init);
     this.type = this.code;
     this.nodeErrors = nodeErrors;
-    const lines = Object.entries(nodeErrors).flatMap(([id, n]) => n.errors.map((e) => `  - node ${id}${n.class_type ? ` (${n.class_type})` : ''}: ${e.message}`));
-    if (lines.length > 0) this.message += `\n${lines.join('\n')}`;
+    // The server's details (which input, which value, the allowed ones), not only its summary.
+    const lines = describeNodeErrors(nodeErrors, workflow);
+    const details = lines.length === 0 ? topLevelDetails(init.body) : undefined;
+    if (lines.length > 0) this.message += `\n${lines.map((line) => `  - ${line}`).join('\n')}`;
+    else if (details) this.message += `\n  - ${details}`;
   }
 }
 
@@ -100,7 +105,7 @@ export interface WorkflowIssue {
   nodeId: string;
   /** The input concerned, when there is one. */
   input?: string | undefined;
-  code: 'unknown_class_type' | 'missing_required_input' | 'out_of_range' | 'not_in_options' | 'wrong_type' | 'missing_link_target' | 'invalid_node';
+  code: 'unknown_class_type' | 'missing_required_input' | 'out_of_range' | 'not_in_options' | 'wrong_type' | 'missing_link_target' | 'invalid_node' | 'ui_format';
   message: string;
   received?: unknown;
 }
@@ -163,10 +168,23 @@ export class JobFailedError extends GraphcloudError {
  */
 export class SubmissionUnknownError extends ConnectionError {
   override name = 'SubmissionUnknownError';
+  /**
+   * The prompt id the client chose and sent, when it sent one (never to a server known to be the
+   * cloud, which assigns its own). A local runtime keeps it: `cloud.jobs.get(promptId)` tells
+   * whether the job exists. `submitted` names it too once the server is known to keep it.
+   */
+  readonly promptId: string | undefined;
 
-  constructor(url: string, cause: Error) {
+  constructor(url: string, cause: Error, promptId?: string, kept = false) {
     super('POST', url, cause);
-    this.message = `POST ${url}: no answer to the submission (${cause.message}). The job may have been created and may run and be billed; it was not resubmitted. Check your jobs before submitting again.`;
+    this.promptId = promptId;
+    if (promptId !== undefined && kept) this.submitted = { kind: 'job', promptId };
+    const look = promptId === undefined
+      ? 'Check your jobs (cloud.jobs.listAll()) before submitting again.'
+      : kept
+        ? `Its prompt id is ${promptId}: cloud.jobs.get('${promptId}') tells whether it exists.`
+        : `The client asked for prompt id ${promptId} (a local runtime keeps it, the cloud assigns its own): look it up with cloud.jobs.get('${promptId}'), or check your jobs, before submitting again.`;
+    this.message = `POST ${url}: no answer to the submission (${cause.message}). The job may have been created and may run and be billed; it was not resubmitted. ${look}`;
   }
 }
 

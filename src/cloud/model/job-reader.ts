@@ -1,5 +1,6 @@
 import { NotFoundError, path, scrubSecrets, type HttpClient, type RequestOptions } from '../../core/index.js';
 import { readOutputs } from './outputs.js';
+import type { RelayTokens } from './relay-tokens.js';
 import { AnyObjectSchema, JobStatusSchema } from './schemas.js';
 import { historyStatus, mapJobStatus, type StatusMapping } from './status.js';
 import type { JobStatusInfo, NodeOutput } from './types.js';
@@ -19,6 +20,8 @@ export interface JobReaderConfig {
   statusMap?: Readonly<Record<string, StatusMapping>> | undefined;
   /** Routes asked in order for a finished job's outputs (`{id}` is replaced). */
   outputRoutes: readonly string[];
+  /** Tokens of jobs submitted through a relay, sent with their reads. */
+  tokens?: RelayTokens | undefined;
 }
 
 /**
@@ -48,10 +51,26 @@ export class JobReader {
 
   /** The status of one job, mapped onto the documented values (`raw` keeps the server's). */
   async status(promptId: string, options?: RequestOptions): Promise<JobStatusInfo> {
-    const info = await this.#status(promptId, options);
+    const info = await this.#status(promptId, this.#config.tokens?.withToken(promptId, options) ?? options);
     // A failure message is the server's text, and a server may echo the key it received in it.
     if (info.errorMessage) info.errorMessage = scrubSecrets(info.errorMessage, [(await this.#config.http.credential()) ?? '']);
     return info;
+  }
+
+  /**
+   * The runtime, found out once when it is not known yet: a status read of an id nobody has
+   * (`404` from the status route and an answer from `/history/{id}` is a local runtime; two
+   * `404`s the cloud).
+   */
+  async detect(options?: RequestOptions): Promise<'cloud' | 'local'> {
+    if (this.#runtime) return this.#runtime;
+    try {
+      await this.#status(globalThis.crypto.randomUUID(), options);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+    this.#runtime ??= 'cloud';
+    return this.#runtime;
   }
 
   async #status(promptId: string, options: RequestOptions | undefined): Promise<JobStatusInfo> {
@@ -59,6 +78,8 @@ export class JobReader {
     const { http, statusMap } = this.#config;
     try {
       const body = await http.request({ method: 'GET', path: path`/api/job/${promptId}/status`, schema: JobStatusSchema, options });
+      // Only the cloud has the status route (docs/wire-protocol.md#cloud-local-runtimes).
+      this.#runtime ??= 'cloud';
       return { promptId, ...mapJobStatus(body.status, statusMap), raw: body.status, errorMessage: body.error_message ?? undefined };
     } catch (error) {
       // A local runtime has no status route (docs/wire-protocol.md#cloud-local-runtimes).
@@ -72,11 +93,12 @@ export class JobReader {
    * when none did (`404`, `{}`, or an error).
    */
   async outputs(promptId: string, options?: RequestOptions): Promise<{ outputs: Record<string, NodeOutput>; complete: boolean }> {
+    const scoped = this.#config.tokens?.withToken(promptId, options) ?? options;
     for (const route of this.#config.outputRoutes) {
       try {
         // The core's retry applies: a transient 5xx must not cost a paid job its outputs; a 404
         // (a route this server lacks) is not retried, and the next route is asked.
-        const body = await this.#config.http.request({ method: 'GET', path: route.replaceAll('{id}', encodeURIComponent(promptId)), schema: AnyObjectSchema, options });
+        const body = await this.#config.http.request({ method: 'GET', path: route.replaceAll('{id}', encodeURIComponent(promptId)), schema: AnyObjectSchema, options: scoped });
         const outputs = readOutputs(body, promptId);
         if (outputs) return { outputs, complete: true };
       } catch (error) {

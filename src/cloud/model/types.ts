@@ -97,6 +97,11 @@ export interface SubmitResult {
   number: number | undefined;
   /** Nodes dropped by validation while the rest runs (can be non-empty on success). */
   nodeErrors: Record<string, NodeErrors>;
+  /**
+   * The job's token, when submitted through a relay (`graphcloud/server`): keep it with the
+   * prompt id to watch the job again after a page reload (`jobs.watch(promptId, { relayToken })`).
+   */
+  relayToken?: string | undefined;
 }
 
 /**
@@ -168,7 +173,8 @@ export interface OutputFile {
   /** The output list it came from (`images`, `video`...). */
   kind: string;
   ref: FileRef;
-  data: Uint8Array;
+  /** The file's bytes (`new Blob([data])` takes them as they are). */
+  data: Uint8Array<ArrayBuffer>;
   mimeType: string | undefined;
 }
 
@@ -192,8 +198,8 @@ export interface JobResult {
    * history answered. False when completion was learned by polling and no output route answered.
    */
   outputsComplete: boolean;
-  /** How the end was learned. */
-  via: 'socket' | 'poll';
+  /** How the end was learned: a socket message, a status read, or `cloud.jobs.cancel()` itself. */
+  via: 'socket' | 'poll' | 'cancel';
   /** Failure or interruption details. */
   error?: JobErrorInfo | undefined;
   /** Output bytes, with `download: true`. */

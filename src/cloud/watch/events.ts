@@ -185,7 +185,8 @@ export interface PreviewData {
   nodeId?: string | undefined;
   displayNodeId?: string | undefined;
   mimeType: string;
-  data: Uint8Array;
+  /** The image bytes (`new Blob([data], { type: mimeType })` takes them as they are). */
+  data: Uint8Array<ArrayBuffer>;
 }
 
 /**

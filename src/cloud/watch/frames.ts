@@ -24,7 +24,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: false });
  * if (frame?.kind === 'preview') show(frame.data.mimeType, frame.data.data);
  * ```
  */
-export function decodeBinaryFrame(bytes: Uint8Array): DecodedFrame | undefined {
+export function decodeBinaryFrame(bytes: Uint8Array<ArrayBuffer>): DecodedFrame | undefined {
   if (bytes.byteLength < 8) return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const type = view.getUint32(0);

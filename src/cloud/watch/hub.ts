@@ -2,6 +2,7 @@ import { AuthenticationError, Limiter, withSubmitted, type Backoff, type HttpCli
 import { defined, type WatcherPolicy } from '../model/defaults.js';
 import { initOf, WatcherClosedError } from '../model/errors.js';
 import type { JobReader } from '../model/job-reader.js';
+import type { RelayTokens } from '../model/relay-tokens.js';
 import { wireMap } from '../model/outputs.js';
 import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../model/types.js';
 import type { WatcherStats } from './events.js';
@@ -28,6 +29,8 @@ export interface WatchHubOptions {
   WebSocket: WebSocketConstructor | undefined;
   reader: JobReader;
   policy: WatcherPolicy;
+  /** Tokens of jobs submitted through a relay: each watched one is subscribed on the socket. */
+  tokens?: RelayTokens | undefined;
   random?: (() => number) | undefined;
 }
 
@@ -121,7 +124,9 @@ export class WatchHub {
   watch(promptId: string, options: HubWatchOptions, since?: number): JobWatcher {
     this.#options.http.throwIfClosed();
     this.#link.ensure();
-    const track = this.#tracks.get(promptId) ?? this.#follow(promptId, options.poll);
+    const known = this.#tracks.get(promptId);
+    const track = known ?? this.#follow(promptId, options.poll);
+    if (!known) this.#subscribe(promptId);
     const waitTimeout = options.waitTimeout ?? this.#options.policy.waitTimeout;
     const watcher: JobWatcher = openWatcher(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors }, () => this.#release(track, watcher));
     track.watchers.add(watcher);
@@ -134,6 +139,22 @@ export class WatchHub {
     // Held messages go out after the caller attached its listeners (same tick, before any frame).
     queueMicrotask(() => this.#router.drain(promptId));
     return watcher;
+  }
+
+  /**
+   * `cloud.jobs.cancel()` stopped this job. A job removed from the queue before it ran
+   * (`ran: false`) never reaches any record of a local runtime
+   * (docs/wire-protocol.md#cloud-job-control-listing-and-queue), so its watchers settle as
+   * `cancelled` now. A run seen from its start ends with its own `execution_interrupted`; its
+   * status is read at once in case the socket misses it. Otherwise the watchers settle as
+   * `cancelled` now, with the outputs the server recorded.
+   */
+  cancelled(promptId: string, ran: boolean | undefined): void {
+    const track = this.#tracks.get(promptId);
+    if (!track || track.settling) return;
+    if (ran !== false && track.seen.sawStart && !track.seen.gap) return track.poll.readNow();
+    const error = { message: `Job ${promptId} was cancelled (cloud.jobs.cancel())` };
+    void this.#settle(track, { status: 'cancelled', error, via: 'cancel', outputsComplete: ran === false }, ran !== false);
   }
 
   #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {
@@ -155,6 +176,12 @@ export class WatchHub {
     return track;
   }
 
+  /** A relay passes a job's messages once asked with its token (docs/browser.md); the cloud has no such step. */
+  #subscribe(promptId: string): void {
+    const subscription = this.#options.tokens?.subscription(promptId);
+    if (subscription) this.#link.send(subscription);
+  }
+
   #close(): void {
     const reason: unknown = this.#options.http.closed.reason;
     this.#link.close(reason);
@@ -164,6 +191,8 @@ export class WatchHub {
 
   #onOpen(reconnected: boolean): void {
     this.stats.connections++;
+    // A relay forgets a browser's subscriptions with its socket: ask again on every connection.
+    for (const promptId of this.#tracks.keys()) this.#subscribe(promptId);
     // A completion sent while the socket was down is lost (no replay): read every job's state.
     for (const track of this.#tracks.values()) {
       if (reconnected || track.seen.gap) track.poll.readNow();

@@ -167,6 +167,11 @@ export class SocketLink {
     this.#socket.start();
   }
 
+  /** Sends a text message on the socket when it is open (a relay subscription); dropped otherwise. */
+  send(text: string): void {
+    this.#socket?.send(text);
+  }
+
   /** Closes the socket after `idleCloseMs` once no job is watched and nothing waits for it. */
   maybeIdle(): void {
     if (this.#idle || this.#options.busy() || this.#leases > 0 || this.#waiters.size > 0) return;

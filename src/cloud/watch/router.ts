@@ -199,7 +199,7 @@ export class JobRouter {
   }
 
   /** Routes one binary frame (previews are not held: they are large and only of live interest). */
-  handleBinary(bytes: Uint8Array): void {
+  handleBinary(bytes: Uint8Array<ArrayBuffer>): void {
     const stats = this.#options.stats;
     stats.received++;
     const frame = decodeBinaryFrame(bytes);

@@ -59,7 +59,7 @@ export interface SocketDown {
 export interface SocketHandlers {
   onOpen(reconnected: boolean): void;
   onText(text: string): void;
-  onBinary(bytes: Uint8Array): void;
+  onBinary(bytes: Uint8Array<ArrayBuffer>): void;
   onDown(down: SocketDown): void;
   /** The server refused the credential (close code in `authCloseCodes`): no more attempts. */
   onRefused(down: SocketDown): void;
@@ -116,6 +116,14 @@ export class ReconnectingSocket {
     const controller = new AbortController();
     this.#controller = controller;
     void this.#loop(controller.signal);
+  }
+
+  /** Sends a text message when a connection is open; returns whether it was sent. */
+  send(text: string): boolean {
+    const socket = this.#current;
+    if (socket?.readyState !== 1) return false;
+    callSafely(() => socket.send(text));
+    return true;
   }
 
   /** Closes the connection and stops reconnecting. */
@@ -203,7 +211,7 @@ export class ReconnectingSocket {
         const data = event.data;
         if (typeof data === 'string') callSafely(() => handlers.onText(data));
         else if (data instanceof ArrayBuffer) callSafely(() => handlers.onBinary(new Uint8Array(data)));
-        else if (ArrayBuffer.isView(data)) callSafely(() => handlers.onBinary(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
+        else if (ArrayBuffer.isView(data)) callSafely(() => handlers.onBinary(bytesOf(data)));
         else if (data instanceof Blob) {
           data.arrayBuffer().then((buffer) => !settled && callSafely(() => handlers.onBinary(new Uint8Array(buffer))), () => undefined);
         }
@@ -213,6 +221,11 @@ export class ReconnectingSocket {
       socket.addEventListener('error', () => undefined);
     });
   }
+}
+
+/** The bytes of a view (a Node `Buffer` from `ws`), copied when they are not in a plain `ArrayBuffer`. */
+function bytesOf(view: ArrayBufferView): Uint8Array<ArrayBuffer> {
+  return view.buffer instanceof ArrayBuffer ? new Uint8Array(view.buffer, view.byteOffset, view.byteLength) : new Uint8Array(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
 }
 
 /**

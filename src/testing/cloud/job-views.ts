@@ -32,24 +32,64 @@ export function rawJobStatus(job: Job): Record<string, unknown> {
 }
 
 /**
- * The `GET /api/jobs/{id}` answer.
+ * A time as the jobs routes write it: Unix seconds on the cloud, milliseconds on a local runtime
+ * (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
  *
  * @example
- * sendJson(res, 200, jobDetail(job));
+ * jobTime(1_700_000_000_123, 'cloud'); // 1700000000.123
  */
-export function jobDetail(job: Job): Record<string, unknown> {
-  const images = Object.values(job.outputs).flatMap((ui) => (isObject(ui) && Array.isArray(ui.images) ? ui.images : []));
+export function jobTime(ms: number | undefined, runtime: 'cloud' | 'local'): number | null {
+  if (ms === undefined) return null;
+  return runtime === 'cloud' ? ms / 1000 : ms;
+}
+
+/** The `execution_error` of a failed run, as its socket message told it. */
+function executionError(job: Job): Record<string, unknown> | null {
+  if (job.status !== 'failed') return null;
+  const message = job.messages.find(([type]) => type === 'execution_error')?.[1];
+  const { prompt_id: _id, timestamp: _at, ...rest } = message ?? {};
+  return message ? rest : { node_id: '', node_type: '', exception_message: job.errorMessage ?? '', exception_type: 'Error', traceback: [] };
+}
+
+/** Output file entries of a job (images, videos, audio...), for counts, previews and `output_type`. */
+export function outputFiles(job: Job): { kind: string; file: Record<string, unknown> }[] {
+  return Object.values(job.outputs).flatMap((ui) =>
+    isObject(ui) ? Object.entries(ui).flatMap(([kind, list]) => (Array.isArray(list) ? list.filter(isObject).map((file) => ({ kind, file })) : [])) : [],
+  );
+}
+
+/**
+ * One item of the `GET /api/jobs` list.
+ *
+ * @example
+ * sendJson(res, 200, { jobs: jobs.map((job) => jobListItem(job, 'cloud')), pagination });
+ */
+export function jobListItem(job: Job, runtime: 'cloud' | 'local'): Record<string, unknown> {
+  const files = outputFiles(job);
   return {
     id: job.id,
     status: job.status,
     priority: job.number,
-    create_time: job.createdAt,
-    execution_start_time: job.startedAt ?? null,
-    execution_end_time: job.endedAt ?? null,
-    execution_error: job.status === 'failed' ? { exception_message: job.errorMessage ?? '' } : null,
-    outputs_count: images.length,
-    preview_output: images[0] ?? null,
+    create_time: jobTime(job.createdAt, runtime),
+    execution_start_time: jobTime(job.startedAt, runtime),
+    execution_end_time: jobTime(job.endedAt, runtime),
+    execution_error: executionError(job),
+    outputs_count: files.length,
+    preview_output: files[0]?.file ?? null,
+  };
+}
+
+/**
+ * The `GET /api/jobs/{id}` answer: the list item plus outputs, execution status and workflow.
+ *
+ * @example
+ * sendJson(res, 200, jobDetail(job, 'local'));
+ */
+export function jobDetail(job: Job, runtime: 'cloud' | 'local'): Record<string, unknown> {
+  return {
+    ...jobListItem(job, runtime),
     outputs: job.outputs,
+    execution_status: { status_str: job.status === 'completed' ? 'success' : job.status === 'failed' ? 'error' : job.status, completed: job.status === 'completed', messages: job.messages },
     workflow: { prompt: job.prompt, extra_data: publicExtraData(job) },
   };
 }
@@ -62,7 +102,7 @@ export function jobDetail(job: Job): Record<string, unknown> {
  */
 export function historyEntry(job: Job): Record<string, unknown> {
   return {
-    prompt: queueEntry(job),
+    prompt: queueEntry(job, 'local'),
     outputs: job.outputs,
     status: { status_str: job.status === 'completed' ? 'success' : 'error', completed: job.status === 'completed', messages: job.messages },
     meta: Object.fromEntries(Object.keys(job.outputs).map((id) => [id, { node_id: id, display_node: id }])),
@@ -70,13 +110,15 @@ export function historyEntry(job: Job): Record<string, unknown> {
 }
 
 /**
- * A job as the queue and the history list it: `[number, id, prompt, extra_data, output nodes]`.
+ * A job as the queue lists it: `[number, id, prompt, fourth, ...]`, where the fourth element is
+ * the output list on the cloud and the `extra_data` on a local runtime (which adds the output
+ * list fifth); see docs/wire-protocol.md#cloud-local-runtimes.
  *
  * @example
- * queue_running: running.map(queueEntry);
+ * queue_running: running.map((job) => queueEntry(job, 'cloud'));
  */
-export function queueEntry(job: Job): unknown[] {
-  return [job.number, job.id, job.prompt, publicExtraData(job), job.outputNodes];
+export function queueEntry(job: Job, runtime: 'cloud' | 'local'): unknown[] {
+  return runtime === 'cloud' ? [job.number, job.id, job.prompt, job.outputNodes] : [job.number, job.id, job.prompt, publicExtraData(job), job.outputNodes];
 }
 
 /** Extra data as it is echoed back: the runtime strips the partner credentials from history. */

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { FileStore } from '../files/store.js';
 import type { UrlSigner } from '../files/signed-urls.js';
-import { header, isObject, readJson } from '../server/request.js';
+import { isObject, readJson } from '../server/request.js';
 import type { RouteModule, SimContext } from '../server/router.js';
 import { sendBytes, sendEmpty, sendJson } from '../server/send.js';
-import { historyEntry, jobDetail, queueEntry, rawJobStatus } from './job-views.js';
+import { cloudRouter } from './cloud-route.js';
+import { historyEntry, rawJobStatus } from './job-views.js';
 import type { NodeDefinition } from './nodes.js';
 import { validatePrompt } from './prompt-validation.js';
-import type { CloudRunner, Job } from './runner.js';
+import type { CloudRunner } from './runner.js';
 import type { SocketHub } from './socket-hub.js';
 import { socketUpgrade } from './socket-upgrade.js';
 import { uploadHandler } from './upload.js';
-import { cloudUser } from './users.js';
 
 /**
  * Dependencies of the cloud routes.
@@ -42,26 +42,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  */
 export const cloudRoutes: RouteModule<CloudDeps> = (router, deps) => {
   const local = deps.runtime === 'local';
-  const authed = (handler: (ctx: SimContext, userId: string) => void | Promise<void>) => (ctx: SimContext) => {
-    const userId = cloudUser(deps.runtime, deps.users, header(ctx.req, 'x-api-key'));
-    if (!userId) {
-      sendJson(ctx.res, 401, { message: 'Invalid or missing API key' });
-      return undefined;
-    }
-    return handler(ctx, userId);
-  };
-  const route = (method: string, path: string, handler: (ctx: SimContext, userId: string) => void | Promise<void>): void => {
-    router.add(method, `/api${path}`, authed(handler));
-    if (local) router.add(method, path, authed(handler));
-  };
-  const ownJob = (ctx: SimContext, userId: string): Job | undefined => {
-    const job = deps.runner.get(ctx.params.id ?? '');
-    if (!job || (job.userId !== userId && !local)) {
-      sendJson(ctx.res, 404, { message: 'Job not found' });
-      return undefined;
-    }
-    return job;
-  };
+  const route = cloudRouter(router, deps);
 
   router.upgrade('/ws', socketUpgrade(deps));
   route('GET', '/object_info', ({ res }) => sendJson(res, 200, deps.defs()));
@@ -79,10 +60,6 @@ export const cloudRoutes: RouteModule<CloudDeps> = (router, deps) => {
     if (local || !job) return sendJson(ctx.res, 404, { message: 'Job not found' });
     if (job.userId !== userId) return sendJson(ctx.res, 403, { message: 'Access denied: this job belongs to another user' });
     return sendJson(ctx.res, 200, ctx.faults.settings.rawStatusVocabulary ? rawJobStatus(job) : { status: job.status });
-  });
-  route('GET', '/jobs/:id', (ctx, userId) => {
-    const job = ownJob(ctx, userId);
-    if (job) sendJson(ctx.res, 200, jobDetail(job));
   });
   const history = (ctx: SimContext, userId: string): void => {
     const job = deps.runner.get(ctx.params.id ?? '');
@@ -102,26 +79,6 @@ export const cloudRoutes: RouteModule<CloudDeps> = (router, deps) => {
     if (!local) return sendEmpty(res, 302, { location: deps.signer.sign(file) });
     return sendBytes(res, 200, file.bytes(), file.contentType, { 'content-disposition': `filename="${file.name}"` });
   });
-
-  route('POST', '/interrupt', async ({ req, res }, userId) => {
-    const body = await readJson(req).catch(() => undefined);
-    const promptId = isObject(body) && typeof body.prompt_id === 'string' ? body.prompt_id : undefined;
-    deps.runner.interrupt(userId, promptId);
-    sendEmpty(res, 200);
-  });
-  route('GET', '/queue', ({ res }, userId) => {
-    const mine = deps.runner.all().filter((job) => local || job.userId === userId);
-    sendJson(res, 200, {
-      queue_running: mine.filter((job) => job.status === 'in_progress').map(queueEntry),
-      queue_pending: mine.filter((job) => job.status === 'pending').map(queueEntry),
-    });
-  });
-  route('POST', '/queue', async ({ req, res }, userId) => {
-    const body = await readJson(req).catch(() => undefined);
-    if (isObject(body) && body.clear === true) deps.runner.cancelPending(userId, 'all');
-    if (isObject(body) && Array.isArray(body.delete)) deps.runner.cancelPending(userId, body.delete.map(String));
-    sendEmpty(res, 200);
-  });
 };
 
 async function submit(deps: CloudDeps, ctx: SimContext, userId: string): Promise<void> {
@@ -135,7 +92,9 @@ async function submit(deps: CloudDeps, ctx: SimContext, userId: string): Promise
     return reject(400, 'invalid_prompt', 'Request body is not valid JSON');
   }
   const fields = isObject(body) ? body : {};
-  const requested = fields.prompt_id;
+  // Only a local runtime takes a client-chosen id; the cloud ignores the field and assigns its own
+  // (docs/wire-protocol.md#cloud-local-runtimes).
+  const requested = deps.runtime === 'local' ? fields.prompt_id : undefined;
   if (requested !== undefined && (typeof requested !== 'string' || !UUID.test(requested))) {
     return reject(400, 'invalid_prompt_id', 'prompt_id must be a lowercase UUID');
   }

@@ -120,14 +120,14 @@ export class CloudRunner {
     return true;
   }
 
-  /** Removes pending jobs from the queue; they become `cancelled`. */
-  cancelPending(userId: string, ids: string[] | 'all'): number {
-    let removed = 0;
+  /** Removes pending jobs from the queue (they become `cancelled`); returns their ids. */
+  cancelPending(userId: string, ids: string[] | 'all'): string[] {
+    const removed: string[] = [];
     for (const job of [...this.#queue]) {
       if (job.userId !== userId || (ids !== 'all' && !ids.includes(job.id))) continue;
       this.#queue.splice(this.#queue.indexOf(job), 1);
       this.#finish(job, 'cancelled');
-      removed += 1;
+      removed.push(job.id);
     }
     return removed;
   }

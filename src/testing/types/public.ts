@@ -21,6 +21,12 @@ export interface SimulatorOptions {
   filesPort?: number;
   /** `cloud` behaves like the hosted API; `local` like a local runtime (clientId routing, /history, no auth). @default 'cloud' */
   runtime?: 'cloud' | 'local';
+  /**
+   * Serve `POST /api/jobs/{id}/cancel` as the newest servers do; `false` answers it 404, like
+   * older servers, where cancelling takes `POST /api/queue {delete}` and `POST /api/interrupt`.
+   * @default true
+   */
+  cancelRoutes?: boolean;
   /** Answer CORS preflights and add `Access-Control-Allow-Origin: *` so a browser can call the simulator. @default false */
   cors?: boolean;
   /** Time a proxy task takes from creation to its terminal state. @default 1000 */

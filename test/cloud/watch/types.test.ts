@@ -13,6 +13,6 @@ describe('public types', () => {
     expectTypeOf<JobResult['status']>().toEqualTypeOf<'completed' | 'failed' | 'cancelled'>();
     expectTypeOf<JobStatus>().toEqualTypeOf<'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled'>();
     expectTypeOf<Extract<WatchEvent, { type: 'progress' }>['data']['value']>().toEqualTypeOf<number>();
-    expectTypeOf<Extract<WatchEvent, { type: 'preview' }>['data']['data']>().toEqualTypeOf<Uint8Array>();
+    expectTypeOf<Extract<WatchEvent, { type: 'preview' }>['data']['data']>().toEqualTypeOf<Uint8Array<ArrayBuffer>>();
   });
 });

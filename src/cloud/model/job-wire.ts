@@ -1,0 +1,200 @@
+// The answers of the job listing, job and queue routes, read into the SDK's own shapes: the two
+// runtimes' differences (seconds or milliseconds, the queue item's fourth element) are mapped here
+// and nowhere else (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
+import * as z from 'zod/mini';
+import type { JobDetail, JobPage, JobQueue, JobSummary, QueueItem } from './job-types.js';
+import { AnyObjectSchema, toOutputs } from './schemas.js';
+import { mapJobStatus, type StatusMapping } from './status.js';
+import type { FileRef, JobErrorInfo, Workflow } from './types.js';
+
+const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
+
+const JobItemSchema = z.looseObject({
+  id: z.string(),
+  status: z.string(),
+  create_time: opt(z.number()),
+  execution_start_time: opt(z.number()),
+  execution_end_time: opt(z.number()),
+  execution_error: opt(z.unknown()),
+  error_message: opt(z.string()),
+  outputs_count: opt(z.number()),
+  preview_output: opt(z.unknown()),
+  workflow_id: opt(z.string()),
+  priority: opt(z.number()),
+});
+
+/**
+ * `GET /api/jobs`: `{jobs, pagination}`.
+ *
+ * @example
+ * ```ts
+ * JobListSchema.parse({ jobs: [], pagination: { offset: 0, limit: 100, total: 0, has_more: false } });
+ * ```
+ */
+export const JobListSchema = z.looseObject({
+  jobs: z.array(JobItemSchema),
+  pagination: opt(z.looseObject({ offset: opt(z.number()), limit: opt(z.number()), total: opt(z.number()), has_more: opt(z.boolean()) })),
+});
+
+/**
+ * `GET /api/jobs/{id}`: a list item plus `outputs` and `workflow`.
+ *
+ * @example
+ * ```ts
+ * JobDetailSchema.parse({ id: 'p', status: 'completed', outputs: {} });
+ * ```
+ */
+export const JobDetailSchema = z.looseObject({ ...JobItemSchema.shape, outputs: opt(z.unknown()), workflow: opt(z.unknown()) });
+
+/**
+ * `GET /api/queue`: `{queue_running, queue_pending}`, lists of `[number, prompt_id, prompt, ...]`.
+ *
+ * @example
+ * ```ts
+ * QueueSchema.parse({ queue_running: [], queue_pending: [[3, 'p', {}, []]] });
+ * ```
+ */
+export const QueueSchema = z.looseObject({ queue_running: opt(z.array(z.unknown())), queue_pending: opt(z.array(z.unknown())) });
+
+/**
+ * `POST /api/jobs/{id}/cancel`: `{cancelled}`.
+ *
+ * @example
+ * ```ts
+ * CancelSchema.parse({ cancelled: true });
+ * ```
+ */
+export const CancelSchema = z.looseObject({ cancelled: z.boolean() });
+
+/**
+ * `POST /api/queue {delete}` on the cloud: `{deleted, cleared}`; a local runtime answers nothing.
+ *
+ * @example
+ * ```ts
+ * QueueDeleteSchema.parse({ deleted: ['p'], cleared: false });
+ * ```
+ */
+export const QueueDeleteSchema = z.optional(z.looseObject({ deleted: opt(z.array(z.unknown())) }));
+
+// 10^11 seconds is the year 5138; 10^11 milliseconds is 1973: every real time reads one way.
+const SECONDS_BELOW = 1e11;
+
+/**
+ * A job time in milliseconds since the epoch, whether the server wrote seconds (the cloud) or
+ * milliseconds (a local runtime).
+ *
+ * @example
+ * ```ts
+ * toEpochMs(1_700_000_000.5); // 1700000000500
+ * toEpochMs(1_700_000_000_500); // 1700000000500
+ * ```
+ */
+export function toEpochMs(value: number | null | undefined): number | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return undefined;
+  return Math.round(value < SECONDS_BELOW ? value * 1000 : value);
+}
+
+/**
+ * Reads one item of the job list.
+ *
+ * @example
+ * ```ts
+ * toJobSummary({ id: 'p', status: 'completed', create_time: 1_700_000_000 }).createdAt; // 1700000000000
+ * ```
+ */
+export function toJobSummary(item: z.infer<typeof JobItemSchema>, statusMap?: Readonly<Record<string, StatusMapping>>): JobSummary {
+  const startedAt = toEpochMs(item.execution_start_time);
+  const endedAt = toEpochMs(item.execution_end_time);
+  return {
+    promptId: item.id,
+    status: mapJobStatus(item.status, statusMap).status,
+    raw: item.status,
+    createdAt: toEpochMs(item.create_time),
+    startedAt,
+    endedAt,
+    durationMs: startedAt !== undefined && endedAt !== undefined && endedAt >= startedAt ? endedAt - startedAt : undefined,
+    number: item.priority ?? undefined,
+    error: toErrorInfo(item.execution_error, item.error_message),
+    outputsCount: item.outputs_count ?? undefined,
+    preview: toFileRef(item.preview_output),
+    workflowId: item.workflow_id ?? undefined,
+  };
+}
+
+/**
+ * Reads one page of `GET /api/jobs`.
+ *
+ * @example
+ * ```ts
+ * toJobPage(JobListSchema.parse(body), 0).hasMore;
+ * ```
+ */
+export function toJobPage(body: z.infer<typeof JobListSchema>, offset: number, statusMap?: Readonly<Record<string, StatusMapping>>): JobPage {
+  const paging = body.pagination ?? undefined;
+  const jobs = body.jobs.map((item) => toJobSummary(item, statusMap));
+  const total = paging?.total ?? undefined;
+  const start = paging?.offset ?? offset;
+  const hasMore = paging?.has_more ?? (total !== undefined ? start + jobs.length < total : false);
+  return { jobs, offset: start, limit: paging?.limit ?? undefined, total, hasMore };
+}
+
+/**
+ * Reads `GET /api/jobs/{id}`.
+ *
+ * @example
+ * ```ts
+ * toJobDetail(JobDetailSchema.parse(body)).outputs;
+ * ```
+ */
+export function toJobDetail(body: z.infer<typeof JobDetailSchema>, statusMap?: Readonly<Record<string, StatusMapping>>): JobDetail {
+  const workflow = AnyObjectSchema.safeParse(body.workflow);
+  const prompt = workflow.success ? AnyObjectSchema.safeParse(workflow.data.prompt) : undefined;
+  return {
+    ...toJobSummary(body, statusMap),
+    outputs: toOutputs(body.outputs) ?? (Object.create(null) as JobDetail['outputs']),
+    workflow: prompt?.success ? (prompt.data as Workflow) : undefined,
+  };
+}
+
+/**
+ * Reads `GET /api/queue`: items in run order with their position. The fourth element of an item
+ * is the output list on the cloud and the `extra_data` on a local runtime (which lists the
+ * outputs fifth); both are read, the `extra_data` is not kept (it can hold a partner key).
+ *
+ * @example
+ * ```ts
+ * toJobQueue({ queue_running: [], queue_pending: [[4, 'b', {}, ['9']], [3, 'a', {}, ['9']]] }).pending[0]?.promptId; // 'a'
+ * ```
+ */
+export function toJobQueue(body: z.infer<typeof QueueSchema>): JobQueue {
+  const read = (list: unknown[] | null | undefined, status: QueueItem['status']): QueueItem[] =>
+    (list ?? []).flatMap((item): QueueItem[] => {
+      if (!Array.isArray(item) || typeof item[1] !== 'string') return [];
+      const prompt = AnyObjectSchema.safeParse(item[2]);
+      const outputs = Array.isArray(item[3]) ? item[3] : Array.isArray(item[4]) ? item[4] : undefined;
+      return [{ promptId: item[1], number: typeof item[0] === 'number' ? item[0] : 0, position: 0, status, workflow: prompt.success ? (prompt.data as Workflow) : undefined, outputNodes: outputs?.map(String) }];
+    });
+  const pending = read(body.queue_pending, 'pending').sort((a, b) => a.number - b.number);
+  pending.forEach((item, index) => (item.position = index + 1));
+  return { running: read(body.queue_running, 'in_progress'), pending };
+}
+
+function toErrorInfo(raw: unknown, fallback: string | null | undefined): JobErrorInfo | undefined {
+  const error = AnyObjectSchema.safeParse(raw);
+  if (!error.success) return fallback ? { message: fallback } : undefined;
+  const text = (key: string) => (typeof error.data[key] === 'string' && error.data[key] !== '' ? error.data[key] : undefined);
+  return {
+    message: text('exception_message') ?? fallback ?? text('message') ?? 'the job failed',
+    exceptionType: text('exception_type'),
+    nodeId: text('node_id'),
+    nodeType: text('node_type'),
+    traceback: error.data.traceback,
+  };
+}
+
+function toFileRef(raw: unknown): FileRef | undefined {
+  const ref = AnyObjectSchema.safeParse(raw);
+  if (!ref.success || typeof ref.data.filename !== 'string' || ref.data.filename === '') return undefined;
+  const text = (key: string) => (typeof ref.data[key] === 'string' ? ref.data[key] : undefined);
+  return { filename: ref.data.filename, subfolder: text('subfolder') ?? '', type: text('type') ?? 'output' };
+}

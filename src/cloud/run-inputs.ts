@@ -1,0 +1,102 @@
+// The inputs of one run: values and uploads keyed by input address ("<node>.<input>", the node by
+// id, title or unique class type; docs/workflows.md#input-addresses). Every address is resolved,
+// and checked against the node definitions, before anything is uploaded or submitted.
+import { checkOptions, isPlainObject, rule, type Checker, type FileInput, type OptionRules } from '../core/index.js';
+import { isFileInput, type UploadOptions } from './files.js';
+import type { Workflow } from './model/types.js';
+import type { ObjectInfo } from './model/validate-workflow.js';
+import { WorkflowAddressError } from './workflow/address-error.js';
+import { resolveAddress, setInputs } from './workflow/addresses.js';
+
+/**
+ * One upload of `runWorkflow({ uploads })`: a file, or a file with upload options.
+ *
+ * @example
+ * ```ts
+ * const spec: UploadSpec = { file: './photo.png', filename: 'photo.png', overwrite: true };
+ * ```
+ */
+export type UploadSpec = FileInput | ({ file: FileInput } & Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>);
+
+/**
+ * One upload, as the run performs it.
+ *
+ * @example
+ * ```ts
+ * const upload: UploadTarget = { address: 'Load Image.image', file: './in.png', options: {} };
+ * ```
+ */
+export interface UploadTarget {
+  address: string;
+  file: FileInput;
+  options: Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>;
+}
+
+const SPEC_RULES: OptionRules = { file: rule.any, filename: rule.string, type: rule.oneOf(['input', 'temp']), overwrite: rule.boolean };
+
+/**
+ * Reads `options.uploads`, recording bad specs on `check` (the addresses are resolved once the
+ * workflow is in the API format: `placeInputs()`).
+ *
+ * @example
+ * ```ts
+ * const uploads = readUploads(check, options.uploads);
+ * ```
+ */
+export function readUploads(check: Checker, uploads: unknown): UploadTarget[] {
+  if (!isPlainObject(uploads)) return [];
+  return Object.entries(uploads).map(([address, spec]): UploadTarget => {
+    const path = `options.uploads["${address}"]`;
+    if (isPlainObject(spec)) {
+      checkOptions(check, path, spec, SPEC_RULES);
+      if (!isFileInput(spec.file)) check.fail(`${path}.file`, 'a Blob, File, ArrayBuffer, Uint8Array, ReadableStream or file path', spec.file);
+      const { file, ...options } = spec as { file: FileInput } & UploadTarget['options'];
+      return { address, file, options };
+    }
+    if (!isFileInput(spec)) check.fail(path, 'a file: a Blob, File, ArrayBuffer, Uint8Array, ReadableStream, file path, or { file, filename?, type?, overwrite? }', spec);
+    return { address, file: spec as FileInput, options: {} };
+  });
+}
+
+/**
+ * Where each input and upload goes, in the API-format workflow of the run. With node definitions,
+ * an address must name an input the node type declares. Two addresses of the same input fail.
+ *
+ * @throws {WorkflowAddressError} for an unknown or ambiguous node, an unknown input, or an input set twice.
+ * @example
+ * ```ts
+ * const { workflow, uploads } = placeInputs(api, { 'KSampler.seed': 7 }, targets, info);
+ * ```
+ */
+export function placeInputs(api: Workflow, inputs: Record<string, unknown>, uploads: readonly UploadTarget[], info: ObjectInfo | undefined): { workflow: Workflow; uploads: { nodeId: string; input: string }[] } {
+  const taken = new Map<string, string>();
+  const claim = (address: string) => {
+    const { nodeId, input } = resolveAddress(api, address, info);
+    const key = `${nodeId}\u0000${input}`;
+    const earlier = taken.get(key);
+    if (earlier !== undefined) throw new WorkflowAddressError(address, `sets the same input as "${earlier}" (node ${nodeId}, input "${input}")`, 'Set each input once, in inputs or in uploads', [earlier]);
+    taken.set(key, address);
+    return { nodeId, input };
+  };
+  Object.keys(inputs).forEach(claim);
+  const places = uploads.map((upload) => claim(upload.address));
+  const workflow = Object.keys(inputs).length > 0 ? setInputs(api, inputs, info) : api;
+  return { workflow, uploads: places };
+}
+
+/**
+ * A copy of the workflow with the uploaded names written in; the given workflow is untouched.
+ *
+ * @example
+ * ```ts
+ * const prepared = withUploads(workflow, [{ nodeId: '1', input: 'image' }], ['cat (1).png']);
+ * ```
+ */
+export function withUploads(workflow: Workflow, places: readonly { nodeId: string; input: string }[], names: readonly string[]): Workflow {
+  const copy: Workflow = { ...workflow };
+  places.forEach(({ nodeId, input }, index) => {
+    const node = copy[nodeId];
+    if (node) copy[nodeId] = { ...node, inputs: { ...node.inputs, [input]: names[index] } };
+  });
+  return copy;
+}

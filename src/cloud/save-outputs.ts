@@ -1,0 +1,206 @@
+// Saving a run's outputs into a folder (Node, Bun, Deno): one file per output, named after the
+// server's file name made safe, streamed to disk, never overwriting unless asked. `node:fs` is
+// reached at run time (as src/core/files.ts does), so browser bundles hold no `node:` import.
+import { Limiter, ValidationError, type RequestOptions } from '../core/index.js';
+import { listOutputFiles } from './model/outputs.js';
+import type { FileRef, NodeOutput, OutputFile } from './model/types.js';
+
+/**
+ * Options of `cloud.files.saveOutputs()`.
+ *
+ * @example
+ * ```ts
+ * await cloud.files.saveOutputs(result, './out', { overwrite: true });
+ * ```
+ */
+export interface SaveOutputsOptions extends RequestOptions {
+  /**
+   * Replace files of the same name in the folder. Without it, a name already taken fails the call
+   * before anything is downloaded.
+   * @default false
+   */
+  overwrite?: boolean | undefined;
+}
+
+/**
+ * One file `saveOutputs()` wrote.
+ *
+ * @example
+ * ```ts
+ * for (const { path, nodeId, bytes } of await cloud.files.saveOutputs(result, './out')) console.log(nodeId, path, bytes);
+ * ```
+ */
+export interface SavedOutput {
+  nodeId: string;
+  /** The output list it came from (`images`, `video`...). */
+  kind: string;
+  ref: FileRef;
+  /** Where it was written. */
+  path: string;
+  bytes: number;
+}
+
+/**
+ * What can be saved: a run's result (with `files` when it was downloaded already), a job from
+ * `cloud.jobs.get()`, or any outputs map.
+ *
+ * @example
+ * ```ts
+ * const source: OutputsSource = { outputs: result.outputs };
+ * ```
+ */
+export interface OutputsSource {
+  outputs: Record<string, NodeOutput>;
+  files?: OutputFile[] | undefined;
+}
+
+interface FileHandle {
+  write(data: Uint8Array): Promise<unknown>;
+  close(): Promise<void>;
+}
+interface NodeFs {
+  promises: {
+    mkdir(path: string, options: { recursive: true }): Promise<unknown>;
+    open(path: string, flags: string): Promise<FileHandle>;
+    stat(path: string): Promise<unknown>;
+    unlink(path: string): Promise<void>;
+  };
+}
+interface NodePath {
+  join(...parts: string[]): string;
+}
+
+const CONCURRENCY = 4;
+const MAX_NAME = 180;
+
+/**
+ * Writes every output file of `source` into `dir` (created when missing), a few at a time, each
+ * streamed to disk. Names are the server's file names with anything unsafe removed (no folder
+ * part, no `..`); two outputs with one name get `name (2).png`, in output order, so the same
+ * result always gets the same names. A failed download leaves no partial file.
+ *
+ * @throws {ValidationError} outside Node, Bun or Deno; or a name already taken in `dir` without `overwrite` (nothing was downloaded).
+ * @example
+ * ```ts
+ * const saved = await saveOutputs((ref, o) => cloud.files.getResponse(ref, o), result, './out', {});
+ * ```
+ */
+export async function saveOutputs(getResponse: (ref: FileRef, options: RequestOptions) => Promise<Response>, source: OutputsSource, dir: string, options: SaveOutputsOptions): Promise<SavedOutput[]> {
+  const { overwrite = false, ...request } = options;
+  const modules = nodeModules();
+  if (!modules) throw new ValidationError([{ path: 'dir', rule: 'a folder on disk, which needs Node, Bun or Deno (in a browser, use cloud.files.get() or runWorkflow({ download: true }))', received: dir }], 'cloud.files.saveOutputs()');
+  const { fs, path } = modules;
+  const downloaded = new Map((source.files ?? []).map((file) => [refKey(file.nodeId, file.kind, file.ref), file.data]));
+  const names = new Set<string>();
+  const plan = listOutputFiles(source.outputs).map((found) => {
+    const name = uniqueName(safeName(found.ref.filename), names);
+    return { ...found, path: path.join(dir, name), data: downloaded.get(refKey(found.nodeId, found.kind, found.ref)) };
+  });
+  await fs.promises.mkdir(dir, { recursive: true });
+  if (!overwrite) {
+    const taken = (await Promise.all(plan.map(async (file) => ((await exists(fs, file.path)) ? file.path : undefined)))).filter((p) => p !== undefined);
+    if (taken.length > 0) throw new ValidationError([{ path: 'dir', rule: 'a folder without files of these names, or overwrite: true', received: taken }], 'cloud.files.saveOutputs()');
+  }
+  const stop = new AbortController();
+  const signal = request.signal ? AbortSignal.any([request.signal, stop.signal]) : stop.signal;
+  const limiter = new Limiter(CONCURRENCY);
+  try {
+    return await Promise.all(
+      plan.map((file) =>
+        limiter.run(async (): Promise<SavedOutput> => {
+          const body = file.data ?? (await getResponse(file.ref, { ...request, signal })).body;
+          const bytes = await writeFile(fs, file.path, body, overwrite ? 'w' : 'wx');
+          return { nodeId: file.nodeId, kind: file.kind, ref: file.ref, path: file.path, bytes };
+        }, signal),
+      ),
+    );
+  } catch (error) {
+    stop.abort(error);
+    throw error;
+  }
+}
+
+/** Writes bytes or a stream to `path`; a failure removes what was written. */
+async function writeFile(fs: NodeFs, path: string, body: Uint8Array | ReadableStream<Uint8Array> | null, flags: string): Promise<number> {
+  let handle: FileHandle;
+  try {
+    handle = await fs.promises.open(path, flags);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'EEXIST') throw new ValidationError([{ path: 'dir', rule: 'a folder without files of these names, or overwrite: true', received: [path] }], 'cloud.files.saveOutputs()');
+    throw error;
+  }
+  let bytes = 0;
+  try {
+    if (body instanceof Uint8Array) {
+      await handle.write(body);
+      bytes = body.byteLength;
+    } else if (body) {
+      const reader = body.getReader();
+      try {
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          await handle.write(chunk.value);
+          bytes += chunk.value.byteLength;
+        }
+      } catch (error) {
+        await reader.cancel(error).catch(() => undefined);
+        throw error;
+      }
+    }
+    await handle.close();
+    return bytes;
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await fs.promises.unlink(path).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * A file name safe in any folder on any system: the last path segment of what the server sent,
+ * without control or reserved characters, leading dots or trailing dots and spaces.
+ *
+ * @example
+ * ```ts
+ * safeName('../../etc/passwd'); // 'passwd'
+ * ```
+ */
+export function safeName(filename: string): string {
+  const last = filename.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  let name = last.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/^[.\s]+/, '').replace(/[.\s]+$/, '');
+  if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(name)) name = `_${name}`;
+  if (name.length > MAX_NAME) {
+    const dot = name.lastIndexOf('.');
+    const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+    name = name.slice(0, MAX_NAME - extension.length) + extension;
+  }
+  return name || 'output';
+}
+
+function uniqueName(name: string, taken: Set<string>): string {
+  const dot = name.lastIndexOf('.');
+  const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  let candidate = name;
+  for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${extension}`;
+  taken.add(candidate.toLowerCase());
+  return candidate;
+}
+
+function refKey(nodeId: string, kind: string, ref: FileRef): string {
+  return JSON.stringify([nodeId, kind, ref.filename, ref.subfolder ?? '', ref.type ?? 'output']);
+}
+
+async function exists(fs: NodeFs, path: string): Promise<boolean> {
+  return fs.promises.stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The runtime's `node:fs` and `node:path`, reached without an import statement. */
+function nodeModules(): { fs: NodeFs; path: NodePath } | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const fs = proc?.getBuiltinModule?.('node:fs') as NodeFs | undefined;
+  const path = proc?.getBuiltinModule?.('node:path') as NodePath | undefined;
+  return fs?.promises && path ? { fs, path } : undefined;
+}

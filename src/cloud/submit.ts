@@ -1,0 +1,195 @@
+// Submitting a workflow once (`POST /api/prompt`, never retried), after converting a UI-format
+// workflow and checking it against the node definitions. On a local runtime the client chooses the
+// prompt id before sending, so an answer lost on the way back can be looked up
+// (docs/wire-protocol.md#cloud-local-runtimes).
+import { Checker, ConnectionError, isPlainObject, redactUrl, REQUEST_RULES, rule, scrubSecrets, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
+import type { DefinitionCache } from './definitions.js';
+import { initOf, InvalidWorkflowError, SubmissionUnknownError, WorkflowError, WorkflowValidationError } from './model/errors.js';
+import type { JobReader } from './model/job-reader.js';
+import type { RelayTokens } from './model/relay-tokens.js';
+import { PromptResponseSchema, toNodeErrors } from './model/schemas.js';
+import type { SubmitResult, Workflow } from './model/types.js';
+import { checkWorkflowShape } from './model/validate-workflow.js';
+import { describeWorkflowFormat, isUiWorkflow } from './workflow/format.js';
+import type { UiWorkflow } from './workflow/types.js';
+
+/**
+ * Options of `cloud.jobs.submit()`.
+ *
+ * @example
+ * ```ts
+ * await cloud.jobs.submit(workflow, { partnerApiKey: true, timeout: 30_000 });
+ * ```
+ */
+export interface SubmitJobOptions extends RequestOptions {
+  /**
+   * Check the workflow against the server's node definitions (fetched once per client) before
+   * sending it; problems reject with `InvalidWorkflowError` and nothing is sent.
+   * @default true
+   */
+  validate?: boolean | undefined;
+  /** Key for partner nodes (`extra_data.api_key_platform_org`); `true` reuses the client's key. */
+  partnerApiKey?: boolean | string | undefined;
+  /** Other `extra_data` fields. */
+  extraData?: Record<string, unknown> | undefined;
+}
+
+const partnerKeyRule: Rule = (check, path, value) => {
+  // The value is a secret: never echo it.
+  if (value !== undefined && typeof value !== 'boolean' && (typeof value !== 'string' || value.trim() === '')) check.fail(path, 'true (reuse the client key), false, or a non-empty key string', typeof value);
+};
+const extraDataRule: Rule = (check, path, value) => {
+  if (value !== undefined && !isPlainObject(value)) check.fail(path, 'an object of extra_data fields', value);
+};
+
+/** Rules of the options `jobs.submit()` shares with `runWorkflow()`. */
+export const SUBMIT_RULES: OptionRules = Object.freeze({ ...REQUEST_RULES, validate: rule.boolean, partnerApiKey: partnerKeyRule, extraData: extraDataRule });
+
+/**
+ * Records on `check` when `workflow` is neither a UI-format workflow (converted before sending)
+ * nor a well-formed API-format one. A value that looks like a broken UI file or a request body
+ * gets one issue saying so, not one per key.
+ *
+ * @example
+ * ```ts
+ * checkWorkflowArgument(check, json);
+ * ```
+ */
+export function checkWorkflowArgument(check: Checker, workflow: unknown): void {
+  if (isUiWorkflow(workflow)) return;
+  const shape = new Checker();
+  checkWorkflowShape(shape, workflow);
+  if (shape.issues.length === 0) return;
+  const { hint } = describeWorkflowFormat(workflow);
+  const specific = isPlainObject(workflow) && ('nodes' in workflow || 'prompt' in workflow);
+  if (specific && hint) check.fail('workflow', hint, '(not an API-format workflow)');
+  else check.issues.push(...shape.issues);
+}
+
+/**
+ * Whether the server keeps a prompt id chosen by the client: a local runtime does, the cloud
+ * assigns its own. Known from `runtime`, or learned from the first answer (an echoed id).
+ *
+ * @example
+ * ```ts
+ * const ids = new PromptIds('auto', reader);
+ * const chosen = ids.choose(); // a UUID, or undefined once the server is known to ignore it
+ * ```
+ */
+export class PromptIds {
+  readonly #runtime: 'cloud' | 'local' | 'auto';
+  readonly #reader: JobReader;
+  #kept: boolean | undefined;
+
+  constructor(runtime: 'cloud' | 'local' | 'auto', reader: JobReader) {
+    this.#runtime = runtime;
+    this.#reader = reader;
+  }
+
+  /** True when this server is known to keep the ids the client chooses. */
+  get kept(): boolean {
+    return this.#kept ?? (this.#runtime === 'local' || this.#reader.runtime === 'local');
+  }
+
+  /** A new id to send, or `undefined` for a server known to ignore it (the cloud). */
+  choose(): string | undefined {
+    const ignored = this.#kept === false || this.#runtime === 'cloud' || (this.#runtime === 'auto' && this.#reader.runtime === 'cloud');
+    return ignored ? undefined : globalThis.crypto.randomUUID();
+  }
+
+  /** The answer named `answered` for the id `chosen`. */
+  learn(chosen: string | undefined, answered: string): void {
+    if (chosen !== undefined) this.#kept = chosen === answered;
+  }
+}
+
+/**
+ * What submitting needs: the transport, the client id, the definitions cache, the id policy.
+ *
+ * @example
+ * ```ts
+ * const deps: SubmitDeps = { http, clientId, definitions, ids };
+ * ```
+ */
+export interface SubmitDeps {
+  http: HttpClient;
+  clientId: string;
+  definitions: DefinitionCache;
+  ids: PromptIds;
+  /** Where the token a relay signs for the job is kept (`relay_token` of the answer). */
+  tokens?: RelayTokens | undefined;
+  /** Told the prompt id before the submission is sent, when the server keeps client-chosen ids. */
+  onChosen?: ((promptId: string) => void) | undefined;
+}
+
+/**
+ * Converts a UI-format workflow (the definitions are fetched once per client), checks it
+ * (`validate`), and submits it once.
+ *
+ * @example
+ * ```ts
+ * const { promptId } = await submitJob(deps, workflow, { partnerApiKey: true }, 'cloud.jobs.submit()');
+ * ```
+ */
+export async function submitJob(deps: SubmitDeps, input: Workflow | UiWorkflow, options: SubmitJobOptions | undefined, context: string): Promise<SubmitResult> {
+  const { http, clientId, definitions, ids } = deps;
+  const { validate = true, partnerApiKey, extraData, ...request } = options ?? {};
+  const workflow = await toApiFormat(definitions, input, request, context);
+  if (validate) {
+    const issues = await definitions.check(workflow, request);
+    if (issues.length > 0) throw new InvalidWorkflowError(issues, context);
+  }
+  const extra: Record<string, unknown> = { ...extraData };
+  if (partnerApiKey === true) extra.api_key_platform_org = await clientKey(http, context);
+  else if (typeof partnerApiKey === 'string') extra.api_key_platform_org = partnerApiKey;
+  const chosen = ids.choose();
+  if (chosen !== undefined && ids.kept) deps.onChosen?.(chosen);
+  const json = { prompt: workflow, client_id: clientId, ...(chosen ? { prompt_id: chosen } : {}), ...(Object.keys(extra).length > 0 ? { extra_data: extra } : {}) };
+  // Every credential this request carries is scrubbed from whatever the server echoes.
+  const secrets = [typeof extra.api_key_platform_org === 'string' ? extra.api_key_platform_org : '', (await http.credential()) ?? ''];
+  // finishOnClose: once sent, a submission's answer names the job; close() must not lose it.
+  const answer = await http.request({ method: 'POST', path: '/api/prompt', json, schema: PromptResponseSchema, secrets, finishOnClose: true, options: request }).catch((error: unknown) => {
+    // A refused connection sent nothing: the ConnectionError says it is safe to submit again.
+    if (error instanceof ConnectionError && error.notSent) throw error;
+    // Otherwise the request may have reached the server: say so, since a blind retry would run (and bill) the job twice.
+    if (error instanceof ConnectionError || error instanceof TimeoutError) throw new SubmissionUnknownError(redactUrl(`${http.baseUrl}/api/prompt`), error, chosen, chosen !== undefined && ids.kept);
+    // The server's own words, with each node's title from the workflow sent.
+    if (error instanceof WorkflowValidationError) throw new WorkflowValidationError(initOf(error), error.nodeErrors, workflow);
+    throw error;
+  });
+  const nodeErrors = toNodeErrors(answer.node_errors);
+  if (answer.error || !answer.prompt_id) {
+    const body = scrubSecrets(answer, secrets);
+    const error = body.error;
+    const message = typeof error === 'string' ? error : (error?.message ?? 'the server returned no prompt_id');
+    throw new WorkflowError(message, typeof error === 'object' && error ? (error.type ?? undefined) : undefined, toNodeErrors(body.node_errors), body, body.prompt_id ?? undefined);
+  }
+  ids.learn(chosen, answer.prompt_id);
+  // Submitted through a relay (graphcloud/server): its token opens the job's routes and socket messages.
+  deps.tokens?.set(answer.prompt_id, answer.relay_token);
+  const relayToken = deps.tokens?.get(answer.prompt_id);
+  return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors, ...(relayToken === undefined ? {} : { relayToken }) };
+}
+
+/**
+ * The workflow in the API format: a UI-format one converted with the client's definitions
+ * (fetched once), and refused when nothing of it runs.
+ *
+ * @throws {WorkflowConversionError} naming the node that cannot be converted, and how to fix it.
+ * @example
+ * ```ts
+ * const api = await toApiFormat(definitions, json, request, 'cloud.runWorkflow()');
+ * ```
+ */
+export async function toApiFormat(definitions: DefinitionCache, input: Workflow | UiWorkflow, request: RequestOptions, context: string): Promise<Workflow> {
+  if (!isUiWorkflow(input)) return input;
+  const workflow = await definitions.convert(input, request);
+  if (Object.keys(workflow).length > 0) return workflow;
+  throw new ValidationError([{ path: 'workflow', rule: 'a workflow with at least one node that runs (every node of this UI-format workflow is muted, bypassed, a note or a primitive)', received: '(a UI-format workflow)' }], context);
+}
+
+async function clientKey(http: HttpClient, context: string): Promise<string> {
+  const key = await http.credential();
+  if (key) return key;
+  throw new ValidationError([{ path: 'options.partnerApiKey', rule: "a key string: true reuses the client's apiKey, and this client has none", received: true }], context);
+}

@@ -1,0 +1,103 @@
+import { refuse } from './answers.js';
+
+/**
+ * Reads a request body whole, refusing it (`413`, nothing sent upstream) past `maxBytes`: at once
+ * when `content-length` says so, or as soon as the bytes read pass the bound (a chunked body).
+ * Returns the bytes, or the refusal to answer with.
+ *
+ * @example
+ * ```ts
+ * const body = await readBounded(request, 20 * 1024 * 1024);
+ * if (body instanceof Response) return body;
+ * ```
+ */
+export async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | Response> {
+  const tooLarge = () => refuse(413, 'body_too_large', `The request body is over the relay's bound of ${maxBytes} bytes (the maxBodyBytes option)`);
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) {
+    await request.body?.cancel().catch(() => undefined);
+    return tooLarge();
+  }
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * Reads a JSON object body (bounded as `readBounded`): the object, or the refusal to answer with
+ * (`415` without a JSON content type, which also keeps a cross-site form from posting one; `400`
+ * when it does not parse to an object).
+ *
+ * @example
+ * ```ts
+ * const body = await readJsonObject(request, maxBytes);
+ * if (body instanceof Response) return body;
+ * ```
+ */
+export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown> | Response> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    await request.body?.cancel().catch(() => undefined);
+    return refuse(415, 'unsupported_media_type', 'The relay takes this route with Content-Type: application/json only');
+  }
+  const bytes = await readBounded(request, maxBytes);
+  if (bytes instanceof Response) return bytes;
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return refuse(400, 'bad_request', 'The request body is not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return refuse(400, 'bad_request', 'The request body must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Reads an upstream answer's text, at most `maxBytes` of it: `undefined` (the body cancelled)
+ * beyond, so a hostile or broken upstream cannot make the relay buffer without bound.
+ *
+ * @example
+ * ```ts
+ * const text = await readAnswer(response, 4 * 1024 * 1024);
+ * if (text === undefined) return refuse(502, 'upstream_refused', 'The answer was too large');
+ * ```
+ */
+export async function readAnswer(response: Response, maxBytes: number): Promise<string | undefined> {
+  if (!response.body) return '';
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body.cancel().catch(() => undefined);
+    return undefined;
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}

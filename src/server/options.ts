@@ -1,0 +1,170 @@
+import type { CustomRoute, RouteName } from './routes.js';
+
+/**
+ * A credential of the relay: the secret, or a function returning it (called per upstream request,
+ * so a rotated key is picked up).
+ *
+ * @example
+ * ```ts
+ * const apiKey: RelayCredential = async () => (await vault.read('graphcloud')).key;
+ * ```
+ */
+export type RelayCredential = string | (() => string | Promise<string>);
+
+/**
+ * What `authorize` is told besides the request: the name of the route group asked for
+ * (`submit`, `view`, `socket`...; a custom route is `"<METHOD> <path>"`).
+ *
+ * @example
+ * ```ts
+ * authorize: (request, { route }) => route !== 'submit' || isSignedIn(request)
+ * ```
+ */
+export interface AuthorizeContext {
+  route: string;
+}
+
+/**
+ * A submission as the relay received it (the JSON body of `POST /api/prompt`): `prompt` (the
+ * workflow), and `extra_data` or other fields the browser sent.
+ *
+ * @example
+ * ```ts
+ * const body: SubmitBody = { prompt: { '1': { class_type: 'LoadImage', inputs: { image: 'a.png' } } } };
+ * ```
+ */
+export interface SubmitBody {
+  prompt: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/**
+ * What a submission hook may answer: nothing (send it as it is), a body to send instead, or a
+ * `Response` to answer the browser with (the submission is not sent).
+ *
+ * @example
+ * ```ts
+ * const verdict: SubmitVerdict = new Response('batch too large', { status: 422 });
+ * ```
+ */
+export type SubmitVerdict = SubmitBody | Response | undefined | void;
+
+/**
+ * Options of `createRelay()`. `cloudUrl`, `secret` and one of `authorize` or
+ * `dangerouslyAllowAnyone` are required.
+ *
+ * @example
+ * ```ts
+ * createRelay({
+ *   cloudUrl: 'https://cloud.example.com',
+ *   apiKey: process.env.CLOUD_API_KEY,
+ *   secret: process.env.RELAY_SECRET, // 32 characters or more, the same on every instance
+ *   authorize: async (request) => (await sessions.read(request)) !== undefined,
+ *   basePath: '/api/graphcloud',
+ * });
+ * ```
+ */
+export interface RelayOptions {
+  /** The cloud's base URL (or a local runtime's). */
+  cloudUrl: string;
+  /** The platform key, added to every upstream request (`X-API-Key`) and the upstream socket; a function is called per request. Optional for a local runtime. */
+  apiKey?: RelayCredential | undefined;
+  /**
+   * Secret of the job and task tokens (HMAC-SHA256), at least 32 characters, the same on every
+   * instance behind a load balancer. A list rotates: the first signs, all verify.
+   */
+  secret: string | readonly string[];
+  /**
+   * Decides whether a request may use the relay (your session check): `true`, `false` (answered
+   * `401`), or a `Response` to answer with. Called for every request and every socket upgrade.
+   */
+  authorize?: ((request: Request, context: AuthorizeContext) => boolean | Response | Promise<boolean | Response>) | undefined;
+  /**
+   * Serve everyone, with no `authorize`: for local development only. Anyone who reaches the relay
+   * spends your account.
+   */
+  dangerouslyAllowAnyone?: boolean | undefined;
+  /** The path the relay is mounted at, e.g. `/api/graphcloud` (the browser's `baseUrl`). @default '' */
+  basePath?: string | undefined;
+  /** The route groups served, by name (`RELAY_ROUTES`), and routes of your own. @default RELAY_DEFAULT_ROUTES */
+  routes?: readonly (RouteName | CustomRoute)[] | undefined;
+  /** The media proxy's base URL; without it, the task routes are not served. */
+  proxyUrl?: string | undefined;
+  /** A Bearer token for the media proxy. @default the `apiKey`, as `X-API-Key` */
+  proxyToken?: RelayCredential | undefined;
+  /** The registry's base URL, for the `registryRead` and `registryWrite` routes. */
+  registryUrl?: string | undefined;
+  /** The Bearer token of registry requests. @default the `apiKey`, as `X-API-Key` */
+  registryToken?: RelayCredential | undefined;
+  /**
+   * Checks, rewrites or refuses a submission before it is sent (cap batch sizes, pin the workflow).
+   * What it throws is answered `500` and nothing is sent.
+   */
+  onSubmit?: ((body: SubmitBody, request: Request) => SubmitVerdict | Promise<SubmitVerdict>) | undefined;
+  /** The same for media task submissions; `path` is the task route. */
+  onTaskSubmit?: ((body: Record<string, unknown>, context: { path: string; request: Request }) => Record<string, unknown> | Response | undefined | void | Promise<Record<string, unknown> | Response | undefined | void>) | undefined;
+  /** Add the platform key to submissions as `extra_data.api_key_platform_org` (workflows with partner nodes). @default false */
+  partnerApiKey?: boolean | undefined;
+  /**
+   * How `/api/view` answers: `stream` the bytes, or `url` (the signed URL as JSON `{url}` to a
+   * request that accepts JSON, a `302` to it otherwise, so an `<img>` still works).
+   * @default 'stream'
+   */
+  viewMode?: 'stream' | 'url' | undefined;
+  /** Origins (besides the relay's own) whose pages may call it, e.g. `https://app.example.com`. @default none */
+  allowedOrigins?: readonly string[] | undefined;
+  /** @default RELAY_DEFAULTS.maxBodyBytes (20 MiB) */
+  maxBodyBytes?: number | undefined;
+  /** Per upstream request, in ms. @default RELAY_DEFAULTS.timeout (60 s) */
+  timeout?: number | undefined;
+  /** @default RELAY_DEFAULTS.tokenTtlMs (24 h) */
+  tokenTtlMs?: number | undefined;
+  /** The upstream socket's `clientId`, written into every submission's `client_id` (a local runtime sends a job's events to that socket only). @default a random UUID per instance */
+  clientId?: string | undefined;
+  /** Socket policies over `RELAY_DEFAULTS.socket`. */
+  socket?: RelaySocketOptions | undefined;
+  /** WebSocket constructor of the upstream socket (`ws` on runtimes without a global one). @default globalThis.WebSocket */
+  WebSocket?: RelayWebSocketConstructor | undefined;
+  /** `fetch` of the upstream requests. @default globalThis.fetch */
+  fetch?: typeof fetch | undefined;
+  /** Told about upstream failures (scrubbed of credentials), for your logs. What it throws is dropped. */
+  onError?: ((error: Error) => unknown) | undefined;
+}
+
+/**
+ * Socket policies of the relay (see `RELAY_DEFAULTS.socket`).
+ *
+ * @example
+ * ```ts
+ * const socket: RelaySocketOptions = { maxSubscriptions: 8, hold: { maxAgeMs: 10_000 } };
+ * ```
+ */
+export interface RelaySocketOptions {
+  maxSubscriptions?: number | undefined;
+  maxMessageBytes?: number | undefined;
+  maxBufferedBytes?: number | undefined;
+  openTimeoutMs?: number | undefined;
+  idleCloseMs?: number | undefined;
+  hold?: { maxBytes?: number | undefined; maxPreviewBytes?: number | undefined; maxAgeMs?: number | undefined } | undefined;
+  reconnect?: { minDelayMs?: number | undefined; maxDelayMs?: number | undefined; growFactor?: number | undefined; minUptimeMs?: number | undefined; connectionTimeoutMs?: number | undefined } | undefined;
+}
+
+/**
+ * The WebSocket constructor of the relay's upstream socket: the global `WebSocket` (Node 22+,
+ * Deno, Bun) and the `ws` package both fit.
+ *
+ * @example
+ * ```ts
+ * import WebSocket from 'ws';
+ * createRelay({ ...options, WebSocket });
+ * ```
+ */
+export type RelayWebSocketConstructor = new (url: string) => {
+  readonly readyState: number;
+  binaryType: string;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  // `any`: the DOM and `ws` declare different event classes; the socket reads them defensively.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: any) => void): void;
+};

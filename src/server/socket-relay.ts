@@ -1,0 +1,240 @@
+import { decodeBinaryFrame } from '../cloud/watch/frames.js';
+import { holdsSecret, scrubText } from './answers.js';
+import type { RelayConfig } from './config.js';
+import { HoldBuffer } from './socket-hold.js';
+import { BrowserSession, TRY_AGAIN_LATER, type RelayPeer, type RelaySocket, type SessionHost } from './socket-session.js';
+import { UpstreamSocket, type UpstreamState } from './socket-upstream.js';
+import type { TokenSigner } from './tokens.js';
+import type { UpstreamClient } from './upstream.js';
+
+/**
+ * Counters of a relay instance's sockets.
+ *
+ * @example
+ * ```ts
+ * const { browsers, subscriptions, upstream } = relay.stats();
+ * ```
+ */
+export interface RelaySocketStats {
+  /** Browser sockets open now. */
+  browsers: number;
+  /** Jobs followed across them. */
+  subscriptions: number;
+  /** The shared upstream socket. */
+  upstream: UpstreamState;
+  /** Upstream messages received, passed to browsers (once per browser), dropped (naming no job, unreadable, or holding a credential). */
+  received: number;
+  forwarded: number;
+  /** Messages held for jobs nobody follows yet: jobs, bytes, and how many the bounds dropped. */
+  held: { prompts: number; bytes: number; dropped: number };
+  dropped: number;
+}
+
+// Messages that end a run (docs/wire-protocol.md#cloud-websocket-messages-and-their-order).
+function ends(type: string, data: Record<string, unknown>): boolean {
+  if (type === 'execution_success' || type === 'execution_interrupted') return true;
+  if (type === 'executing') return data.node === null;
+  return type === 'execution_error' && !(data.exception_type === 'ExecutionBlocked' && data.timestamp === undefined);
+}
+
+/**
+ * The socket side of one relay instance: ONE upstream socket (the key added there, opened when a
+ * browser connects, reconnected with backoff, closed after `idleCloseMs` without browsers), shared
+ * by every browser socket of the instance, each of which receives only the messages of the jobs it
+ * subscribed to with their tokens. The cloud sends every job of the account on every socket, so
+ * this filter is what keeps visitors apart (docs/wire-protocol.md#cloud-websocket-messages-and-their-order):
+ * text frames by `data.prompt_id`, `status` frames to everyone, type-4 previews by their metadata's
+ * `prompt_id`, type-1 and type-3 frames to the prompt that last reported activity
+ * (docs/wire-protocol.md#cloud-binary-frames). Frames that hold a credential are scrubbed (text) or
+ * dropped (binary).
+ *
+ * When the upstream socket drops, every browser socket is closed with code 1013: the browsers'
+ * SDKs reconnect and read their jobs' status, as after any outage (messages sent meanwhile are lost).
+ *
+ * @example
+ * ```ts
+ * const sockets = new SocketRelay(config, signer, upstream);
+ * if (await sockets.ready()) sockets.open(peer);
+ * ```
+ */
+export class SocketRelay implements SessionHost {
+  readonly #config: RelayConfig;
+  readonly #signer: TokenSigner;
+  readonly #upstream: UpstreamClient;
+  readonly #socket: UpstreamSocket;
+  readonly #sessions = new Set<BrowserSession>();
+  readonly #followers = new Map<string, Set<BrowserSession>>();
+  readonly #hold: HoldBuffer;
+  readonly #holdPreviews: HoldBuffer;
+  readonly #counts = { received: 0, forwarded: 0, dropped: 0 };
+  /** The prompt that last reported activity: type 1 and 3 frames belong to it. */
+  #current: string | undefined;
+
+  constructor(config: RelayConfig, signer: TokenSigner, upstream: UpstreamClient) {
+    this.#config = config;
+    this.#signer = signer;
+    this.#upstream = upstream;
+    this.#hold = new HoldBuffer(config.socket.hold);
+    this.#holdPreviews = new HoldBuffer({ maxBytes: config.socket.hold.maxPreviewBytes, maxAgeMs: config.socket.hold.maxAgeMs });
+    this.#socket = new UpstreamSocket(config, upstream, {
+      text: (raw) => this.#onText(raw),
+      binary: (bytes) => this.#onBinary(bytes),
+      // Messages sent until the reconnect are lost: the browsers reconnect and read their jobs' status.
+      lost: () => this.#closeAll(TRY_AGAIN_LATER, 'upstream socket reconnecting'),
+      refused: () => this.#closeAll(1011, 'the relay could not connect upstream'),
+    });
+  }
+
+  /** Counters of this instance's sockets. */
+  stats(): RelaySocketStats {
+    let subscriptions = 0;
+    for (const session of this.#sessions) subscriptions += session.follows.size;
+    const held = { prompts: this.#hold.prompts, bytes: this.#hold.bytes + this.#holdPreviews.bytes, dropped: this.#hold.dropped + this.#holdPreviews.dropped };
+    return { browsers: this.#sessions.size, subscriptions, upstream: this.#socket.state, ...this.#counts, held };
+  }
+
+  /** Opens the upstream socket if needed; true once it is open, false when it did not open within `openTimeoutMs`. */
+  async ready(signal?: AbortSignal): Promise<boolean> {
+    const open = await this.#socket.ready(signal);
+    if (!open && this.#sessions.size === 0) this.#socket.idle();
+    return open;
+  }
+
+  /** Attaches an accepted browser socket. Closed at once (code 1013) when the upstream went down meanwhile. */
+  open(peer: RelayPeer): RelaySocket {
+    const session = new BrowserSession(this, peer, this.#signer, this.#config.socket);
+    this.#socket.cancelIdle();
+    this.#sessions.add(session);
+    if (this.#socket.state !== 'open') session.close(TRY_AGAIN_LATER, 'upstream socket not open');
+    return session;
+  }
+
+  /** @internal Called by a session once its token is verified. */
+  subscribe(session: BrowserSession, promptId: string): boolean {
+    if (!this.#sessions.has(session)) return false;
+    if (!session.follows.has(promptId)) {
+      if (session.follows.size >= this.#config.socket.maxSubscriptions && !this.#forgetEnded(session)) return false;
+      session.follows.set(promptId, false);
+      let followers = this.#followers.get(promptId);
+      if (!followers) this.#followers.set(promptId, (followers = new Set()));
+      followers.add(session);
+    }
+    for (const frame of [...this.#hold.take(promptId), ...this.#holdPreviews.take(promptId)]) {
+      this.#counts.forwarded++;
+      session.send(frame);
+      if (typeof frame === 'string' && endsFrame(frame)) session.ended(promptId);
+    }
+    return true;
+  }
+
+  /** @internal Called by a session that closed. */
+  leave(session: BrowserSession): void {
+    if (!this.#sessions.delete(session)) return;
+    for (const promptId of session.follows.keys()) this.#unfollow(session, promptId);
+    if (this.#sessions.size === 0) this.#socket.idle();
+  }
+
+  /** Closes every browser socket (code 1001) and the upstream socket; later upgrades are refused. */
+  close(): void {
+    this.#closeAll(1001, 'relay closed');
+    this.#socket.close();
+    this.#hold.clear();
+    this.#holdPreviews.clear();
+  }
+
+  #closeAll(code: number, reason: string): void {
+    this.#current = undefined;
+    for (const session of [...this.#sessions]) session.close(code, reason);
+  }
+
+  #onText(raw: string): void {
+    this.#counts.received++;
+    let message: unknown;
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      this.#counts.dropped++;
+      return;
+    }
+    const { type, data } = (message ?? {}) as { type?: unknown; data?: unknown };
+    if (typeof type !== 'string' || typeof data !== 'object' || data === null || Array.isArray(data)) {
+      this.#counts.dropped++;
+      return;
+    }
+    const text = scrubText(raw, this.#upstream.secrets);
+    // The queue state names no job: every browser gets it.
+    if (type === 'status') {
+      for (const session of this.#sessions) session.send(text);
+      this.#counts.forwarded += this.#sessions.size;
+      return;
+    }
+    const fields = data as Record<string, unknown>;
+    const promptId = fields.prompt_id;
+    // A message that names no job (logs, notifications, node packs' own) could be about anyone's: dropped.
+    if (typeof promptId !== 'string' || promptId === '') {
+      this.#counts.dropped++;
+      return;
+    }
+    if (type === 'execution_start' || type === 'progress' || (type === 'executing' && fields.node !== null)) this.#current = promptId;
+    const followers = this.#followers.get(promptId);
+    if (!followers) {
+      this.#hold.add(promptId, text);
+      return;
+    }
+    const ended = ends(type, fields);
+    for (const session of followers) {
+      session.send(text);
+      if (ended) session.ended(promptId);
+    }
+    this.#counts.forwarded += followers.size;
+  }
+
+  #onBinary(bytes: Uint8Array<ArrayBuffer>): void {
+    this.#counts.received++;
+    const kind = bytes.byteLength >= 4 ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0) : 0;
+    // Type 4 names its prompt; types 1 and 3 belong to the prompt that last reported activity.
+    const promptId = kind === 4 ? decodeBinaryFrame(bytes)?.data.promptId : kind === 1 || kind === 3 ? this.#current : undefined;
+    if (promptId === undefined || holdsSecret(bytes, this.#socket.secretBytes)) {
+      this.#counts.dropped++;
+      return;
+    }
+    const followers = this.#followers.get(promptId);
+    if (!followers) {
+      // Held apart from the text, within their own bound: the first previews of a run come before its subscription.
+      this.#holdPreviews.add(promptId, bytes.slice());
+      return;
+    }
+    for (const session of followers) session.send(bytes);
+    this.#counts.forwarded += followers.size;
+  }
+
+  #unfollow(session: BrowserSession, promptId: string): void {
+    session.follows.delete(promptId);
+    const followers = this.#followers.get(promptId);
+    followers?.delete(session);
+    if (followers?.size === 0) this.#followers.delete(promptId);
+  }
+
+  /** Makes room for one subscription by forgetting the oldest followed job that ended. */
+  #forgetEnded(session: BrowserSession): boolean {
+    for (const [promptId, ended] of session.follows) {
+      if (!ended) continue;
+      this.#unfollow(session, promptId);
+      return true;
+    }
+    return false;
+  }
+
+
+
+
+}
+
+function endsFrame(frame: string): boolean {
+  try {
+    const { type, data } = JSON.parse(frame) as { type: string; data: Record<string, unknown> };
+    return ends(type, data);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,63 @@
+import { answerHeaders, isTextual, jsonAnswer, refuse, scrubStream } from './answers.js';
+import type { RelayCall, RelayContext } from './context.js';
+import { checkGrant, upstreamPath } from './forward.js';
+
+const MAX_HOPS = 5;
+
+/**
+ * `GET /api/view`: an output file, for the holder of its job's token only. The file must be an
+ * output of the token's job (`OutputIndex`); the cloud's answer is then followed on the server:
+ * its `302` to a signed URL on another host is fetched WITHOUT the key
+ * (docs/wire-protocol.md#redirects-and-credentials) and the bytes are streamed back, since browser
+ * code cannot follow that redirect itself. With `viewMode: 'url'` the signed URL is answered
+ * instead: `{url}` to a request that accepts JSON (the SDK), a `302` to any other (an `<img>`).
+ *
+ * @example
+ * ```ts
+ * return view(ctx, call);
+ * ```
+ */
+export async function view(ctx: RelayContext, call: RelayCall): Promise<Response> {
+  const promptId = await checkGrant(ctx, call, 'job', undefined);
+  if (promptId instanceof Response) return promptId;
+  const query = call.url.searchParams;
+  const filename = query.get('filename');
+  if (!filename) return refuse(400, 'bad_request', 'The view route needs a filename (and the subfolder and type of the output)');
+  const ref = { filename, subfolder: query.get('subfolder') ?? '', type: query.get('type') ?? 'output' };
+  if (!(await ctx.outputs.has(promptId, ref))) {
+    return refuse(404, 'file_not_in_job', 'The file is not an output of the job the token names (or the job has not finished)');
+  }
+  const signal = call.request.signal;
+  let response = await ctx.upstream.send({ method: 'GET', upstream: 'cloud', path: upstreamPath(call), signal });
+  let at = new URL(`${ctx.config.upstreams.cloud?.url ?? ''}/api/view`);
+  for (let hop = 0; isRedirect(response.status); hop++) {
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
+    if (!location || hop >= MAX_HOPS) return refuse(502, 'upstream_refused', 'The cloud answered the file with a redirect the relay cannot follow');
+    const next = new URL(location, at);
+    if (next.protocol !== 'https:' && next.protocol !== 'http:') return refuse(502, 'upstream_refused', 'The cloud redirected the file to a URL that is not http(s)');
+    const elsewhere = next.origin !== at.origin;
+    if (ctx.config.viewMode === 'url' && elsewhere) return urlAnswer(call.request, next);
+    // The key goes to the cloud's own origin only: UpstreamClient never sends it elsewhere.
+    response = await ctx.upstream.send({ method: 'GET', upstream: 'cloud', url: next.toString(), signal });
+    at = next;
+  }
+  const secrets = ctx.upstream.secrets;
+  if (!response.ok) {
+    const textual = isTextual(response.headers.get('content-type'));
+    return new Response(response.body && textual ? scrubStream(response.body, secrets) : response.body, { status: response.status, headers: answerHeaders(response.headers, secrets, { keepLength: !textual }) });
+  }
+  const headers = answerHeaders(response.headers, secrets, { keepLength: true });
+  // The URL carries a token for one visitor: caches shared between visitors must not keep it.
+  headers.set('cache-control', 'private, max-age=300');
+  return new Response(response.body, { status: 200, headers });
+}
+
+function urlAnswer(request: Request, url: URL): Response {
+  if (/\bapplication\/json\b/i.test(request.headers.get('accept') ?? '')) return jsonAnswer(200, { url: url.toString() }, { 'x-graphcloud-view': 'url' });
+  return new Response(null, { status: 302, headers: { location: url.toString(), 'cache-control': 'no-store' } });
+}
+
+function isRedirect(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}

@@ -2,7 +2,7 @@
 // pseudo-terminal (tmux, `script`). By default the sources are bundled once per test file with
 // esbuild; GRAPHCLOUD_CLI_BIN=dist/cli.js runs the built bin instead (a step of `npm test`).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,10 +130,12 @@ export { NODE, REPO };
 export class TmuxSession {
   readonly #socket: string;
   readonly #env: Record<string, string>;
+  readonly #statusFile: string;
 
-  private constructor(socket: string, env: Record<string, string>) {
+  private constructor(socket: string, env: Record<string, string>, statusFile: string) {
     this.#socket = socket;
     this.#env = env;
+    this.#statusFile = statusFile;
   }
 
   /** Starts `graphcloud <args>` in a `columns` × `rows` terminal. */
@@ -141,12 +143,12 @@ export class TmuxSession {
     const { cli } = await cliEntries();
     const socket = `graphcloud-cli-${process.pid}-${Math.random().toString(36).slice(2)}`;
     const env = baseEnv({ ...options.env, TERM: 'xterm-256color' });
-    const session = new TmuxSession(socket, env);
+    const session = new TmuxSession(socket, env, join(tmuxDir(), `${socket}.status`));
     const command = [NODE, cli, ...args].map(shellQuote).join(' ');
-    // Not `exec`: tmux 3.3 does not reap a Node child that used a WebSocket (its exit status stays
-    // unknown), so a shell waits for it and exits with its status; `trap : INT` keeps the shell
-    // alive through Ctrl-C, which the CLI handles.
-    session.#tmux(['-f', tmuxConfig(), 'new-session', '-d', '-s', 'cli', '-x', String(options.columns), '-y', String(options.rows), '-c', options.cwd ?? REPO, `trap : INT; ${command}; exit $?`]);
+    // The exit status goes through a file: tmux 3.3 now and then does not reap the pane's process
+    // (it stays a zombie and #{pane_dead_status} stays empty). `trap : INT` keeps the shell alive
+    // through Ctrl-C, which the CLI handles.
+    session.#tmux(['-f', tmuxConfig(), 'new-session', '-d', '-s', 'cli', '-x', String(options.columns), '-y', String(options.rows), '-c', options.cwd ?? REPO, `trap : INT; ${command}; echo $? > ${session.#statusFile}`]);
     return session;
   }
 
@@ -166,13 +168,16 @@ export class TmuxSession {
 
   /** The command's exit status once it ended, else undefined. */
   exitCode(): number | undefined {
-    // tmux marks the pane dead when the terminal closes, and learns the status a moment later.
-    const [dead, status] = this.#tmux(['display-message', '-p', '-t', 'cli', '#{pane_dead} #{pane_dead_status}']).stdout.trim().split(' ');
-    return dead === '1' && status !== undefined && /^\d+$/.test(status) ? Number(status) : undefined;
+    try {
+      const text = readFileSync(this.#statusFile, 'utf8');
+      return /^\d+\n$/.test(text) ? Number(text) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
-  /** Waits until the screen satisfies `test`, reading it every 50 ms; fails with the last screen after `limitMs`. */
-  async waitFor(test: (screen: string[]) => boolean, what: string, limitMs = 20_000): Promise<string[]> {
+  /** Waits until the screen satisfies `test`, reading it every 50 ms; fails with the last screen after `limitMs` (under the test timeout, so the screen is shown). */
+  async waitFor(test: (screen: string[]) => boolean, what: string, limitMs = 15_000): Promise<string[]> {
     const end = Date.now() + limitMs;
     for (;;) {
       const screen = this.screen();
@@ -183,7 +188,7 @@ export class TmuxSession {
   }
 
   /** Waits for the command to end; resolves with its exit status and final screen. */
-  async waitForExit(limitMs = 30_000): Promise<{ code: number; screen: string[] }> {
+  async waitForExit(limitMs = 15_000): Promise<{ code: number; screen: string[] }> {
     const end = Date.now() + limitMs;
     for (;;) {
       const code = this.exitCode();
@@ -205,15 +210,20 @@ export class TmuxSession {
   }
 }
 
-let config: string | undefined;
-/** A tmux configuration read at start: remain-on-exit keeps the pane (and its exit status) after the command ends. */
-function tmuxConfig(): string {
-  if (!config) {
+let scratch: string | undefined;
+function tmuxDir(): string {
+  if (!scratch) {
     const dir = mkdtempSync(join(tmpdir(), 'graphcloud-tmux-'));
-    config = join(dir, 'tmux.conf');
-    writeFileSync(config, 'set -g remain-on-exit on\nset -g status off\n');
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    scratch = dir;
   }
+  return scratch;
+}
+
+/** A tmux configuration read at start: remain-on-exit keeps the screen after the command ends; no status bar. */
+function tmuxConfig(): string {
+  const config = join(tmuxDir(), 'tmux.conf');
+  writeFileSync(config, 'set -g remain-on-exit on\nset -g status off\n');
   return config;
 }
 

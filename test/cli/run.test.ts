@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CloudClient, type Workflow } from '../../src/index.js';
 import { encodePng } from '../../src/testing/index.js';
 import { runPiped, scaleWorkflow, startTarget, type SimTarget } from './helpers.js';
 
@@ -58,17 +59,20 @@ describe('graphcloud run (piped: JSON lines)', () => {
     for (const preview of previews) expect(preview.data).toEqual({ promptId: lines[0]!.promptId, nodeId: expect.any(String), displayNodeId: expect.any(String), mimeType: 'image/png', bytes: expect.any(Number) });
   });
 
-  it('never writes over a file: a second run into the same folder gets a new name', async () => {
+  it('never writes over a file: names taken in --out send the outputs to a folder of the job', async () => {
     const { path, prefix } = workflowFile();
     const out = join(dir, 'out-b');
-    writeFileSync(join(dir, 'out-b-placeholder'), '');
     await run(['run', path, '--upload', `1.image=${image}`, '--out', out]);
-    // The same outputs again: the server names the file the same (its counter is per prefix), or a new one.
     writeFileSync(join(out, `${prefix}_00002_.png`), 'mine');
     const second = await run(['run', path, '--upload', `1.image=${image}`, '--set', '2.width=200', '--out', out]);
     expect(second.code).toBe(0);
+    expect(second.stderr).toBe(`Files of these names are in ${out} already: saving into ${join(out, second.lines[0]!.promptId as string)} instead (--overwrite replaces them).\n`);
     expect(readFileSync(join(out, `${prefix}_00002_.png`), 'utf8')).toBe('mine');
-    expect(readdirSync(out).sort()).toEqual([`${prefix}_00001_.png`, `${prefix}_00002_ (1).png`, `${prefix}_00002_.png`]);
+    const promptId = second.lines[0]!.promptId as string;
+    expect(second.lines.at(-1)).toMatchObject({ saved: [{ path: join(out, promptId, `${prefix}_00002_.png`) }] });
+    const third = await run(['run', path, '--upload', `1.image=${image}`, '--set', '2.width=201', '--out', out, '--overwrite']);
+    expect(third.code).toBe(0);
+    expect(readdirSync(out).filter((f) => f.endsWith('.png')).sort()).toEqual([`${prefix}_00001_.png`, `${prefix}_00002_.png`, `${prefix}_00003_.png`]);
   });
 
   it('--set writes typed values: a number stays a number, text stays text', async () => {
@@ -84,7 +88,8 @@ describe('graphcloud run (piped: JSON lines)', () => {
     const { code, lines } = await run(['run', path, '--set', '2.width=wide']);
     expect(code).toBe(2);
     expect(lines).toEqual([{ type: 'error', exitCode: 2, message: expect.stringMatching(/^--set 2\.width takes a number \(it is \d+ in the workflow\), received "wide"\.$/), fix: 'See `graphcloud run --help`.' }]);
-    expect(target.sim.state.requests).toEqual([]);
+    // Only the node definitions were read (to find the input).
+    expect(target.sim.state.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/object_info']);
   });
 
   it('--validate checks the workflow, runs nothing, and exits 2 listing each problem', async () => {
@@ -136,14 +141,16 @@ describe('graphcloud run (piped: JSON lines)', () => {
     expect(lines.at(-1)).toMatchObject({ message: expect.stringContaining('Could not reach the cloud at http://127.0.0.1:9'), fix: 'Check GRAPHCLOUD_CLOUD_URL and your network.' });
   });
 
-  it('--timeout stops waiting with exit 4 and prints the job, which goes on', async () => {
+  it('--timeout gives up with exit 4 and cancels the job, saying so', async () => {
     const slow = await startTarget({ stepDelayMs: 400 });
     try {
       const { path } = workflowFile();
       const { code, lines } = await runPiped(['run', path, '--upload', `1.image=${image}`, '--timeout', '300ms'], { env: slow.env, secrets: slow.secrets });
       expect(code).toBe(4);
       const promptId = lines[0]!.promptId as string;
-      expect(lines.at(-1)).toMatchObject({ type: 'error', exitCode: 4, submitted: `job ${promptId}`, fix: `Wait for it again with \`graphcloud jobs watch ${promptId}\`.` });
+      expect(lines.at(-1)).toEqual({ type: 'error', exitCode: 4, message: `Stopped waiting after 300 ms; job ${promptId} was cancelled.` });
+      await slow.sim.state.waitForIdle();
+      expect(slow.sim.state.jobs().find((j) => j.id === promptId)?.status).toBe('cancelled');
     } finally {
       await slow.sim.close();
     }
@@ -165,9 +172,10 @@ describe('graphcloud jobs watch', () => {
   it('follows a job submitted earlier to its result', async () => {
     const slow = await startTarget({ stepDelayMs: 100 });
     try {
-      const { path } = workflowFile();
-      const first = await runPiped(['run', path, '--upload', `1.image=${image}`, '--timeout', '200ms'], { env: slow.env, secrets: slow.secrets });
-      const promptId = first.lines[0]!.promptId as string;
+      const cloud = new CloudClient({ baseUrl: slow.sim.cloudUrl, apiKey: slow.sim.apiKey });
+      const { name } = await cloud.files.upload(image);
+      const { promptId } = await cloud.jobs.submit(scaleWorkflow(name, 'watched') as Workflow);
+      await cloud.close();
       const { code, lines } = await runPiped(['jobs', 'watch', promptId], { env: slow.env, secrets: slow.secrets });
       expect(code).toBe(0);
       expect(lines[0]).toEqual({ type: 'submitted', promptId });

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { encodePng } from '../../src/testing/index.js';
 import { assertNoSecrets, cliEntries, NODE, scaleWorkflow, startTarget, TmuxSession, type SimTarget } from './helpers.js';
 
@@ -80,27 +80,49 @@ describe('graphcloud run in a terminal', () => {
     expect(screen.join('\n')).not.toMatch(/Running|█|░|⠋|⠙|⠹/);
   });
 
-  it.skip('a second Ctrl-C leaves at once, printing the job id, and the job goes on', async () => {
+  it('Ctrl-C asks the server to cancel the job, shows it, and ends as cancelled (exit 5)', async () => {
     const session = await start(['run', workflowFile(), '--upload', `1.image=${image}`]);
     const live = await session.waitFor(running, 'the run');
     const promptId = /Submitted job ([0-9a-f-]{36})/.exec(live.join('\n'))![1]!;
     session.press('C-c');
+    const { code, screen } = await session.waitForExit();
+    expect(code).toBe(5);
+    const text = screen.filter(Boolean);
+    expect(text).toContain(`⚠ Cancelling job ${promptId}… (Ctrl-C again leaves now)`);
+    expect(text.at(-1)).toBe(`■ Cancelled job ${promptId}.`);
+    expect(screen.join('\n')).not.toMatch(/Running|█|░/);
+    expect(target.sim.state.jobs().find((j) => j.id === promptId)?.status).toBe('cancelled');
+  });
+
+  it('a second Ctrl-C leaves at once, printing the job id', async () => {
+    // The cancellation takes a while here, so that the second press comes before its answer.
+    const slowCancel = target.sim.faults.failRequests({ path: /\/cancel$/, delayMs: 5_000 });
+    onTestFinished(() => slowCancel.remove());
+    const session = await start(['run', workflowFile(), '--upload', `1.image=${image}`]);
+    const live = await session.waitFor(running, 'the run');
+    const promptId = /Submitted job ([0-9a-f-]{36})/.exec(live.join('\n'))![1]!;
+    session.press('C-c');
+    // Two signals sent at once may arrive as one: the second press waits for the first's effect.
+    await session.waitFor((s) => s.some((l) => l.startsWith('⚠ Cancelling')), 'the cancellation');
     session.press('C-c');
     const { code, screen } = await session.waitForExit();
     expect(code).toBe(130);
-    expect(screen.join('\n')).toContain(`Left without waiting: job ${promptId} goes on. Follow it: graphcloud jobs watch ${promptId}`);
-    await target.sim.state.waitForIdle();
-    expect(target.sim.state.jobs().find((j) => j.id === promptId)?.status).toBe('completed');
+    expect(screen.join('\n')).toContain(`Left without waiting for job ${promptId}:`);
+    expect(screen.join('\n')).not.toMatch(/Running|█|░/);
   });
 });
 
 /** Runs the CLI under `script` (util-linux): a pseudo-terminal whose raw bytes are kept. */
-async function underScript(args: string[], env: Record<string, string>): Promise<{ code: number | null; raw: string }> {
+async function underScript(args: string[], env: Record<string, string>, onOutput?: (raw: string, type: (keys: string) => void) => void): Promise<{ code: number | null; raw: string }> {
   const { cli } = await cliEntries();
   const command = [NODE, cli, ...args].map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { PATH: process.env.PATH ?? '', LANG: 'C.UTF-8', TERM: 'xterm-256color', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let raw = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (raw += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    raw += chunk;
+    // What is written to script's input is typed on the terminal: \x03 is Ctrl-C.
+    onOutput?.(raw, (keys) => child.stdin.write(keys));
+  });
   const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
   return { code, raw };
 }
@@ -123,6 +145,24 @@ describe('colours and the cursor on a terminal', () => {
     expect(code).toBe(0);
     expect(raw).toContain('Running');
     expect(raw).not.toMatch(SGR_COLOUR);
+  });
+
+  it('leaving with a second Ctrl-C shows the cursor again', async () => {
+    const slowCancel = target.sim.faults.failRequests({ path: /\/cancel$/, delayMs: 5_000 });
+    onTestFinished(() => slowCancel.remove());
+    let presses = 0;
+    const { code, raw } = await underScript(['run', workflowFile(), '--upload', `1.image=${image}`], target.env, (output, type) => {
+      if (presses === 0 && output.includes('Running')) {
+        presses = 1;
+        type('\x03');
+      } else if (presses === 1 && output.includes('Cancelling job')) {
+        presses = 2;
+        type('\x03');
+      }
+    });
+    expect(code).toBe(130);
+    expect(raw).toContain('Left without waiting for job');
+    expect(raw.lastIndexOf('\x1b[?25h')).toBeGreaterThan(raw.lastIndexOf('\x1b[?25l'));
   });
 
   it('TERM=dumb: plain lines, no redraw', async () => {

@@ -14,6 +14,8 @@ import {
   TaskFailedError,
   TimeoutError,
   ValidationError,
+  WorkflowAddressError,
+  WorkflowConversionError,
   WorkflowError,
   WorkflowValidationError,
 } from '../../index.js';
@@ -112,6 +114,10 @@ export function describeError(error: unknown, context: ErrorContext | undefined)
   if (error instanceof WorkflowValidationError || error instanceof WorkflowError) {
     return report(EXIT.usage, `The ${service} rejected the workflow; nothing ran: ${stripStatus(error.message)}`, 'Fix the nodes it names and run again.');
   }
+  if (error instanceof WorkflowAddressError || error instanceof WorkflowConversionError) {
+    // Their message names the node or the address, the candidates and the fix already.
+    return report(EXIT.usage, error.message, undefined);
+  }
   if (error instanceof ValidationError) {
     return report(EXIT.usage, error.message, 'Fix the values listed above and run again.');
   }
@@ -125,7 +131,9 @@ export function describeError(error: unknown, context: ErrorContext | undefined)
   if (error instanceof InsufficientCreditsError) return report(EXIT.error, `The ${service} answered 402: not enough credits to run this.`, 'Add credits to your account, then run again.');
   if (error instanceof SubscriptionInactiveError) return report(EXIT.error, `The ${service} answered 429: the subscription is not active.`, 'Activate the subscription of your account, then run again.');
   if (error instanceof SubmissionUnknownError) {
-    return report(EXIT.error, 'The submission got no answer: the job may exist and may be running (it was not sent again).', 'Look for it with `graphcloud jobs list` before running again.');
+    const id = error.promptId;
+    const look = id ? `Look it up with \`graphcloud jobs get ${id}\`` : 'Look for it with `graphcloud jobs list`';
+    return report(EXIT.error, `The submission got no answer: the job${id ? ` ${id}` : ''} may exist and may be running (it was not sent again).`, `${look} before running again.`);
   }
   if (error instanceof TimeoutError) {
     const id = submittedId(error);

@@ -16,7 +16,7 @@ export const EXIT = Object.freeze({
   usage: 2,
   /** A credential is missing, or the service refused it. */
   auth: 3,
-  /** `--timeout` passed: the job or task goes on; its id is printed. */
+  /** `--timeout` passed: `run` cancels its job; a watched job or task goes on (its id is printed). */
   timeout: 4,
   /** The job was cancelled (Ctrl-C, `jobs cancel`, or elsewhere). */
   cancelled: 5,
@@ -35,7 +35,7 @@ export const EXIT_CODE_HELP: readonly (readonly [number, string])[] = Object.fre
   [EXIT.failed, 'the job or task failed'],
   [EXIT.usage, 'usage error (bad command, flag, value or file); nothing was sent'],
   [EXIT.auth, 'authentication: a key is missing or was refused'],
-  [EXIT.timeout, 'timeout: --timeout passed; the job goes on (its id is printed)'],
+  [EXIT.timeout, 'timeout: --timeout passed (run cancels its job; a watched job or task goes on)'],
   [EXIT.cancelled, 'the job was cancelled'],
   [EXIT.error, 'the service or the network failed'],
   [EXIT.interrupted, 'left at once with a second Ctrl-C; the job goes on (its id is printed)'],

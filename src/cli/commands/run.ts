@@ -1,14 +1,14 @@
-import { mkdir } from 'node:fs/promises';
-import { JobFailedError, listOutputFiles, type CloudClient, type JobResult, type Workflow } from '../../index.js';
+import { isUiWorkflow, JobFailedError, listOutputFiles, type CloudClient, type JobResult, type Workflow } from '../../index.js';
 import { createCloud } from '../base/clients.js';
 import type { CommandContext, CommandSpec } from '../base/command.js';
 import { usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
-import { checkReadable, readJsonFile, writeNewFile } from '../base/files.js';
-import { RunReporter } from '../live/run-reporter.js';
+import { checkReadable, readJsonFile } from '../base/files.js';
 import { parseAssignment, parseDuration } from '../base/values.js';
-import { applySets, checkWorkflowFile } from './workflow-input.js';
-import { followJob } from './follow.js';
+import { RunReporter } from '../live/run-reporter.js';
+import { followJob, queuePositionOf } from './follow.js';
+import { saveJobOutputs } from './save-outputs.js';
+import { applySets, inputsOf, loadWorkflow } from './workflow-input.js';
 
 /**
  * `graphcloud run <workflow.json>`: runs a saved workflow with live progress, and saves its
@@ -23,9 +23,12 @@ export const runCommand: CommandSpec = {
   name: 'run',
   summary: 'Run a saved workflow with live progress, and save its outputs',
   description:
-    'Run a saved workflow (API format) and wait for its result. On a terminal a live display shows the\n' +
-    'overall and per-node progress, the node running, the queue position and the time; piped (or with --json)\n' +
-    'it prints one JSON object per line: the events, then the result.\n\n' +
+    'Run a saved workflow (the web UI\'s format, or the API format) and wait for its result. On a terminal\n' +
+    'a live display shows the' +
+    ' overall and per-node progress, the node running, the queue position and the time; piped\n' +
+    '(or with --json) it prints one JSON object per line: the events, then the result.\n\n' +
+    'An input address is <node>.<input>: the node by id, title, or a class type only one node has.\n' +
+    'A --set value takes the type of the value it replaces; key:=<json> sets JSON.\n\n' +
     'The workflow is checked against the server\'s node definitions first: a mistake costs nothing.\n' +
     'Ctrl-C asks the server to cancel the job and waits for it; a second Ctrl-C leaves at once (the job id\n' +
     'is printed, and `graphcloud jobs watch <id>` picks it up again).',
@@ -36,7 +39,8 @@ export const runCommand: CommandSpec = {
     set: { type: 'string', multiple: true, value: '<address=value>', description: "Set an input: 'KSampler.seed=42', 'Positive.text=a fox' (repeatable)" },
     upload: { type: 'string', multiple: true, value: '<address=path>', description: "Upload a file into an input: 'Load Image.image=./in.png' (repeatable)" },
     out: { type: 'string', value: '<dir>', description: 'Save the output files in <dir> (never over an existing file)' },
-    timeout: { type: 'string', value: '<duration>', description: 'Stop waiting after this long: 90s, 10m, 1h, none (default 1h); the job goes on' },
+    overwrite: { type: 'boolean', description: 'With --out: replace files of the same name' },
+    timeout: { type: 'string', value: '<duration>', description: 'Give up after this long, cancelling the job: 90s, 10m, 1h, none (default 1h)' },
     validate: { type: 'boolean', description: 'Only check the workflow against the node definitions; run nothing' },
     'skip-validation': { type: 'boolean', description: 'Send the workflow without checking it first' },
     'partner-key': { type: 'boolean', description: 'Send your API key for partner nodes (extra_data.api_key_platform_org)' },
@@ -60,32 +64,43 @@ async function runWorkflowCommand(ctx: CommandContext): Promise<ExitCode> {
   for (const upload of uploads) await checkReadable(upload.value, help);
   const raw = await readJsonFile(file, help);
   await using cloud = createCloud(ctx);
-  const workflow = applySets(checkWorkflowFile(raw, file, help), sets, help);
+  const signal = ctx.interrupts.signal;
+  // The definitions are read once (they also serve the check before sending): to convert a UI
+  // workflow, and to find and type the inputs --set and --upload name.
+  let info: CloudClient.ObjectInfo | undefined;
+  const definitions = async (): Promise<CloudClient.ObjectInfo> => (info ??= await cloud.nodes.list({ signal }));
+  if (isUiWorkflow(raw) || sets.length > 0 || uploads.length > 0) await definitions();
+  const workflow = applySets(await loadWorkflow(raw, file, definitions, help), sets, info, help);
   const uploadMap = Object.fromEntries(uploads.map((u) => [u.key, u.value]));
 
   // `return await`: the client must stay open until the check is done (`await using` closes it on return).
-  if (options.validate) return await validateOnly(ctx, cloud, workflow, Object.keys(uploadMap));
+  if (options.validate) return await validateOnly(ctx, cloud, workflow, inputsOf(workflow, Object.keys(uploadMap), info));
 
   const reporter = new RunReporter(ctx, workflow);
   if (uploads.length > 0) reporter.preparing(`checking the workflow, uploading ${uploads.length} file${uploads.length === 1 ? '' : 's'}`);
-  const result = await followJob(ctx, reporter, (hooks) =>
-    cloud.runWorkflow(workflow, {
-      ...hooks,
-      uploads: uploadMap,
-      validate: options['skip-validation'] !== true,
-      partnerApiKey: options['partner-key'] === true ? true : undefined,
-      download: typeof options.out === 'string',
-      ...(waitTimeout === undefined ? {} : { waitTimeout }),
-    }),
+  const result = await followJob(
+    ctx,
+    reporter,
+    (hooks) =>
+      cloud.runWorkflow(workflow, {
+        ...hooks,
+        uploads: uploadMap,
+        validate: options['skip-validation'] !== true,
+        partnerApiKey: options['partner-key'] === true ? true : undefined,
+        // The CLI cancels a job nobody waits for itself, so that it can say whether it could.
+        cancelOnAbort: false,
+        ...(waitTimeout === undefined ? {} : { waitTimeout }),
+      }),
+    { cancel: (promptId) => cloud.jobs.cancel(promptId), queuePosition: (promptId, stop) => queuePositionOf(cloud, promptId, stop) },
   );
   if (result instanceof JobFailedError) return reportFailure(ctx, result, reporter.state.startedAt);
-  return reportSuccess(ctx, result, reporter.state.startedAt);
+  return await reportSuccess(ctx, cloud, result, reporter.state.startedAt);
 }
 
-async function validateOnly(ctx: CommandContext, cloud: CloudClient, workflow: Workflow, uploaded: string[]): Promise<ExitCode> {
+async function validateOnly(ctx: CommandContext, cloud: CloudClient, workflow: Workflow, uploaded: ReadonlySet<string>): Promise<ExitCode> {
   const { out } = ctx;
   // Inputs an --upload fills are present, whatever the workflow holds for them now.
-  const issues = (await cloud.validateWorkflow(workflow, { signal: ctx.interrupts.signal })).filter((i) => !uploaded.includes(`${i.nodeId}.${i.input ?? ''}`));
+  const issues = (await cloud.validateWorkflow(workflow, { signal: ctx.interrupts.signal })).filter((i) => !uploaded.has(`${i.nodeId}.${i.input ?? ''}`));
   out.json({ type: 'validation', valid: issues.length === 0, nodes: Object.keys(workflow).length, issues });
   if (issues.length === 0) {
     out.human(`${out.style('green', '✔')} The workflow is valid: ${Object.keys(workflow).length} nodes match the server's node definitions. Nothing was run.`);
@@ -96,14 +111,10 @@ async function validateOnly(ctx: CommandContext, cloud: CloudClient, workflow: W
   return EXIT.usage;
 }
 
-async function reportSuccess(ctx: CommandContext, result: JobResult, startedAt: number): Promise<ExitCode> {
+async function reportSuccess(ctx: CommandContext, cloud: CloudClient, result: JobResult, startedAt: number): Promise<ExitCode> {
   const { out, options } = ctx;
   const elapsedMs = Date.now() - startedAt;
-  const saved: { nodeId: string; filename: string; path: string }[] = [];
-  if (typeof options.out === 'string') {
-    await mkdir(options.out, { recursive: true });
-    for (const file of result.files ?? []) saved.push({ nodeId: file.nodeId, filename: file.ref.filename, path: await writeNewFile(options.out, file.ref.filename, file.data) });
-  }
+  const saved = typeof options.out === 'string' ? await saveJobOutputs(ctx, cloud, result, options.out) : [];
   const { files: _files, ...rest } = result;
   out.json({ type: 'result', ...rest, elapsedMs, saved });
   out.human(`${out.style('green', '✔')} ${out.style('bold', 'Completed')} job ${result.promptId} in ${(elapsedMs / 1000).toFixed(1)} s`);

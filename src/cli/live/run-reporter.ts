@@ -57,7 +57,7 @@ export class RunReporter {
     const { out } = this.#ctx;
     this.state.phase = 'cancelling';
     out.json({ type: 'cancelling', promptId: this.state.promptId });
-    out.notice(`${out.errorStyle('yellow', '⚠')} Cancelling job ${this.state.promptId}… (press Ctrl-C again to leave at once; the job id is printed)`);
+    out.notice(`${out.errorStyle('yellow', '⚠')} Cancelling job ${this.state.promptId}… (Ctrl-C again leaves now)`);
     this.#region?.draw();
   }
 

@@ -85,7 +85,10 @@ export async function followJob(ctx: CommandContext, reporter: RunReporter, star
   };
   if (control.promptId) accepted(control.promptId);
   try {
-    return await start({ signal: stop.signal, onSubmitted: ({ promptId: id }) => accepted(id), onEvent: (event) => reporter.onEvent(event) });
+    const result = await start({ signal: stop.signal, onSubmitted: ({ promptId: id }) => accepted(id), onEvent: (event) => reporter.onEvent(event) });
+    reporter.stop();
+    if (cancelAsked) out.notice(out.errorStyle('dim', `Job ${result.promptId} ended before the cancellation took effect.`));
+    return result;
   } catch (error) {
     if (error instanceof JobFailedError) return error;
     const timedOut = error instanceof TimeoutError && error.submitted !== undefined;

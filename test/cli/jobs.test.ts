@@ -172,6 +172,12 @@ describe('graphcloud jobs', () => {
     expect(readdirSync(out)).toHaveLength(1);
   });
 
+  it('watch of an unknown job exits 6 at once', async () => {
+    const { code, lines } = await run(['jobs', 'watch', '00000000-0000-4000-8000-000000000000']);
+    expect(code).toBe(6);
+    expect(lines[0]).toMatchObject({ message: 'The cloud has no job 00000000-0000-4000-8000-000000000000.' });
+  });
+
   it('get of an unknown job exits 6', async () => {
     const { code, lines } = await run(['jobs', 'get', '00000000-0000-4000-8000-000000000000']);
     expect(code).toBe(6);

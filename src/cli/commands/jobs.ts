@@ -146,7 +146,10 @@ async function runWatch(ctx: CommandContext): Promise<ExitCode> {
   const help = `${ctx.path} --help`;
   const waitTimeout = typeof ctx.options.timeout === 'string' ? parseDuration(ctx.options.timeout, '--timeout', help) : undefined;
   await using cloud = createCloud(ctx);
-  const reporter = new RunReporter(ctx, undefined);
+  // Read first: an unknown id fails at once, and the job's workflow names its nodes in the display.
+  const job = await cloud.jobs.get(promptId, { signal: ctx.interrupts.signal });
+  if (!job) throw new CliError(`The cloud has no job ${promptId}.`, 'Check the id: `graphcloud jobs list` shows your jobs.', EXIT.error);
+  const reporter = new RunReporter(ctx, job.workflow);
   const outcome = await followJob(
     ctx,
     reporter,

@@ -1,5 +1,8 @@
 // A user's view of the types: compiles test/consumer/ against the BUILT package (run
 // `npm run build` first) the way an installed copy resolves, with `strict` and `skipLibCheck: false`.
+// The README's TypeScript code blocks compile too, each as a module named after its line
+// (readme-L<line>.ts), as a Node app; `cloud` and `workflow`, which the Errors block uses
+// without defining, are declared for them.
 //
 // It lays out a throwaway project in the OS temp folder: node_modules/graphcloud holds exactly the
 // files `npm pack` would publish (so `exports` decides what resolves, and a declaration that needs
@@ -36,6 +39,8 @@ if (!existsSync(path.join(repo, 'dist/index.d.ts'))) {
 
 const project = mkdtempSync(path.join(os.tmpdir(), 'graphcloud-consumer-'));
 let failed = 0;
+let total = TYPESCRIPTS.length * SETTINGS.length;
+let readmeBlocks = 0;
 try {
   install(project);
   for (const ts of TYPESCRIPTS) {
@@ -56,14 +61,23 @@ try {
       console.error(output.split('\n').map((line) => `    ${line}`).join('\n'));
     }
   }
+  total++;
+  const readme = spawnSync(process.execPath, [path.join(repo, TYPESCRIPTS[0].tsc), '-p', path.join(project, 'tsconfig.readme.json'), '--pretty', 'false'], { cwd: project, encoding: 'utf8' });
+  if (readme.status === 0) console.log(`✔ README.md's ${readmeBlocks} TypeScript blocks (${TYPESCRIPTS[0].name}, nodenext, Node app)`);
+  else {
+    failed++;
+    console.error(`✖ README.md's TypeScript blocks: exit ${readme.status ?? readme.signal} (readme-L<n>.ts is the block opening at line n)`);
+    const output = `${readme.stdout}${readme.stderr}`.replaceAll(`${project}${path.sep}`, '').trim();
+    console.error(output.split('\n').map((line) => `    ${line}`).join('\n'));
+  }
 } finally {
   rmSync(project, { recursive: true, force: true });
 }
 if (failed > 0) {
-  console.error(`\n✖ ${failed} of ${TYPESCRIPTS.length * SETTINGS.length} consumer compiles failed (paths are relative to a temporary project: node_modules/graphcloud is the packed package)`);
+  console.error(`\n✖ ${failed} of ${total} consumer compiles failed (paths are relative to a temporary project: node_modules/graphcloud is the packed package)`);
   process.exit(1);
 }
-console.log(`✔ the packed package type-checks for a consumer: ${TYPESCRIPTS.length * SETTINGS.length} compiles, strict, skipLibCheck false`);
+console.log(`✔ the packed package type-checks for a consumer: ${total} compiles, strict, skipLibCheck false`);
 
 function install(dir) {
   // The files `npm pack` would publish, copied (a link would let imports escape to the repository).
@@ -91,4 +105,20 @@ function install(dir) {
   for (const setting of SETTINGS) {
     writeFileSync(path.join(dir, `tsconfig.${setting.id}.json`), JSON.stringify({ extends: './tsconfig.json', compilerOptions: setting.compilerOptions }, null, 2));
   }
+  // The README's blocks: each ```ts fence becomes a module of its own.
+  const lines = readFileSync(path.join(repo, 'README.md'), 'utf8').split(/\r?\n/);
+  const blocks = ['readme-globals.d.ts'];
+  writeFileSync(path.join(dir, 'readme-globals.d.ts'), "import type { CloudClient } from 'graphcloud';\ndeclare global {\n  var cloud: CloudClient;\n  var workflow: CloudClient.UiWorkflow;\n}\n");
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() !== '```ts') continue;
+    const start = i + 1;
+    const body = [];
+    for (i++; i < lines.length && lines[i].trim() !== '```'; i++) body.push(lines[i]);
+    const name = `readme-L${start}.ts`;
+    writeFileSync(path.join(dir, name), `${body.join('\n')}\nexport {};\n`);
+    blocks.push(name);
+    readmeBlocks++;
+  }
+  const nodeApp = SETTINGS.find((setting) => setting.id === 'nodenext').compilerOptions;
+  writeFileSync(path.join(dir, 'tsconfig.readme.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: nodeApp, files: blocks }, null, 2));
 }

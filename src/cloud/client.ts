@@ -153,7 +153,7 @@ export class CloudClient {
    *
    * @throws {InvalidWorkflowError} the check against the node definitions failed; nothing was sent.
    * @throws {JobFailedError} the run failed or was cancelled (`error.result` keeps everything known).
-   * @throws {TimeoutError} `waitTimeout` passed; `error.submitted` names the job, which goes on.
+   * @throws {TimeoutError} `waitTimeout` passed; the job was cancelled (`cancelOnAbort`, on by default) and `error.submitted` names it.
    * @example
    * ```ts
    * const { outputs } = await cloud.runWorkflow(workflow, { uploads: { '10.image': './in.png' }, onProgress: (p) => console.log(p.value) });
@@ -230,49 +230,94 @@ export class CloudClient {
 export declare namespace CloudClient {
   /** Options of `new CloudClient()`. */
   export type Options = CloudClientOptions;
+  /** Options of `cloud.runWorkflow()`: uploads and inputs by address, the wait, the callbacks. */
   export type RunWorkflowOptions = import('./run-workflow.js').RunWorkflowOptions;
+  /** One upload of `runWorkflow({ uploads })`: a file, or a file with its upload options. */
   export type UploadSpec = import('./run-workflow.js').UploadSpec;
+  /** Options of `cloud.jobs.submit()`. */
   export type SubmitJobOptions = import('./submit.js').SubmitJobOptions;
+  /** Filters, sort and paging of `cloud.jobs.list()` and `listAll()`. */
   export type ListJobsParams = import('./model/job-types.js').ListJobsParams;
+  /** One job of a listing. */
   export type JobSummary = import('./model/job-types.js').JobSummary;
+  /** One job with its outputs, error and timings (`cloud.jobs.get()`). */
   export type JobDetail = import('./model/job-types.js').JobDetail;
+  /** One page of `cloud.jobs.list()`. */
   export type JobPage = import('./model/job-types.js').JobPage;
+  /** The server's queue, with each job's position (`cloud.jobs.getQueue()`). */
   export type JobQueue = import('./model/job-types.js').JobQueue;
+  /** One job of the queue. */
   export type QueueItem = import('./model/job-types.js').QueueItem;
+  /** What `cloud.jobs.cancel()` did: whether the job was cancelled, how, and why not. */
   export type CancelResult = import('./model/job-types.js').CancelResult;
+  /** The job-control routes the client assumes (`jobRoutes` option). */
   export type JobRoutes = import('./model/job-types.js').JobRoutes;
+  /** A workflow as the web UI saves it (the UI format). */
   export type UiWorkflow = import('./workflow/index.js').UiWorkflow;
+  /** Options of `toApiWorkflow()`. */
   export type ToApiWorkflowOptions = import('./workflow/index.js').ToApiWorkflowOptions;
+  /** An input address resolved to its node and input. */
   export type ResolvedAddress = import('./workflow/index.js').ResolvedAddress;
+  /** A node an ambiguous or unknown address could have meant. */
   export type AddressCandidate = import('./workflow/index.js').AddressCandidate;
+  /** Why a UI-format workflow could not be converted. */
   export type WorkflowConversionCode = import('./workflow/index.js').WorkflowConversionCode;
+  /** What a value is as a workflow: API format, UI format, or neither. */
   export type WorkflowFormat = import('./workflow/index.js').WorkflowFormat;
+  /** Options of `cloud.jobs.watch()`. */
   export type WatchOptions = import('./jobs.js').WatchOptions;
+  /** Options of `cloud.files.upload()`. */
   export type UploadOptions = import('./files.js').UploadOptions;
+  /** Options of `cloud.files.uploadMask()`. */
   export type UploadMaskOptions = import('./files.js').UploadMaskOptions;
+  /** Options of `cloud.files.get()`, `getResponse()` and `url()`. */
   export type GetFileOptions = import('./files.js').GetFileOptions;
+  /** Options of `cloud.files.saveOutputs()`. */
   export type SaveOutputsOptions = import('./save-outputs.js').SaveOutputsOptions;
+  /** One file `cloud.files.saveOutputs()` wrote. */
   export type SavedOutput = import('./save-outputs.js').SavedOutput;
+  /** What `cloud.files.saveOutputs()` saves: a run result, a job, or its outputs. */
   export type OutputsSource = import('./save-outputs.js').OutputsSource;
+  /** One node of an API-format workflow. */
   export type WorkflowNode = import('./model/types.js').WorkflowNode;
+  /** The documented job statuses. */
   export type JobStatus = import('./model/types.js').JobStatus;
+  /** A job status as `cloud.jobs.getStatus()` reads it. */
   export type JobStatusInfo = import('./model/types.js').JobStatusInfo;
+  /** The answer to a submission: the prompt id and what the server said. */
   export type SubmitResult = import('./model/types.js').SubmitResult;
+  /** A stored file, as uploads return it and outputs reference it. */
   export type FileRef = import('./model/types.js').FileRef;
+  /** What an upload returns (always use its `name`). */
   export type UploadResult = import('./model/types.js').UploadResult;
+  /** The output of one node, as the server sent it. */
   export type NodeOutput = import('./model/types.js').NodeOutput;
+  /** A downloaded output file (`runWorkflow({ download: true })`). */
   export type OutputFile = import('./model/types.js').OutputFile;
+  /** A file reference found in a job's outputs (`listOutputFiles()`). */
   export type OutputFileRef = import('./model/outputs.js').OutputFileRef;
+  /** Why a run failed. */
   export type JobErrorInfo = import('./model/types.js').JobErrorInfo;
+  /** The server's errors of one node. */
   export type NodeErrors = import('./model/types.js').NodeErrors;
+  /** The node definitions of a server (`cloud.nodes.list()`). */
   export type ObjectInfo = import('./model/validate-workflow.js').ObjectInfo;
+  /** One node type's definition. */
   export type NodeDefinition = import('./model/validate-workflow.js').NodeDefinition;
+  /** One input's definition: `[type]` or `[type, options]`. */
   export type InputSpec = import('./model/validate-workflow.js').InputSpec;
+  /** One problem `validateWorkflow()` found. */
   export type WorkflowIssue = import('./model/errors.js').WorkflowIssue;
+  /** How a raw status value reads (`statusMap` option). */
   export type StatusMapping = import('./model/status.js').StatusMapping;
+  /** The watcher policies (`watcher` option): socket, hold, poll. */
   export type WatcherPolicyOptions = import('./model/defaults.js').WatcherPolicyOptions;
+  /** A watched job: events, `for await`, `result()`. */
   export type JobWatcher = import('./watch/job-watcher.js').JobWatcher;
+  /** The data of each watcher event, by event name. */
   export type WatchEventMap = import('./watch/events.js').WatchEventMap;
+  /** Counters of the shared socket (`cloud.jobs.stats()`). */
   export type WatcherStats = import('./watch/events.js').WatcherStats;
+  /** A WebSocket constructor, for runtimes without a global one. */
   export type WebSocketConstructor = import('./watch/socket.js').WebSocketConstructor;
 }

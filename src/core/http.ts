@@ -47,6 +47,11 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
   secrets?: readonly string[] | undefined;
   /** Answer fields that hold a secret (a token created just now): their values never reach an error. */
   secretFields?: readonly string[] | undefined;
+  /**
+   * The success body reaches the caller's objects whole (a media task's `raw`), so credentials the
+   * request carried are scrubbed from it too, as they always are from error bodies.
+   */
+  scrubAnswer?: boolean | undefined;
   /** Send no credential at all, even to the client's own origin (a signed upload URL). */
   anonymous?: boolean | undefined;
   /** Override idempotency; POST is never retried unless this says so explicitly. */
@@ -118,8 +123,9 @@ export class HttpClient {
   async request(spec: RequestSpec): Promise<undefined>;
   async request(spec: RequestSpec<z.ZodMiniType | undefined>): Promise<unknown> {
     return this.#run(spec, async (response, url, secret, signal) => {
-      const body = await readBody(response, signal);
+      const read = await readBody(response, signal);
       if (!spec.schema) return undefined;
+      const body = spec.scrubAnswer ? scrubSecrets(read, secret) : read;
       return parseResponse(spec.schema, body, spec.method, url, secret, spec.secretFields);
     });
   }

@@ -189,7 +189,8 @@ export const credentialRule: Rule = (check, path, value) => {
 
 /**
  * Checks an options object: `undefined` passes, anything but a plain object is refused, every
- * known option is checked by its rule, and an unknown one is refused with the closest known name.
+ * known option is checked by its rule (`null` is refused for every option), and an unknown one is
+ * refused with the closest known name.
  * Records on `check`; returns whether `value` was an object to read.
  *
  * @example
@@ -207,8 +208,11 @@ export function checkOptions(check: Checker, path: string, value: unknown, rules
   }
   for (const [name, option] of Object.entries(value)) {
     const known = Object.hasOwn(rules, name) ? rules[name] : undefined;
-    if (known) known(check, `${path}.${name}`, option);
-    else check.fail(`${path}.${name}`, `a known option${suggest(name, Object.keys(rules))}`, '(unknown option)');
+    if (!known) check.fail(`${path}.${name}`, `a known option${suggest(name, Object.keys(rules))}`, '(unknown option)');
+    // The Checker's value rules let `null` pass (wire fields may be null); an option may not be:
+    // `null` would then stand for a 0 ms delay, a concurrency that never runs, a lost default.
+    else if (option === null) check.fail(`${path}.${name}`, 'a value, or the option left out for its default (null is not an option value)', null);
+    else known(check, `${path}.${name}`, option);
   }
   return true;
 }

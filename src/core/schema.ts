@@ -14,8 +14,9 @@ export function parseResponse<S extends z.ZodMiniType>(schema: S, body: unknown,
   if (result.success) return result.data;
   // Redaction only on the failure path: a success body is the caller's data, returned as sent.
   const issues = result.error.issues.flatMap((issue) => explain(issue, body));
-  const problems = issues.slice(0, 5).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
-  const field = formatPath(issues[0]?.path ?? []);
+  // A field name is the server's too: one may be a credential it echoed.
+  const problems = issues.slice(0, 5).map((issue) => scrubSecrets(`${formatPath(issue.path)}: ${issue.message}`, secrets));
+  const field = scrubSecrets(formatPath(issues[0]?.path ?? []), secrets);
   throw new ResponseValidationError({ field, problems, body: redactFields(scrubSecrets(body, secrets), secretFields), method, url: redactUrl(url) });
 }
 

@@ -74,7 +74,7 @@ export class ProxyClient {
    * const { urls } = await proxy.waitForTask(task, { waitTimeout: 10 * 60_000, onUpdate: (s) => console.log(s.phase) });
    * ```
    */
-  waitForTask<K extends TaskKind>(task: TaskRef<K>, options?: WaitForTaskOptions): Promise<TaskResultOf<K>>;
+  waitForTask<T extends TaskRef>(task: T, options?: WaitForTaskOptions): Promise<TaskResultOf<T['kind']>>;
   waitForTask(task: { kind: string; taskId: string }, options?: WaitForTaskOptions): Promise<ImageTaskResult | VideoTaskResult>;
   waitForTask(task: TaskRef | { kind: string; taskId: string }, options?: WaitForTaskOptions): Promise<ImageTaskResult | VideoTaskResult> {
     const wait = (async () => {
@@ -146,30 +146,56 @@ export class ProxyClient {
 export declare namespace ProxyClient {
   /** Options of `new ProxyClient()`. */
   export type Options = ProxyClientOptions;
+  /** Options of a media task submission. */
   export type SubmitTaskOptions = import('./options.js').SubmitTaskOptions;
+  /** Options of `proxy.waitForTask()` and `watchTask()`. */
   export type WaitForTaskOptions = import('./options.js').WaitForTaskOptions;
+  /** A status route (`statusPaths` option). */
   export type StatusPath = import('./options.js').StatusPath;
+  /** Every media task kind. */
   export type TaskKind = import('./tasks.js').TaskKind;
+  /** The image task kinds (`proxy.image.*`). */
   export type ImageTaskKind = import('./tasks.js').ImageTaskKind;
+  /** The video task kinds (`proxy.video.*`). */
   export type VideoTaskKind = import('./tasks.js').VideoTaskKind;
+  /** The params of each task kind. */
   export type TaskParams = import('./tasks.js').TaskParams;
+  /** Params of `proxy.image.relight()`. */
   export type RelightParams = import('./image-params.js').RelightParams;
+  /** Params of `proxy.image.upscale()`. */
   export type UpscaleParams = import('./image-params.js').UpscaleParams;
+  /** Params of `proxy.image.styleTransfer()`. */
   export type StyleTransferParams = import('./image-params.js').StyleTransferParams;
+  /** Params of `proxy.image.skinEnhancerCreative()`. */
   export type SkinEnhancerCreativeParams = import('./image-params.js').SkinEnhancerCreativeParams;
+  /** Params of `proxy.image.skinEnhancerFaithful()`. */
   export type SkinEnhancerFaithfulParams = import('./image-params.js').SkinEnhancerFaithfulParams;
+  /** Params of `proxy.video.referenceToVideo()`. */
   export type ReferenceToVideoParams = import('./video-params.js').ReferenceToVideoParams;
+  /** Params of `proxy.video.extend()`. */
   export type ExtendParams = import('./video-params.js').ExtendParams;
+  /** Params of `proxy.video.multiframe()`. */
   export type MultiframeParams = import('./video-params.js').MultiframeParams;
+  /** An image argument: a URL, Base64, bytes, a Blob or `{ path }`. */
   export type ImageInput = import('./inputs.js').ProxyImageInput;
+  /** A submitted image task. */
   export type ImageTask<K extends import('./tasks.js').ImageTaskKind = import('./tasks.js').ImageTaskKind> = import('./types.js').ImageTask<K>;
+  /** A submitted video task. */
   export type VideoTask<K extends import('./tasks.js').VideoTaskKind = import('./tasks.js').VideoTaskKind> = import('./types.js').VideoTask<K>;
+  /** A finished image task. */
   export type ImageTaskResult<K extends import('./tasks.js').ImageTaskKind = import('./tasks.js').ImageTaskKind> = import('./types.js').ImageTaskResult<K>;
+  /** A finished video task. */
   export type VideoTaskResult<K extends import('./tasks.js').VideoTaskKind = import('./tasks.js').VideoTaskKind> = import('./types.js').VideoTaskResult<K>;
+  /** The task type of a kind. */
   export type TaskOf<K extends import('./tasks.js').TaskKind> = import('./types.js').TaskOf<K>;
+  /** The result type of a kind. */
   export type TaskResultOf<K extends import('./tasks.js').TaskKind> = import('./types.js').TaskResultOf<K>;
+  /** A task to wait for: its kind and id. */
   export type TaskRef = import('./types.js').TaskRef;
+  /** One status of a task, the same words for both families. */
   export type TaskStatus = import('./types.js').TaskStatus;
+  /** The image submission methods (`proxy.image`). */
   export type ImageTasks = import('./submit.js').ImageTasks;
+  /** The video submission methods (`proxy.video`). */
   export type VideoTasks = import('./submit.js').VideoTasks;
 }

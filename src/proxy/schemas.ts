@@ -8,6 +8,11 @@ import type { ImageTask, ImageTaskResult, TaskPhase, TaskStatus, VideoCreation, 
 // that fails validation would lose a task already paid for.
 const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 
+// Every field of the vendors' answers is optional, `task_id` included; but a submission without a
+// task id cannot be waited on or looked up, so that one answer is refused, saying why.
+const MISSING_TASK_ID = 'missing or empty: the task may have been accepted (and billed), but without its id it cannot be waited on; it was not submitted again';
+const SubmittedTaskId = z.string({ error: MISSING_TASK_ID }).check(z.minLength(1, { error: MISSING_TASK_ID }));
+
 const imageBody = <T extends z.ZodMiniType>(taskId: T) =>
   z.looseObject({
     task_id: taskId,
@@ -21,22 +26,22 @@ const enveloped = <T extends z.ZodMiniType>(body: T) => z.union([z.looseObject({
 // Image answers: under `data` (relight, upscaler, skin enhancers) or at the top level (style
 // transfer); both are accepted everywhere. A submission must name its task; a status answer
 // without a task id still belongs to the task asked about.
-const ImageTaskSchema = enveloped(imageBody(z.string()));
+const ImageTaskSchema = enveloped(imageBody(SubmittedTaskId));
 const ImageStatusSchema = enveloped(imageBody(opt(z.string())));
 
 // Video submission answer: `task_id`, `state`, `credits` (top level; a `data` wrapper is accepted too).
-const VideoTaskSchema = enveloped(z.looseObject({ task_id: z.string(), state: opt(z.string()), credits: opt(z.number()) }));
+const VideoTaskSchema = enveloped(z.looseObject({ task_id: SubmittedTaskId, state: opt(z.string()), credits: opt(z.number()) }));
 
-const CreationSchema = z.looseObject({ id: opt(z.string()), url: z.string(), cover_url: opt(z.string()), watermarked_url: opt(z.string()) });
+const CreationSchema = z.looseObject({ id: opt(z.string()), url: opt(z.string()), cover_url: opt(z.string()), watermarked_url: opt(z.string()) });
 
-// Video status (docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states). `state` is
-// required: a status read costs nothing, and a body without it (a wrong route answering `{}`)
-// must not pass for a task queued forever.
+// Video status (docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states). Every field
+// is optional; a body without `state` reads as running (charged to the wait's budget), never as
+// queued forever, and a creation without `url` is kept but is no result.
 const VideoStatusSchema = enveloped(
   z.looseObject({
     id: opt(z.string()),
     task_id: opt(z.string()),
-    state: z.string(),
+    state: opt(z.string()),
     err_code: opt(z.string()),
     credits: opt(z.number()),
     progress: opt(z.number()),
@@ -44,8 +49,11 @@ const VideoStatusSchema = enveloped(
   }),
 );
 
+// The body under `data` when `data` is an object; otherwise the body itself (every field being
+// optional, `{data: null}` passes as a top-level body without fields).
 function unwrap<T extends object>(body: T): T extends { data: infer D } ? D : T {
-  return ('data' in body ? body.data : body) as T extends { data: infer D } ? D : T;
+  const data: unknown = 'data' in body ? body.data : undefined;
+  return (typeof data === 'object' && data !== null && !Array.isArray(data) ? data : body) as T extends { data: infer D } ? D : T;
 }
 
 const QUEUED = new Set(['CREATED', 'QUEUEING', 'QUEUED']);
@@ -97,12 +105,12 @@ export interface Family {
 export const FAMILIES: Readonly<Record<'image' | 'video', Family>> = Object.freeze({
   image: {
     async submit(http, kind, path, body, options) {
-      const raw = await http.request({ method: 'POST', path, json: body, schema: ImageTaskSchema, idempotent: false, options });
+      const raw = await http.request({ method: 'POST', path, json: body, schema: ImageTaskSchema, idempotent: false, scrubAnswer: true, options });
       const inner = unwrap(raw);
       return { kind: kind as ImageTaskKind, taskId: inner.task_id, status: (inner.status ?? inner.task_status ?? 'CREATED').toUpperCase(), generated: inner.generated ?? [], raw };
     },
     async readStatus(http, kind, taskId, path, options) {
-      const body = await http.request({ method: 'GET', path, schema: ImageStatusSchema, options });
+      const body = await http.request({ method: 'GET', path, schema: ImageStatusSchema, scrubAnswer: true, options });
       const inner = unwrap(body);
       // No status at all reads as running (charged to the budget), never as queued forever.
       const status = (inner.status ?? inner.task_status ?? 'UNKNOWN').toUpperCase();
@@ -113,17 +121,17 @@ export const FAMILIES: Readonly<Record<'image' | 'video', Family>> = Object.free
   },
   video: {
     async submit(http, kind, path, body, options) {
-      const raw = await http.request({ method: 'POST', path, json: body, schema: VideoTaskSchema, idempotent: false, options });
+      const raw = await http.request({ method: 'POST', path, json: body, schema: VideoTaskSchema, idempotent: false, scrubAnswer: true, options });
       const inner = unwrap(raw);
       return { kind: kind as VideoTaskKind, taskId: inner.task_id, state: (inner.state ?? 'created').toLowerCase(), credits: inner.credits ?? undefined, raw };
     },
     async readStatus(http, kind, taskId, path, options) {
-      const body = await http.request({ method: 'GET', path, schema: VideoStatusSchema, options });
+      const body = await http.request({ method: 'GET', path, schema: VideoStatusSchema, scrubAnswer: true, options });
       const inner = unwrap(body);
-      const status = inner.state.toLowerCase();
+      const status = (inner.state ?? 'unknown').toLowerCase();
       const creations = (inner.creations ?? []).map((c) => stripNulls(c) as VideoCreation);
-      const urls = creations.map((c) => c.url);
-      return { kind, taskId, status, phase: phaseOf(status, creations.length > 0), urls, progress: inner.progress ?? undefined, errCode: inner.err_code ?? undefined, creations, credits: inner.credits ?? undefined, raw: body };
+      const urls = creations.flatMap((c) => (c.url ? [c.url] : []));
+      return { kind, taskId, status, phase: phaseOf(status, urls.length > 0), urls, progress: inner.progress ?? undefined, errCode: inner.err_code ?? undefined, creations, credits: inner.credits ?? undefined, raw: body };
     },
     toResult: (s) => ({ kind: s.kind as VideoTaskKind, taskId: s.taskId, status: s.status, urls: s.urls, creations: s.creations ?? [], credits: s.credits, raw: s.raw }),
   },

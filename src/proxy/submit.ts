@@ -93,7 +93,7 @@ export async function submitTask(ctx: SubmitContext, kind: TaskKind, params: unk
   const fields = params as Fields;
   const checking = validate !== false;
   if (checking) spec.validate(fields, check);
-  const body: Fields = { ...fields };
+  const body: Fields = spec.toWire ? spec.toWire({ ...fields }) : { ...fields };
   const images = new Map<string, ResolvedImage>();
   const format = ctx.base64Format[spec.family];
   for (const at of spec.imageFields) await resolveAt(check, body, at.split('.'), '', format, images);

@@ -2,7 +2,7 @@ import type { Checker } from '../core/index.js';
 import type { RelightParams, SkinEnhancerCreativeParams, SkinEnhancerFaithfulParams, StyleTransferParams, UpscaleParams } from './image-params.js';
 import type { ResolvedImage } from './inputs.js';
 import type { Fields } from './validate-common.js';
-import { checkUpscaledPixels, validateRelight, validateSkinEnhancerCreative, validateSkinEnhancerFaithful, validateStyleTransfer, validateUpscale } from './validate-image.js';
+import { checkUpscaledPixels, validateRelight, validateSkinEnhancerCreative, validateSkinEnhancerFaithful, validateStyleTransfer, validateUpscale, withoutIgnoredPortraitFields } from './validate-image.js';
 import { validateExtend, validateMultiframe, validateReferenceToVideo } from './validate-video.js';
 import type { ExtendParams, MultiframeParams, ReferenceToVideoParams } from './video-params.js';
 
@@ -158,6 +158,8 @@ interface TaskSpec<K extends string = string, F extends 'image' | 'video' = 'ima
   imageFields: readonly string[];
   /** Checks that need the encoded images (the upscaler's pixel limit). */
   afterEncode?(params: Fields, images: ReadonlyMap<string, ResolvedImage>, check: Checker): void;
+  /** The body as sent, from a copy of the params (checked or not): fields the server ignores are left out. */
+  toWire?(body: Fields): Fields;
 }
 
 // The compiler checks the table against the params interfaces: one entry per kind, of its family.
@@ -204,6 +206,7 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
     statusPath: `${IMAGE}/image-style-transfer/{task_id}`,
     validate: validateStyleTransfer,
     imageFields: ['image', 'reference_image'],
+    toWire: withoutIgnoredPortraitFields,
   },
   skinEnhancerCreative: {
     family: 'image',

@@ -110,8 +110,8 @@ export interface ImageTaskResult<K extends ImageTaskKind = ImageTaskKind> {
  */
 export interface VideoCreation {
   id?: string | undefined;
-  /** Video URL, valid for about an hour. Fetch it without credentials. */
-  url: string;
+  /** Video URL, valid for about an hour. Fetch it without credentials. Optional in the vendor's schema: a creation without one is no result. */
+  url?: string | undefined;
   cover_url?: string | undefined;
   watermarked_url?: string | undefined;
   [key: string]: unknown;
@@ -125,7 +125,7 @@ export interface VideoTaskResult<K extends VideoTaskKind = VideoTaskKind> {
   kind: K;
   taskId: string;
   status: string;
-  /** `creations[].url` (at least one). */
+  /** The `creations[].url` that are set (at least one). */
   urls: string[];
   creations: VideoCreation[];
   credits: number | undefined;

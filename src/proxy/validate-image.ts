@@ -64,8 +64,16 @@ export function validateUpscale(p: Fields, check: Checker): void {
 }
 
 /**
- * Style transfer: strengths 0 to 100, enums, and the portrait-only fields need `is_portrait: true`.
- * @example validateStyleTransfer({ image, reference_image, portrait_style: 'pop' }, check); // records portrait_style
+ * The fields of style transfer that only a portrait uses (`is_portrait: true`).
+ * @example PORTRAIT_FIELDS.includes('portrait_style'); // true
+ */
+export const PORTRAIT_FIELDS = Object.freeze(['portrait_beautifier', 'portrait_style'] as const);
+
+/**
+ * Style transfer: strengths 0 to 100, enums; the portrait fields are checked only with
+ * `is_portrait: true`, since the server ignores them otherwise (and the SDK does not send them:
+ * see `withoutIgnoredPortraitFields`).
+ * @example validateStyleTransfer({ image, reference_image, is_portrait: true, portrait_style: 'rock' }, check); // records portrait_style
  */
 export function validateStyleTransfer(p: Fields, check: Checker): void {
   checkImageInput(check, 'image', p.image, true);
@@ -73,14 +81,26 @@ export function validateStyleTransfer(p: Fields, check: Checker): void {
   check.oneOf('engine', p.engine, STYLE_TRANSFER_ENGINES);
   check.oneOf('flavor', p.flavor, STYLE_TRANSFER_FLAVORS);
   checkBooleans(check, p, ['fixed_generation', 'is_portrait']);
-  check.oneOf('portrait_beautifier', p.portrait_beautifier, PORTRAIT_BEAUTIFIERS);
-  check.oneOf('portrait_style', p.portrait_style, PORTRAIT_STYLES);
-  for (const field of ['portrait_beautifier', 'portrait_style'] as const) {
-    if (p[field] != null && p.is_portrait !== true) check.fail(field, 'used only with is_portrait: true', p[field]);
+  if (p.is_portrait === true) {
+    check.oneOf('portrait_beautifier', p.portrait_beautifier, PORTRAIT_BEAUTIFIERS);
+    check.oneOf('portrait_style', p.portrait_style, PORTRAIT_STYLES);
   }
   checkPrompt(check, p.prompt);
   checkIntegers(check, p, ['structure_strength', 'style_strength'], 0, 100);
   checkUrl(check, 'webhook_url', p.webhook_url);
+}
+
+/**
+ * Removes the portrait fields from a style-transfer body unless `is_portrait` is `true`: the
+ * server ignores them then (docs/wire-protocol.md#media-proxy-limits-checked-before-sending), so
+ * what is sent says what will happen.
+ * @example withoutIgnoredPortraitFields({ portrait_style: 'pop' }); // {}
+ */
+export function withoutIgnoredPortraitFields(body: Fields): Fields {
+  if (body.is_portrait === true) return body;
+  const copy = { ...body };
+  for (const field of PORTRAIT_FIELDS) delete copy[field];
+  return copy;
 }
 
 /**

@@ -17,6 +17,8 @@ import {
 
 const MAX_PROMPT = 2000;
 const MAX_PAYLOAD = 1_048_576;
+/** Seconds of one multi-frame key frame, in the vendor's real schema. */
+const KEY_FRAME_SECONDS = { min: 2, max: 7 };
 
 /**
  * Reference to video: model, duration by model, one image, lengths, enums, int32s, watermark position, JSON metadata.
@@ -44,7 +46,8 @@ export function validateReferenceToVideo(p: Fields, check: Checker): void {
 }
 
 /**
- * Extend: q2 models, 1 to 7 seconds, one end-frame image, the source video by id and URL together.
+ * Extend: q2 models, 1 to 7 seconds, one end-frame image, the source video by id and URL together
+ * or not at all (the vendor's schema accepts neither).
  * @example validateExtend({ model: 'videoq2-pro', video_url: url }, check); // records video_creation_id
  */
 export function validateExtend(p: Fields, check: Checker): void {
@@ -52,18 +55,19 @@ export function validateExtend(p: Fields, check: Checker): void {
   check.integer('duration', p.duration, { min: 1, max: 7 });
   checkOneImage(check, p.images);
   check.oneOf('resolution', p.resolution, EXTEND_RESOLUTIONS);
-  // "video_creation_id: required together with video_url" (and the reverse): the source video.
+  // "video_creation_id: required together with video_url" (and the reverse): one alone is refused.
   const hasId = p.video_creation_id != null;
   const hasUrl = p.video_url != null;
-  if (!hasId) check.fail('video_creation_id', hasUrl ? 'required together with video_url' : 'required (with video_url): the video to extend', p.video_creation_id);
-  else check.string('video_creation_id', p.video_creation_id);
-  if (!hasUrl) check.fail('video_url', hasId ? 'required together with video_creation_id' : 'required (with video_creation_id): the video to extend', p.video_url);
-  else checkUrl(check, 'video_url', p.video_url);
+  if (hasUrl && !hasId) check.fail('video_creation_id', 'required together with video_url', p.video_creation_id);
+  if (hasId && !hasUrl) check.fail('video_url', 'required together with video_creation_id', p.video_url);
+  check.string('video_creation_id', p.video_creation_id);
+  checkUrl(check, 'video_url', p.video_url);
   checkCommon(check, p);
 }
 
 /**
- * Multi-frame: q2 models, a start image, 2 to 9 key frames each with a `key_image`.
+ * Multi-frame: q2 models, a start image, 2 to 9 key frames each with a `key_image` and, when given,
+ * a `duration` of 2 to 7 seconds (the vendor's real schema; see docs/wire-protocol.md#media-proxy-limits-checked-before-sending).
  * @example validateMultiframe({ model: 'videoq2-pro', start_image: url, image_settings: [] }, check); // records image_settings
  */
 export function validateMultiframe(p: Fields, check: Checker): void {
@@ -79,7 +83,7 @@ export function validateMultiframe(p: Fields, check: Checker): void {
       const at = `image_settings[${i}]`;
       if (!checkObject(check, at, item)) return;
       checkImageInput(check, `${at}.key_image`, item.key_image, true);
-      checkInt32(check, `${at}.duration`, item.duration, { min: 1 });
+      check.integer(`${at}.duration`, item.duration, { min: KEY_FRAME_SECONDS.min, max: KEY_FRAME_SECONDS.max });
       check.string(`${at}.prompt`, item.prompt, { allowEmpty: true });
     });
   }

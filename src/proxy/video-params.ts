@@ -92,14 +92,25 @@ export interface ReferenceToVideoParams extends VideoTaskCommon {
 }
 
 /**
- * Body of `proxy.video.extend()` (`POST /proxy/videovendor/extend`).
+ * Body of `proxy.video.extend()` (`POST /proxy/videovendor/extend`). The source video is given by
+ * `video_creation_id` and `video_url` together, or not at all.
  *
  * @example
  * ```ts
  * const params: ExtendParams = { model: 'videoq2-turbo', video_creation_id: creation.id, video_url: creation.url, duration: 4 };
  * ```
  */
-export interface ExtendParams extends VideoTaskCommon {
+export type ExtendParams = ExtendFields & ({ video_creation_id: string; video_url: string } | { video_creation_id?: undefined; video_url?: undefined });
+
+/**
+ * The fields of `ExtendParams` other than the source video.
+ *
+ * @example
+ * ```ts
+ * const fields: ExtendFields = { model: 'videoq2-pro', duration: 5 };
+ * ```
+ */
+export interface ExtendFields extends VideoTaskCommon {
   /** Required. */
   model: (typeof EXTEND_MODELS)[number];
   /** Seconds, 1 to 7. @default 5 */
@@ -109,10 +120,10 @@ export interface ExtendParams extends VideoTaskCommon {
   /** At most 2000 characters. */
   prompt?: string;
   resolution?: (typeof EXTEND_RESOLUTIONS)[number];
-  /** Required together with `video_url`. */
-  video_creation_id: string;
+  /** The creation to extend; required together with `video_url`. */
+  video_creation_id?: string | undefined;
   /** Any video URL; required together with `video_creation_id`. */
-  video_url: string;
+  video_url?: string | undefined;
 }
 
 /**
@@ -122,7 +133,7 @@ export interface ExtendParams extends VideoTaskCommon {
 export interface MultiframeImageSetting {
   /** Required by the SDK. */
   key_image: ProxyImageInput;
-  /** Seconds (int32). */
+  /** Seconds, 2 to 7 (the vendor's real schema). */
   duration?: number;
   prompt?: string;
 }

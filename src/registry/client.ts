@@ -1,5 +1,5 @@
 /// <reference lib="esnext.disposable" preserve="true" />
-import { assertOptions, CLIENT_RULES, credentialRule, HttpClient, redactUrl, type ClientOptions, type Credential } from '../core/index.js';
+import { Checker, checkOptions, CLIENT_RULES, credentialRule, HttpClient, redactUrl, type ClientOptions, type Credential } from '../core/index.js';
 import { GraphNodesResource } from './graph-nodes.js';
 import { NodesResource } from './nodes.js';
 import { PublishersResource } from './publishers.js';
@@ -39,7 +39,13 @@ export class RegistryClient {
   readonly #http: HttpClient;
 
   constructor(options: RegistryClientOptions) {
-    assertOptions('new RegistryClient()', options, { ...CLIENT_RULES, token: credentialRule });
+    const check = new Checker();
+    if (checkOptions(check, 'options', options, { ...CLIENT_RULES, token: credentialRule })) {
+      if (options.baseUrl === undefined) check.fail('options.baseUrl', 'required: an absolute http(s) URL such as https://api.example.com', undefined);
+    } else if (options === undefined) {
+      check.fail('options', 'required: { baseUrl, token? }', options);
+    }
+    check.throwIfInvalid('new RegistryClient()');
     const { token, ...rest } = options;
     const http = new HttpClient({ ...rest, clientName: 'RegistryClient', auth: token === undefined ? undefined : { scheme: 'bearer', credential: token } });
     this.#http = http;
@@ -85,29 +91,54 @@ export class RegistryClient {
 export declare namespace RegistryClient {
   /** Options of `new RegistryClient()`. */
   export type Options = RegistryClientOptions;
+  /** A custom node in the registry. */
   export type Node = import('./types.js').Node;
+  /** A published node version. */
   export type NodeVersion = import('./types.js').NodeVersion;
+  /** A publisher of nodes. */
   export type Publisher = import('./types.js').Publisher;
+  /** A member of a publisher. */
   export type PublisherMember = import('./types.js').PublisherMember;
+  /** Per-version metadata of one graph node. */
   export type GraphNode = import('./types.js').GraphNode;
+  /** One page of `registry.nodes.list()` or `search()`. */
   export type NodePage = import('./types.js').NodePage;
+  /** One page of `registry.versions.list()`. */
   export type VersionPage = import('./types.js').VersionPage;
+  /** The writable fields of a node. */
   export type NodeParams = import('./types.js').NodeParams;
+  /** The writable fields of a publisher. */
   export type PublisherParams = import('./types.js').PublisherParams;
+  /** The writable fields of a graph node. */
   export type GraphNodeParams = import('./types.js').GraphNodeParams;
+  /** Body of `registry.versions.update()`. */
   export type VersionUpdateParams = import('./types.js').VersionUpdateParams;
+  /** Filters of `registry.nodes.list()`. */
   export type ListNodesParams = import('./types.js').ListNodesParams;
+  /** Filters of `registry.nodes.search()`. */
   export type SearchNodesParams = import('./types.js').SearchNodesParams;
+  /** Filters of `registry.versions.list()`. */
   export type ListVersionsParams = import('./types.js').ListVersionsParams;
+  /** Filters of `registry.nodes.versions()`. */
   export type NodeVersionsParams = import('./types.js').NodeVersionsParams;
+  /** What the caller may do with a publisher. */
   export type PublisherPermissions = import('./types.js').PublisherPermissions;
+  /** A personal access token as listed (without its secret). */
   export type PersonalAccessToken = import('./types.js').PersonalAccessToken;
+  /** Body of `registry.publishers.createToken()`. */
   export type CreateTokenParams = import('./types.js').CreateTokenParams;
+  /** A token just created: its secret, shown once. */
   export type CreatedToken = import('./types.js').CreatedToken;
+  /** What `registry.versions.publish()` sends. */
   export type PublishVersionParams = import('./types.js').PublishVersionParams;
+  /** A node's status. */
   export type NodeStatus = import('./types.js').NodeStatus;
+  /** A node version's status. */
   export type NodeVersionStatus = import('./types.js').NodeVersionStatus;
+  /** A publisher's status. */
   export type PublisherStatus = import('./types.js').PublisherStatus;
+  /** A graph node's policy. */
   export type GraphNodePolicy = import('./types.js').GraphNodePolicy;
+  /** Options of `registry.nodes.get()`. */
   export type GetNodeOptions = import('./nodes.js').GetNodeOptions;
 }

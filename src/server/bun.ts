@@ -8,7 +8,7 @@ interface SocketData {
 }
 
 /** The part of Bun's `ServerWebSocket` the adapter uses. */
-interface BunSocket {
+export interface BunSocket {
   data: SocketData;
   send(data: string | Uint8Array): unknown;
   close(code?: number, reason?: string): void;
@@ -16,7 +16,7 @@ interface BunSocket {
 }
 
 /** The part of Bun's `Server` the adapter uses. */
-interface BunServer {
+export interface BunServer {
   upgrade(request: Request, options: { data: SocketData }): boolean;
 }
 

@@ -27,7 +27,8 @@ export function createDenoHandler(relay: Relay): (request: Request) => Promise<R
     socket.binaryType = 'arraybuffer';
     let session: RelaySocket | undefined;
     socket.onopen = () => {
-      session = decision.open({ send: (data) => socket.send(data), close: (code, reason) => socket.close(code, reason), bufferedAmount: () => socket.bufferedAmount });
+      // Frames come from the upstream socket's ArrayBuffers, never a SharedArrayBuffer.
+      session = decision.open({ send: (data) => socket.send(data as string | Uint8Array<ArrayBuffer>), close: (code, reason) => socket.close(code, reason), bufferedAmount: () => socket.bufferedAmount });
     };
     socket.onmessage = (event: MessageEvent) => session?.receive(typeof event.data === 'string' ? event.data : new Uint8Array(event.data as ArrayBuffer));
     socket.onclose = () => session?.closed();

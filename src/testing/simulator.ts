@@ -24,6 +24,7 @@ import { DEMO_USERS, generateApiKey, generateToken } from './server/credentials.
 import { closeServer, listen } from './server/listen.js';
 import { seededRandom } from './server/random.js';
 import { RequestLog } from './server/request-log.js';
+import { restartServer } from './server/restart.js';
 import { mount } from './server/router.js';
 import type { Simulator, SimulatorOptions } from './types/public.js';
 
@@ -85,12 +86,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     log,
   });
   const hub = runner.hub;
+  const servers: Server[] = [];
   faults.bind({
     dropSockets: (code) => hub.drop(undefined, code),
     sendGarbageFrames: () => {
       const count = hub.count();
       void hub.sendGarbage();
       return count;
+    },
+    restart: async (downMs) => {
+      // Down first, so the dropped sockets' reconnects are refused until the servers are back.
+      const restarted = Promise.all(servers.map((server) => restartServer(server, downMs, signal)));
+      hub.drop(undefined, 1012);
+      await restarted;
     },
   });
 
@@ -140,7 +148,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     area: 'files',
     routes: [mount(filesRoutes, { store, signer, packages }), mount(proxyResultRoutes, { tasks, now, taskDurationMs })],
   });
-  const servers: Server[] = [cloudServer, registryServer, filesServer];
+  servers.push(cloudServer, registryServer, filesServer);
   try {
     urls.cloud = await listen(cloudServer, options.port ?? 0);
     urls.registry = await listen(registryServer, options.registryPort ?? 0);

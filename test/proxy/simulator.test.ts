@@ -38,7 +38,7 @@ describe('ProxyClient against the simulator', () => {
     expect(first.urls[0]).toMatch(/^http/);
     const creation = first.creations[0]!;
     expect(creation.cover_url).toMatch(/^http/);
-    const extended = await proxy.video.extend({ model: 'videoq2-pro', video_creation_id: creation.id ?? 'c', video_url: creation.url }, { wait: true });
+    const extended = await proxy.video.extend({ model: 'videoq2-pro', video_creation_id: creation.id ?? 'c', video_url: first.urls[0]! }, { wait: true });
     const multi = await proxy.video.multiframe({ model: 'videoq2-turbo', start_image: png, image_settings: [{ key_image: png, duration: 2 }, { key_image: png, duration: 2 }] }, { wait: true });
     for (const result of [first, extended, multi]) expect(result.urls.length).toBeGreaterThan(0);
   });

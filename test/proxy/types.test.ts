@@ -28,6 +28,11 @@ describe('proxy public types', () => {
   it('waitForTask() follows the kind of the task, and takes error.submitted back', () => {
     expectTypeOf(() => proxy.waitForTask({ kind: 'skinEnhancerFaithful', taskId: 't' })).returns.resolves.toEqualTypeOf<ImageTaskResult<'skinEnhancerFaithful'>>();
     expectTypeOf(() => proxy.waitForTask({ kind: 'referenceToVideo', taskId: 't' })).returns.resolves.toEqualTypeOf<VideoTaskResult<'referenceToVideo'>>();
+    // A task a submission returned, held in a variable (the common case).
+    const video = {} as VideoTask<'referenceToVideo'>;
+    const image = {} as ImageTask<'upscale'>;
+    expectTypeOf(() => proxy.waitForTask(video, { onUpdate: (s) => void s.phase })).returns.resolves.toEqualTypeOf<VideoTaskResult<'referenceToVideo'>>();
+    expectTypeOf(() => proxy.waitForTask(image)).returns.resolves.toEqualTypeOf<ImageTaskResult<'upscale'>>();
     expectTypeOf<TaskResultOf<'upscale' | 'extend'>>().toEqualTypeOf<ImageTaskResult<'upscale'> | VideoTaskResult<'extend'>>();
     expectTypeOf<TaskOf<'relight'>>().toEqualTypeOf<ImageTask<'relight'>>();
     void (() => {

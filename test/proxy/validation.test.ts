@@ -59,8 +59,6 @@ const failing: [string, Call, string][] = [
   ['upscale result over 25.3 MP (JPEG Base64, 16x)', upscale({ image: toBase64(jpegHeader(400, 300, 5000)), scale_factor: '16x' }), 'image'],
   ['upscale result over 25.3 MP (WebP Blob, 8x)', upscale({ image: new Blob([webpHeader('VP8X', 700, 700) as Uint8Array<ArrayBuffer>]), scale_factor: '8x' }), 'image'],
   ['upscale result over 25.3 MP at the smallest scale when none is given', upscale({ image: pngHeader(2600, 2500) }), 'image'],
-  ['style transfer portrait_style without is_portrait', style({ portrait_style: 'pop' }), 'portrait_style'],
-  ['style transfer portrait_beautifier with is_portrait false', style({ is_portrait: false, portrait_beautifier: 'beautify_face' }), 'portrait_beautifier'],
   ['style transfer style_strength above 100', style({ style_strength: 101 }), 'style_strength'],
   ['style transfer structure_strength below 0', style({ structure_strength: -1 }), 'structure_strength'],
   ['style transfer engine outside the enum', style({ engine: 'oil' }), 'engine'],
@@ -110,7 +108,9 @@ const failing: [string, Call, string][] = [
   ['multiframe with 1 key frame', multi({ image_settings: frames(1) }), 'image_settings'],
   ['multiframe with 10 key frames', multi({ image_settings: frames(10) }), 'image_settings'],
   ['multiframe key frame without key_image', multi({ image_settings: [{ key_image: IMG }, { duration: 2 }] }), 'image_settings[1].key_image'],
-  ['multiframe key frame duration not an integer', multi({ image_settings: [{ key_image: IMG, duration: 1.5 }, { key_image: IMG }] }), 'image_settings[0].duration'],
+  ['multiframe key frame duration not an integer', multi({ image_settings: [{ key_image: IMG, duration: 2.5 }, { key_image: IMG }] }), 'image_settings[0].duration'],
+  ['multiframe key frame of 1 s (2 to 7)', multi({ image_settings: [{ key_image: IMG, duration: 1 }, { key_image: IMG }] }), 'image_settings[0].duration'],
+  ['multiframe key frame of 8 s (2 to 7)', multi({ image_settings: [{ key_image: IMG }, { key_image: IMG, duration: 8 }] }), 'image_settings[1].duration'],
   ['multiframe without image_settings', multi({ image_settings: undefined }), 'image_settings'],
   ['multiframe without start_image', multi({ start_image: undefined }), 'start_image'],
   ['multiframe model videoq1', multi({ model: 'videoq1' }), 'model'],
@@ -127,6 +127,7 @@ const passing: [string, Call][] = [
   ['upscale of a WebP VP8 under the limit', upscale({ image: webpHeader('VP8 ', 1000, 1000), scale_factor: '4x' })],
   ['upscale of a WebP VP8L under the limit', upscale({ image: webpHeader('VP8L', 2500, 2530), scale_factor: '2x' })],
   ['upscale from a URL (size unknown, not refused)', upscale({ image: IMG, scale_factor: '16x' })],
+  ['style transfer portrait fields without is_portrait (ignored, as the server does)', style({ portrait_style: 'pop', portrait_beautifier: 'beautify_face' })],
   ['style transfer portrait fields with is_portrait true, strengths 0 and 100', style({ is_portrait: true, portrait_style: 'pop', portrait_beautifier: 'beautify_face_max', style_strength: 100, structure_strength: 0 })],
   ['skin enhancers at 0 and 100', faithful({ sharpen: 0, skin_detail: 100, smart_grain: 100 })],
   ['video prompt of exactly 2000 characters', r2v({ prompt: 'x'.repeat(2000) })],
@@ -141,8 +142,10 @@ const passing: [string, Call][] = [
   ['wm_position 4 and JSON meta_data', r2v({ wm_position: 4, meta_data: '{"a":[1]}' })],
   ['extend 7 s and 1 s with one image', extend({ duration: 7, images: [IMG], resolution: '1080p' })],
   ['extend 1 s', extend({ duration: 1 })],
+  ['extend with neither video_creation_id nor video_url', (p) => p.video.extend({ model: 'videoq2-pro' })],
   ['multiframe with 2 key frames', multi({ image_settings: frames(2) })],
   ['multiframe with 9 key frames', multi({ image_settings: frames(9), resolution: '540p' })],
+  ['multiframe key frames of 2 and 7 s', multi({ image_settings: [{ key_image: IMG, duration: 2 }, { key_image: IMG, duration: 7 }] })],
 ];
 
 describe('proxy limits: each broken limit is refused before any request', () => {

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthenticationError, ConnectionError, InternalServerError, NotFoundError, RateLimitError, ResponseValidationError, TimeoutError, ValidationError } from '../../src/core/index.js';
+import { AuthenticationError, ConnectionError, InternalServerError, NotFoundError, RateLimitError, TimeoutError, ValidationError } from '../../src/core/index.js';
 import { TaskFailedError, type TaskStatus } from '../../src/proxy/index.js';
 import { BASE, client, TOKEN, useProxyServer } from './helpers.js';
 
@@ -123,6 +123,34 @@ describe('proxy.waitForTask()', () => {
     const error = (await done) as TaskFailedError;
     expect(error).toBeInstanceOf(TaskFailedError);
     expect(error).toMatchObject({ kind: 'extend', taskId: 'v-1', status: 'failed', reason: 'failed', errCode: 'CreationPolicyViolation' });
+  });
+
+  it('scrubs the token a failure body echoes from the TaskFailedError (message, errCode, raw) and from every update', async () => {
+    const echo = `Bearer ${TOKEN}`;
+    sequence(VIDEO_STATUS, [
+      videoState('processing', { note: echo }),
+      videoState('failed', { err_code: `Denied:${TOKEN}`, message: `token ${TOKEN} refused`, nested: { [TOKEN]: [echo] } }),
+    ]);
+    const updates: TaskStatus[] = [];
+    const done = client().waitForTask({ kind: 'extend', taskId: 'v-1' }, { onUpdate: (s) => updates.push(s) }).catch((e: unknown) => e);
+    await advance(2000);
+    const error = (await done) as TaskFailedError;
+    expect(error).toBeInstanceOf(TaskFailedError);
+    expect(error.errCode).toBe('Denied:[REDACTED]');
+    const { inspect } = await import('node:util');
+    for (const surface of [error.message, String(error), JSON.stringify(error), JSON.stringify(error.raw), inspect(error, { depth: 10 }), JSON.stringify(updates)]) {
+      expect(surface).not.toContain(TOKEN);
+    }
+    expect(updates.length).toBeGreaterThan(0);
+  });
+
+  it('scrubs the token an answer echoes from the result of a successful wait', async () => {
+    sequence(UPSCALE_STATUS, [() => HttpResponse.json({ data: { task_id: 't-1', status: 'COMPLETED', generated: ['https://cdn.test/a.png'], echo: TOKEN } })]);
+    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' });
+    await settle();
+    const result = await done;
+    expect(result.urls).toEqual(['https://cdn.test/a.png']);
+    expect(JSON.stringify(result)).not.toContain(TOKEN);
   });
 
   it('rejects with TaskFailedError when an image fails', async () => {
@@ -292,15 +320,15 @@ describe('proxy.waitForTask()', () => {
     expect(times).toHaveLength(1);
   });
 
-  it('charges a status body without any status to the budget, and refuses a video status without state', async () => {
+  it('charges a status body without any status (image) or state (video) to the budget', async () => {
     sequence(UPSCALE_STATUS, [() => HttpResponse.json({ data: { task_id: 't-1' } })]);
     sequence(VIDEO_STATUS, [() => HttpResponse.json({})]);
     const p = client();
     const image = p.waitForTask({ kind: 'upscale', taskId: 't-1' }, { waitTimeout: 5000 }).catch((e: unknown) => e);
-    const video = p.waitForTask({ kind: 'extend', taskId: 'v-1' }).catch((e: unknown) => e);
+    const video = p.waitForTask({ kind: 'extend', taskId: 'v-1', state: 'created' }, { waitTimeout: 5000 }).catch((e: unknown) => e);
     await advance(10_000);
     expect(await image).toBeInstanceOf(TimeoutError);
-    expect(await video).toBeInstanceOf(ResponseValidationError);
+    expect(await video).toBeInstanceOf(TimeoutError);
   });
 
   it('uses statusPaths overrides', async () => {

@@ -136,6 +136,7 @@ describe('video proxy', () => {
       ['extend', { model: 'videoq2-pro', video_url: 'https://example.com/v.mp4' }],
       ['multiframe', { model: 'videoq2-pro', start_image: 'aGk=', image_settings: [{ key_image: 'aGk=', duration: 2, prompt: 'a' }] }],
       ['multiframe', { model: 'videoq2-pro', image_settings: Array.from({ length: 10 }, () => ({})) }],
+      ['multiframe', { model: 'videoq2-pro', start_image: 'aGk=', image_settings: [{ key_image: 'aGk=', duration: 1 }, { key_image: 'aGk=', duration: 2 }] }],
     ];
     for (const [endpoint, body] of cases) {
       const res = await post(s, `/proxy/videovendor/${endpoint}`, body);

@@ -4,6 +4,10 @@ import type { JobResult, NodeErrors } from '../model/types.js';
 import type { WatchEvent, WatcherListeners } from './events.js';
 import { Listeners } from './listeners.js';
 
+// Previews and node texts are of live interest only: a consumer that falls behind gets at most this many bytes of them.
+const LIVE_BUFFER_BYTES = 8 * 1024 * 1024;
+const liveBytes = (event: WatchEvent): number => (event.type === 'preview' ? event.data.data.byteLength : event.type === 'text' ? event.data.data.length * 2 : 0);
+
 /**
  * How one watcher waits, resolved by the hub: `waitTimeout` is a number of ms or `false`.
  *
@@ -227,10 +231,11 @@ export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIter
     detach?.();
   }
 
-  /** Yields every event of the job until it settles; `break` releases the job. */
+  /** Yields every event of the job until it settles; `break` releases the job. Previews and texts a slow consumer lets pile up beyond `LIVE_BUFFER_BYTES` are dropped. */
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
     const buffer: WatchEvent[] = [];
     let head = 0;
+    let live = 0;
     let waiting: { resolve: (r: IteratorResult<WatchEvent>) => void; reject: (e: unknown) => void } | undefined;
     let ended = this.#settled;
     let error: unknown = this.#settled && !(this.#failure instanceof WatcherClosedError) ? this.#failure : undefined;
@@ -240,7 +245,10 @@ export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIter
           const w = waiting;
           waiting = undefined;
           w.resolve({ value: event, done: false });
-        } else buffer.push(event);
+        } else if (live + liveBytes(event) <= LIVE_BUFFER_BYTES) {
+          live += liveBytes(event);
+          buffer.push(event);
+        }
       },
       end: (reason) => {
         // Closing ends the iteration quietly; a timeout, abort or auth refusal is thrown.
@@ -261,6 +269,7 @@ export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIter
       next: () => {
         if (head < buffer.length) {
           const value = buffer[head++] as WatchEvent;
+          live -= liveBytes(value);
           if (head > 1024 && head * 2 > buffer.length) {
             buffer.splice(0, head);
             head = 0;

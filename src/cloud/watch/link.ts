@@ -159,7 +159,7 @@ export class SocketLink {
       handlers: {
         onOpen: () => this.#onOpen(),
         onText: (text) => router.handleText(this.#scrub(text)),
-        onBinary: (bytes) => router.handleBinary(bytes),
+        onBinary: (bytes) => router.handleBinary(bytes, (text) => this.#scrub(text)),
         onDown: (down) => this.#onDown(down),
         onRefused: (down) => this.#onRefused(down),
       },

@@ -198,8 +198,12 @@ export class JobRouter {
     else if (!this.#recent.has(promptId)) this.#held.add(promptId, type, data, this.#epoch, text.length);
   }
 
-  /** Routes one binary frame (previews are not held: they are large and only of live interest). */
-  handleBinary(bytes: Uint8Array<ArrayBuffer>): void {
+  /**
+   * Routes one binary frame (previews are not held: they are large and only of live interest).
+   * `scrub` cleans the frame's texts (a type 3 text, the metadata of a preview) of the key, as the
+   * text frames are cleaned before they reach the router.
+   */
+  handleBinary(bytes: Uint8Array<ArrayBuffer>, scrub: (text: string) => string = (text) => text): void {
     const stats = this.#options.stats;
     stats.received++;
     const frame = decodeBinaryFrame(bytes);
@@ -210,6 +214,8 @@ export class JobRouter {
     const promptId = frame.data.promptId ?? this.#current;
     const followed = promptId === undefined ? undefined : this.#followed.get(promptId);
     if (!followed) return;
+    const texts = frame.data as unknown as Record<string, unknown>;
+    for (const [key, value] of Object.entries(texts)) if (typeof value === 'string') texts[key] = scrub(value);
     frame.data.promptId = promptId;
     followed.seen.lastActivity = Date.now();
     followed.target.event((frame.kind === 'preview' ? { type: 'preview', data: frame.data } : { type: 'text', data: frame.data }) as WatchEvent);

@@ -85,10 +85,11 @@ const WIDGET_FACTORIES: Record<string, WidgetFactory> = Object.assign(Object.cre
 const numberOption = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
 // useIntWidget onValueChange: a value set through the widget is rounded to its step (from min).
+// A value that is not a number (a hand-edited file) is passed on for the server to name.
 function roundToStep(spec: InputSpecV2): (value: unknown) => unknown {
   const step = numberOption(spec.options.step) || 1;
   const offset = (numberOption(spec.options.min) ?? 0) % step;
-  return (value) => (step === 1 ? Math.round(value as number) : Math.round(((value as number) - offset) / step) * step + offset);
+  return (value) => (typeof value !== 'number' ? value : step === 1 ? Math.round(value) : Math.round((value - offset) / step) * step + offset);
 }
 
 // useFloatWidget onFloatValueChange, with the default settings (rounding on, precision from the
@@ -99,7 +100,7 @@ function roundFloat(spec: InputSpecV2): ((value: unknown) => unknown) | undefine
   if (!round) return undefined;
   const min = numberOption(spec.options.min) ?? 0;
   const max = numberOption(spec.options.max) ?? 2048;
-  return (value) => Math.min(Math.max(Number((Math.round((value as number) / round) * round).toFixed(precision)), min), max);
+  return (value) => (typeof value !== 'number' ? value : Math.min(Math.max(Number((Math.round(value / round) * round).toFixed(precision)), min), max));
 }
 
 function comboWidgets(spec: InputSpecV2): Widget[] {

@@ -21,15 +21,20 @@ export const NO_FAULTS: Readonly<FaultSettings> = Object.freeze({
 });
 
 /**
- * Socket operations the controller delegates to the cloud socket hub.
+ * Operations the controller delegates to the simulator: the cloud socket hub's, and the restart
+ * of its servers.
  *
  * @example
- * controller.bind({ dropSockets: () => 0, sendGarbageFrames: () => 0 });
+ * controller.bind({ dropSockets: () => 0, sendGarbageFrames: () => 0, restart: async () => undefined });
  */
 export interface SocketFaultHooks {
   dropSockets(code?: number): number;
   sendGarbageFrames(): number;
+  restart(downMs: number): Promise<void>;
 }
+
+/** How long a restart keeps the servers down by default, in milliseconds. */
+const RESTART_DOWN_MS = 200;
 
 /**
  * The fault state of one simulator: it implements {@link FaultControl} (`sim.faults`) and hands
@@ -44,7 +49,7 @@ export class FaultController implements FaultControl {
   #settings: FaultSettings = { ...NO_FAULTS };
   #refuseUntil = 0;
   #socketHolds = 0;
-  #hooks: SocketFaultHooks = { dropSockets: () => 0, sendGarbageFrames: () => 0 };
+  #hooks: SocketFaultHooks = { dropSockets: () => 0, sendGarbageFrames: () => 0, restart: async () => undefined };
   readonly #rules: FailureRules;
   readonly #state: FaultState;
 
@@ -64,7 +69,7 @@ export class FaultController implements FaultControl {
     };
   }
 
-  /** Connects the socket operations once the socket hub exists. */
+  /** Connects the socket and restart operations once the hub and the servers exist. */
   bind(hooks: SocketFaultHooks): void {
     this.#hooks = hooks;
   }
@@ -103,5 +108,9 @@ export class FaultController implements FaultControl {
 
   sendGarbageFrames(): number {
     return this.#hooks.sendGarbageFrames();
+  }
+
+  restart(options: { downMs?: number } = {}): Promise<void> {
+    return this.#hooks.restart(Math.max(0, options.downMs ?? RESTART_DOWN_MS));
   }
 }

@@ -19,12 +19,15 @@ export interface HeaderFaults {
   overrides: Partial<FaultSettings>;
   status?: number;
   retryAfter?: number;
+  /** `stall-body=ms`: headers at once, the body this many milliseconds later. */
+  stallBodyMs?: number;
 }
 
 /**
  * Parses the `x-sim-fault` header: comma- or semicolon-separated `name` or `name=value` items.
  * Names: `status`, `retry-after`, `delay`, `raw-status`, `finish-before-response`, `drop-mid-run`,
- * `garbage-frames`, `task-status-field` (=`task_status`), `wrap-style-transfer`, `not-found-polls`.
+ * `garbage-frames`, `task-status-field` (=`task_status`), `wrap-style-transfer`, `not-found-polls`,
+ * `stall-body` (=ms).
  *
  * @example
  * parseFaultHeader('delay=50, raw-status').overrides; // { delayMs: 50, rawStatusVocabulary: true }
@@ -64,6 +67,9 @@ export function parseFaultHeader(value: string | undefined): HeaderFaults {
         break;
       case 'wrap-style-transfer':
         result.overrides.wrapStyleTransfer = flag;
+        break;
+      case 'stall-body':
+        if (Number.isFinite(number) && number >= 0) result.stallBodyMs = number;
         break;
       case 'not-found-polls':
         if (Number.isInteger(number)) result.overrides.taskNotFoundPolls = number;

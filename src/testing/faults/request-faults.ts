@@ -59,13 +59,18 @@ export class RequestFaults {
   }
 
   /**
-   * The delay and answer that replace the route's, if any: the header's `status` wins, then the
-   * first matching rule (consumed when counted). Calls the simulator makes to itself never fail.
+   * The delay, answer and body stall that replace the route's, if any: the header's `status` and
+   * `stall-body` win, then the first matching rule (consumed when counted). Calls the simulator
+   * makes to itself never fail.
    */
   fire(target: FaultTarget): FiredFault | undefined {
     if (target.internal) return undefined;
-    if (this.#header.status !== undefined) return { delayMs: 0, answer: faultAnswer(this.#header.status, this.#header.retryAfter) };
-    return this.#state.rules.match(target.area, target.method, target.path);
+    const { status, retryAfter, stallBodyMs } = this.#header;
+    if (status === undefined && stallBodyMs === undefined) return this.#state.rules.match(target.area, target.method, target.path);
+    const fired: FiredFault = { delayMs: 0 };
+    if (status !== undefined) fired.answer = faultAnswer(status, retryAfter);
+    if (stallBodyMs !== undefined) fired.stallBodyMs = stallBodyMs;
+    return fired;
   }
 
   /**

@@ -23,6 +23,8 @@ export interface FiredFault {
   delayMs: number;
   /** Answered instead of the route; none for a delay-only rule. */
   answer?: FaultAnswer;
+  /** Hold the body of the answer (the route's, or `answer`) this long after its headers. */
+  stallBodyMs?: number;
 }
 
 interface InstalledRule {
@@ -95,8 +97,10 @@ export class FailureRules {
         continue;
       }
       installed.hits += 1;
-      if (rule.status === undefined) return { delayMs: rule.delayMs ?? 0 };
-      return { delayMs: rule.delayMs ?? 0, answer: faultAnswer(rule.status, rule.retryAfter, rule.body) };
+      const fired: FiredFault = { delayMs: rule.delayMs ?? 0 };
+      if (rule.stallBodyMs !== undefined) fired.stallBodyMs = rule.stallBodyMs;
+      if (rule.status !== undefined) fired.answer = faultAnswer(rule.status, rule.retryAfter, rule.body);
+      return fired;
     }
     return undefined;
   }

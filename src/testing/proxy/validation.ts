@@ -197,7 +197,7 @@ export function validateVideoBody(endpoint: string, body: Record<string, unknown
   if (endpoint === 'multiframe' && Array.isArray(body.image_settings)) {
     body.image_settings.forEach((item: unknown, index) => {
       if (!isObject(item)) problems.push(`image_settings[${index}] must be an object`);
-      else problems.push(...checkFields(item, { key_image: media(), duration: int(1, INT32), prompt: PROMPT }, `image_settings[${index}].`));
+      else problems.push(...checkFields(item, { key_image: media(), duration: int(2, 7), prompt: PROMPT }, `image_settings[${index}].`));
     });
   }
   return problems;

@@ -4,9 +4,11 @@ import type { FaultController } from '../faults/controller.js';
 import { FAULT_HEADER } from '../faults/header.js';
 import type { RequestRecord, SimulatorArea } from '../types/public.js';
 import { header, headersOf } from './request.js';
+import { isDown, refusedByRestart, trackConnections } from './restart.js';
 import { Router, type MountedRoutes, type UpgradeAnswer } from './router.js';
 import { refuseUpgrade, sendEmpty, sendJson, sendRefusal } from './send.js';
 import { sleep } from './sleep.js';
+import { stallBody } from './stall.js';
 
 /**
  * Header with which the simulator marks calls to itself (partner nodes calling the proxy),
@@ -37,6 +39,7 @@ export interface AreaServerOptions {
 }
 
 const CORS_ALLOW_HEADERS = `X-API-Key, Authorization, Content-Type, ${FAULT_HEADER}`;
+const RESTARTING = { message: 'Service Unavailable: restarting' };
 
 /**
  * Creates one HTTP server that logs, applies CORS and the faults decided for each request, then
@@ -50,7 +53,7 @@ export function createAreaServer(options: AreaServerOptions): Server {
   const router = new Router();
   for (const routes of options.routes) routes(router);
   const server = createServer((req, res) => {
-    handle(options, router, req, res).catch((error: unknown) => {
+    handle(options, router, req, res, refusedByRestart(server, req)).catch((error: unknown) => {
       if (!options.signal.aborted) options.log(`[${options.area}] handler failed: ${String(error)}`);
       if (!res.headersSent && !options.signal.aborted) {
         sendJson(res, 500, { error: 'internal', message: 'Internal Server Error' });
@@ -59,11 +62,12 @@ export function createAreaServer(options: AreaServerOptions): Server {
       }
     });
   });
-  if (router.hasUpgrades) server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => upgrade(options, router, req, socket, head));
+  trackConnections(server);
+  if (router.hasUpgrades) server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => upgrade(options, router, req, socket, head, isDown(server)));
   return server;
 }
 
-async function handle(options: AreaServerOptions, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(options: AreaServerOptions, router: Router, req: IncomingMessage, res: ServerResponse, restarting: boolean): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const method = (req.method ?? 'GET').toUpperCase();
   const internal = header(req, INTERNAL_HEADER) === options.internalSecret;
@@ -92,10 +96,17 @@ async function handle(options: AreaServerOptions, router: Router, req: IncomingM
       return;
     }
   }
+  // Down for a restart, or a connection to the process that is gone: refused, unprocessed (the
+  // simulator's calls to itself excepted, as with every fault).
+  if (restarting && !internal) {
+    sendRefusal(res, { status: 503, retryAfter: 1, body: RESTARTING }, { connection: 'close' });
+    return;
+  }
   const faults = options.faults.forRequest(header(req, FAULT_HEADER));
   if (faults.settings.delayMs > 0) await sleep(faults.settings.delayMs, options.signal);
   const fired = faults.fire({ area: options.area, method, path: url.pathname, internal });
   if (fired?.delayMs) await sleep(fired.delayMs, options.signal);
+  if (fired?.stallBodyMs !== undefined) stallBody(res, fired.stallBodyMs, options.signal);
   if (fired?.answer) {
     sendRefusal(res, fired.answer);
     return;
@@ -112,15 +123,16 @@ async function handle(options: AreaServerOptions, router: Router, req: IncomingM
   await match.handler({ req, res, url, params: match.params, faults });
 }
 
-function upgrade(options: AreaServerOptions, router: Router, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+function upgrade(options: AreaServerOptions, router: Router, req: IncomingMessage, socket: Duplex, head: Buffer, down: boolean): void {
   socket.on('error', () => socket.destroy());
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const record: RequestRecord = { area: options.area, method: 'GET', path: url.pathname, query: url.search, headers: {}, internal: false };
   options.record(record);
   const handler = router.matchUpgrade(url.pathname);
-  const answer: UpgradeAnswer = handler
-    ? handler({ req, socket, head, url, faults: options.faults.forRequest(header(req, FAULT_HEADER)) })
-    : { refuse: { status: 404, body: { message: 'Not Found' } } };
+  let answer: UpgradeAnswer;
+  if (down) answer = { refuse: { status: 503, retryAfter: 1, body: RESTARTING } };
+  else if (handler) answer = handler({ req, socket, head, url, faults: options.faults.forRequest(header(req, FAULT_HEADER)) });
+  else answer = { refuse: { status: 404, body: { message: 'Not Found' } } };
   if ('refuse' in answer) {
     record.status = answer.refuse.status;
     refuseUpgrade(socket, answer.refuse);

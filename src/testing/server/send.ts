@@ -74,13 +74,14 @@ export function sendBytes(
 }
 
 /**
- * Writes a {@link Refusal} as an HTTP response.
+ * Writes a {@link Refusal} as an HTTP response, with optional extra headers.
  *
  * @example
  * sendRefusal(res, { status: 429, retryAfter: 3, body: null }); // empty body
+ * sendRefusal(res, { status: 503, retryAfter: 1, body: { message: 'Restarting' } }, { connection: 'close' });
  */
-export function sendRefusal(res: ServerResponse, refusal: Refusal): void {
-  const headers: Record<string, string> = {};
+export function sendRefusal(res: ServerResponse, refusal: Refusal, extraHeaders: Record<string, string> = {}): void {
+  const headers: Record<string, string> = { ...extraHeaders };
   if (refusal.retryAfter !== undefined) headers['retry-after'] = String(refusal.retryAfter);
   if (refusal.body === null) {
     sendEmpty(res, refusal.status, headers);

@@ -123,6 +123,12 @@ export interface FailureRule {
   retryAfter?: number;
   /** Body to answer: an object is JSON, a string is text, `null` is empty. Default `{message}`. */
   body?: unknown;
+  /**
+   * Send the answer's status and headers at once, then hold its body this many milliseconds (the
+   * connection stays open; a client that gives up first never gets it). Alone, the route answers;
+   * with `status`, the failure does.
+   */
+  stallBodyMs?: number;
 }
 
 /**
@@ -160,6 +166,15 @@ export interface FaultControl {
   refuseSockets(ms: number): void;
   /** Sends the garbage frames to every socket now; returns how many sockets got them. */
   sendGarbageFrames(): number;
+  /**
+   * Restarts the three servers with their state kept (jobs, runs in progress, tasks, files,
+   * faults), as clients see it through a load balancer: every WebSocket is closed with 1012
+   * (service restart), requests in flight are answered, and for `downMs` every request is
+   * answered `503` unprocessed and every upgrade refused; afterwards a request on a connection
+   * opened before the restart still gets `503`, each with `Connection: close`. Resolves once the
+   * servers are up again.
+   */
+  restart(options?: { downMs?: number }): Promise<void>;
 }
 
 /**

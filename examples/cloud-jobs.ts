@@ -9,23 +9,27 @@
  *   GRAPHCLOUD_CLOUD_URL, GRAPHCLOUD_API_KEY   the server and its platform key (a local runtime may need none)
  *   GRAPHCLOUD_WORKFLOW                        a UI-format workflow file (default examples/workflows/resize.json,
  *                                              which needs the built-in LoadImage, ImageScale and SaveImage nodes)
- *   GRAPHCLOUD_OUTPUT                          the folder the outputs go to (default ./out/<prompt id>)
+ *   GRAPHCLOUD_OUTPUT                          the folder the outputs go to (default ./examples-output/<prompt id>)
+ * Without an image path it uploads examples/assets/photo.png.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CloudClient, InvalidWorkflowError, JobFailedError, WorkflowAddressError, WorkflowConversionError, WorkflowValidationError } from 'graphcloud';
+import { CloudClient, GraphcloudError, InvalidWorkflowError, JobFailedError, WorkflowAddressError, WorkflowConversionError, WorkflowValidationError } from 'graphcloud';
+import type { Simulator } from 'graphcloud/testing';
 
 const env = process.env;
-const sim = env.GRAPHCLOUD_CLOUD_URL ? undefined : await (await import('graphcloud/testing')).startSimulator();
-await using cloud = new CloudClient({ baseUrl: env.GRAPHCLOUD_CLOUD_URL || sim!.cloudUrl, apiKey: env.GRAPHCLOUD_API_KEY || sim?.apiKey });
-
 const file = env.GRAPHCLOUD_WORKFLOW || fileURLToPath(new URL('./workflows/resize.json', import.meta.url));
-const saved: unknown = JSON.parse(await readFile(file, 'utf8'));
-// A 1x1 PNG when no image path is given.
-const photo = process.argv[2] ?? new Blob([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'), (c) => c.charCodeAt(0))], { type: 'image/png' });
+const photo = process.argv[2] ?? fileURLToPath(new URL('./assets/photo.png', import.meta.url));
 
+let sim: Simulator | undefined;
+let cloud: CloudClient | undefined;
 try {
+  const saved: unknown = JSON.parse(await readFile(file, 'utf8'));
+  // The simulator is loaded only when no deployment is named.
+  sim = env.GRAPHCLOUD_CLOUD_URL ? undefined : await (await import('graphcloud/testing')).startSimulator();
+  cloud = new CloudClient({ baseUrl: env.GRAPHCLOUD_CLOUD_URL || sim!.cloudUrl, apiKey: env.GRAPHCLOUD_API_KEY || sim?.apiKey });
+
   // runWorkflow converts the UI format itself (with the server's node definitions, fetched once),
   // and checks every address ("<node title>.<input>") before uploading anything.
   const result = await cloud.runWorkflow(saved as CloudClient.UiWorkflow, {
@@ -51,7 +55,10 @@ try {
         stop.abort(new Error('changed my mind'));
       },
     })
-    .catch((error: unknown) => console.log(`second run ${second}: ${(error as Error).message}`));
+    .catch((error: unknown) => {
+      if (error !== stop.signal.reason) throw error; // anything but our own abort is a real failure
+      console.log(`second run ${second} given up: ${stop.signal.reason.message}`);
+    });
   // A running job stops at the next node; a pending one is removed from the queue (and a local
   // runtime forgets it). Look until the server says it has ended.
   let job = await cloud.jobs.get(second);
@@ -69,7 +76,7 @@ try {
     if (++shown === 5) break; // no further page is fetched
   }
 
-  const folder = env.GRAPHCLOUD_OUTPUT || join('out', result.promptId);
+  const folder = env.GRAPHCLOUD_OUTPUT || join('examples-output', result.promptId);
   for (const output of await cloud.files.saveOutputs(result, folder)) console.log(`saved ${output.path} (${output.bytes} bytes, node ${output.nodeId})`);
 } catch (error) {
   if (error instanceof WorkflowConversionError) console.error(`cannot convert the workflow: ${error.message}`);
@@ -77,8 +84,10 @@ try {
   else if (error instanceof InvalidWorkflowError) console.error('not sent:', error.workflowIssues);
   else if (error instanceof WorkflowValidationError) console.error(error.message);
   else if (error instanceof JobFailedError) console.error(`failed: ${error.result.error?.message}`);
-  else throw error;
+  else if (error instanceof GraphcloudError) console.error(`${error.name}: ${error.message}`);
+  else console.error(error); // a workflow file that is missing or not JSON
   process.exitCode = 1;
 } finally {
+  await cloud?.close();
   await sim?.close();
 }

@@ -1,8 +1,13 @@
 /**
- * The SDK end to end in one run: upload an image, run a workflow with a live progress bar, save
- * its output, upscale an image through the media proxy, list node versions from the registry.
+ * The SDK end to end in one run: upload a picture, run a workflow on it with a live progress bar
+ * (scale it to twice its width, invert its colours), save the output, upscale the picture through
+ * the media proxy, list node versions from the registry.
  *
- *   npm run demo     # starts the simulator in-process (graphcloud/testing); nothing leaves 127.0.0.1
+ *   npm run demo [-- image.png]   # starts the simulator in-process (graphcloud/testing); nothing leaves 127.0.0.1
+ *   npx tsx examples/demo.ts [image.png]
+ *
+ * Without an image it uploads examples/assets/photo.png; the simulator's nodes really compute the
+ * pixels, so demo-output/ holds that picture, twice as large, in negative.
  *
  * Against a real deployment, set (the registry and proxy steps are skipped when their URL is unset):
  *   GRAPHCLOUD_CLOUD_URL, GRAPHCLOUD_API_KEY            cloud execution API and its platform key
@@ -10,10 +15,12 @@
  *   GRAPHCLOUD_PROXY_URL, GRAPHCLOUD_PROXY_TOKEN        media proxy (Bearer token)
  *   GRAPHCLOUD_DEMO_OUTPUT                              where files are saved (default ./demo-output)
  *
- * When stdout is not a terminal (CI, a pipe), the progress bar becomes plain lines.
+ * When stdout is not a terminal (CI, a pipe), the progress bar becomes plain lines. Colours are
+ * used on a terminal only, and never with NO_COLOR or FORCE_COLOR=0.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CloudClient, GraphcloudError, ProxyClient, RegistryClient, type WatchEvent, type Workflow } from 'graphcloud';
 
 interface Target {
@@ -54,6 +61,36 @@ async function target(): Promise<Target> {
 }
 
 
+/** Colours on a terminal that allows them (`hasColors()` honours NO_COLOR and FORCE_COLOR=0). */
+const COLOURS = process.stdout.isTTY === true && process.stdout.hasColors();
+const paint = (code: number, text: string): string => (COLOURS ? `\x1b[${code}m${text}\x1b[0m` : text);
+const bold = (text: string): string => paint(1, text);
+const green = (text: string): string => paint(32, text);
+
+/** Words for a proxy task's phase, as a sentence says them. */
+const PHASE_WORDS: Record<ProxyClient.TaskStatus['phase'], string> = { queued: 'is queued', running: 'is running', succeeded: 'succeeded', failed: 'failed' };
+
+/** Cuts `text` to `room` characters, marking the cut. */
+function fit(text: string, room: number): string {
+  const chars = [...text];
+  return chars.length <= room ? text : `${chars.slice(0, Math.max(0, room - 1)).join('')}…`;
+}
+
+/**
+ * One frame of the progress bar for a terminal `columns` wide, never longer than `columns - 1`
+ * (writing the last column wraps on many terminals, and a wrapped line cannot be redrawn with
+ * `\r`): the bar shrinks first, then the text is cut, then the bar goes.
+ */
+function progressLine(fraction: number, what: string, columns: number): string {
+  const room = Math.max(1, columns - 1);
+  const percent = `${String(Math.round(fraction * 100)).padStart(3)}%`;
+  const fixed = 2 + 2 + 1 + percent.length + 2; // indent, brackets, space, percent, gap
+  const width = Math.min(40, Math.max(6, room - fixed - [...what].length));
+  if (fixed + width + 4 > room) return fit(`  ${percent}  ${what}`, room);
+  const filled = Math.round(fraction * width);
+  return `  [${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${percent}  ${fit(what, room - fixed - width)}`;
+}
+
 /**
  * Progress of a run: a bar redrawn in place on a terminal, plain lines otherwise (one per node,
  * and one per quarter of the run).
@@ -66,6 +103,7 @@ class ProgressView {
   #step = 0;
   #max = 1;
   #lastQuarter = -1;
+  #drawn = 0;
 
   constructor(workflow: Workflow) {
     this.#nodes = workflow;
@@ -94,7 +132,7 @@ class ProgressView {
   }
 
   finish(): void {
-    if (this.#tty) process.stdout.write('\n');
+    if (this.#tty && this.#drawn > 0) process.stdout.write('\n');
   }
 
   #fraction(): number {
@@ -105,15 +143,17 @@ class ProgressView {
 
   #draw(): void {
     const fraction = this.#fraction();
-    const percent = Math.round(fraction * 100);
     const step = this.#step > 0 ? ` ${this.#step}/${this.#max}` : '';
     const what = this.#node ? `node ${this.#node} ${this.#nodes[this.#node]?.class_type ?? ''}${step}` : 'done';
     if (this.#tty) {
-      const width = Math.max(10, Math.min(40, (process.stdout.columns ?? 80) - 40));
-      const filled = Math.round(fraction * width);
-      process.stdout.write(`\r\x1b[2K  [${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${String(percent).padStart(3)}%  ${what}`);
+      // Redrawn with a carriage return and spaces over the previous frame: no escape codes.
+      const line = progressLine(fraction, what, process.stdout.columns || 80);
+      const length = [...line].length;
+      process.stdout.write(`\r${line}${' '.repeat(Math.max(0, this.#drawn - length))}`);
+      this.#drawn = length;
       return;
     }
+    const percent = Math.round(fraction * 100);
     const quarter = Math.floor(percent / 25);
     if (quarter > this.#lastQuarter) {
       this.#lastQuarter = quarter;
@@ -130,23 +170,26 @@ async function main(): Promise<void> {
   const started = Date.now();
   const where = await target();
   const outputDir = resolve(process.env.GRAPHCLOUD_DEMO_OUTPUT || 'demo-output');
+  const picture = process.argv[2] ?? fileURLToPath(new URL('./assets/photo.png', import.meta.url));
   const cloud = new CloudClient(where.cloud);
   const summary: string[] = [];
   try {
-    console.log(`graphcloud demo against ${where.label}\n`);
+    console.log(`${bold('graphcloud demo')} against ${where.label}\n`);
     await mkdir(outputDir, { recursive: true });
 
-    console.log('1. Upload an image');
-    const { encodePng } = await import('graphcloud/testing');
-    const input = encodePng(96, 64, [90, 140, 220]); // a small PNG, so the demo needs no file on disk
-    const uploaded = await cloud.files.upload(input, { filename: 'demo-input.png' });
-    console.log(`  uploaded as "${uploaded.name}" (${input.byteLength} bytes)\n`);
+    console.log(bold('1. Upload an image'));
+    const input = new Uint8Array(await readFile(picture));
+    const width = pngWidth(input);
+    const uploaded = await cloud.files.upload(input, { filename: basename(picture) });
+    console.log(`  uploaded ${picture} as "${uploaded.name}" (${input.byteLength} bytes${width ? `, ${width} px wide` : ''})\n`);
 
-    console.log('2. Run a workflow (LoadImage -> ImageScale -> SaveImage)');
+    console.log(bold('2. Run a workflow (LoadImage -> ImageScale -> ImageInvert -> SaveImage)'));
     const workflow: Workflow = {
       '1': { class_type: 'LoadImage', inputs: { image: uploaded.name } },
-      '2': { class_type: 'ImageScale', inputs: { image: ['1', 0], upscale_method: 'bilinear', width: 384, height: 0, crop: 'disabled' } },
-      '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'graphcloud-demo' } },
+      // Twice as wide (the height follows), each pixel repeated: the saved file is easy to check.
+      '2': { class_type: 'ImageScale', inputs: { image: ['1', 0], upscale_method: 'nearest-exact', width: Math.min(16384, (width ?? 256) * 2), height: 0, crop: 'disabled' } },
+      '3': { class_type: 'ImageInvert', inputs: { image: ['2', 0] } },
+      '4': { class_type: 'SaveImage', inputs: { images: ['3', 0], filename_prefix: 'graphcloud-demo' } },
     };
     const view = new ProgressView(workflow);
     const runStarted = Date.now();
@@ -158,17 +201,17 @@ async function main(): Promise<void> {
       await writeFile(path, file.data);
       saved.push(path);
     }
-    console.log(`  job ${result.promptId} ${result.status} in ${Date.now() - runStarted} ms (learned via ${result.via})`);
-    for (const path of saved) console.log(`  saved ${path}`);
+    console.log(`  job ${result.promptId} ${green(result.status)} in ${Date.now() - runStarted} ms (learned via ${result.via})`);
+    for (const path of saved) console.log(`  saved ${path} (the picture scaled and inverted)`);
     console.log();
     summary.push(`workflow   ${result.status}, ${saved.length} file(s) saved to ${outputDir}`);
 
     if (where.proxy) {
-      console.log('3. Upscale an image through the media proxy, waiting for the task');
-      const proxy = new ProxyClient({ ...where.proxy, wait: where.fastPolling ? { poll: { minDelayMs: 250, maxDelayMs: 1_000 } } : undefined });
-      const task = await proxy.image.upscale({ image: input, scale_factor: '2x', prompt: 'crisp gradient' });
+      console.log(bold('3. Upscale the picture through the media proxy, waiting for the task'));
+      await using proxy = new ProxyClient({ ...where.proxy, wait: where.fastPolling ? { poll: { minDelayMs: 250, maxDelayMs: 1_000 } } : undefined });
+      const task = await proxy.image.upscale({ image: input, scale_factor: '2x', prompt: 'a mountain lake at noon' });
       console.log(`  task ${task.taskId} submitted (${task.status})`);
-      const done = await proxy.waitForTask(task, { onUpdate: (status: ProxyClient.TaskStatus) => console.log(`  task is ${status.phase} (${status.status})`) });
+      const done = await proxy.waitForTask(task, { onUpdate: (status: ProxyClient.TaskStatus) => console.log(`  task ${PHASE_WORDS[status.phase]} (${status.status})`) });
       // Result URLs are signed and fetched without credentials.
       const response = await fetch(done.urls[0]!);
       const path = join(outputDir, `upscaled-${done.taskId}.png`);
@@ -180,20 +223,26 @@ async function main(): Promise<void> {
     } else summary.push('upscale    skipped (GRAPHCLOUD_PROXY_URL is not set)');
 
     if (where.registry) {
-      console.log('4. List node versions from the registry');
-      const registry = new RegistryClient(where.registry);
+      console.log(bold('4. List node versions from the registry'));
+      await using registry = new RegistryClient(where.registry);
       const page = await registry.versions.list({ pageSize: 5 });
       for (const version of page.versions) console.log(`  ${version.node_id ?? '?'}@${version.version ?? '?'}  ${version.status ?? ''}`);
       console.log(`  ... ${page.total} versions in ${page.totalPages} pages\n`);
       summary.push(`registry   ${page.total} versions listed`);
     } else summary.push('registry   skipped (GRAPHCLOUD_REGISTRY_URL is not set)');
 
-    console.log(`Summary (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    console.log(bold(`Summary (${((Date.now() - started) / 1000).toFixed(1)} s)`));
     for (const line of summary) console.log(`  ${line}`);
   } finally {
     await cloud.close();
     await where.close();
   }
+}
+
+/** The width a PNG's header gives, or `undefined` for other bytes. */
+function pngWidth(bytes: Uint8Array): number | undefined {
+  const png = bytes.byteLength >= 24 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
+  return png ? new DataView(bytes.buffer, bytes.byteOffset).getUint32(16) : undefined;
 }
 
 main().catch((error: unknown) => {

@@ -1,34 +1,39 @@
-// JSDoc completeness of the public API, enforced. Loads src/index.ts with the TypeScript compiler,
-// follows every export (re-exports and aliases) to its declaration, and fails when:
+// JSDoc completeness of the public API, enforced. Loads the package's entry points (src/index.ts,
+// src/server/index.ts, src/testing/index.ts) with the TypeScript compiler, follows every export
+// (re-exports and aliases) to its declaration, and fails when:
 //   - an exported symbol has no JSDoc, or its JSDoc has no `@example` tag (for an interface or a
 //     type, the JSDoc of the type itself is enough: its members need none);
 //   - a public method of an exported class has no JSDoc summary.
 // Prints each problem as `name (file:line): what is missing`, then a summary. Exit 1 on problems.
 //
-//   node scripts/check-docs.mjs [entry]     (entry defaults to src/index.ts)
+//   node scripts/check-docs.mjs [entry...]     (entries default to the three entry points)
 import path from 'node:path';
 import process from 'node:process';
 import ts from 'typescript';
 
 const root = process.cwd();
-const entry = path.resolve(root, process.argv[2] ?? 'src/index.ts');
+const ENTRY_POINTS = ['src/index.ts', 'src/server/index.ts', 'src/testing/index.ts'];
+const entries = (process.argv.length > 2 ? process.argv.slice(2) : ENTRY_POINTS).map((entry) => path.resolve(root, entry));
 
 const configPath = ts.findConfigFile(root, ts.sys.fileExists, 'tsconfig.json');
 const parsed = configPath
   ? ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, path.dirname(configPath))
   : { options: {} };
-const program = ts.createProgram([entry], { ...parsed.options, noEmit: true });
+const program = ts.createProgram(entries, { ...parsed.options, noEmit: true });
 const checker = program.getTypeChecker();
-const source = program.getSourceFile(entry);
-if (!source) {
-  console.error(`check-docs: cannot load ${path.relative(root, entry)}`);
-  process.exit(2);
-}
-const moduleSymbol = checker.getSymbolAtLocation(source);
-if (!moduleSymbol) {
-  console.error(`check-docs: ${path.relative(root, entry)} exports nothing`);
-  process.exit(2);
-}
+const modules = entries.map((entry) => {
+  const source = program.getSourceFile(entry);
+  if (!source) {
+    console.error(`check-docs: cannot load ${path.relative(root, entry)}`);
+    process.exit(2);
+  }
+  const moduleSymbol = checker.getSymbolAtLocation(source);
+  if (!moduleSymbol) {
+    console.error(`check-docs: ${path.relative(root, entry)} exports nothing`);
+    process.exit(2);
+  }
+  return moduleSymbol;
+});
 
 const problems = [];
 let symbolsChecked = 0;
@@ -108,16 +113,18 @@ function checkClassMethods(className, declaration) {
   }
 }
 
-for (const exported of checker.getExportsOfModule(moduleSymbol)) {
-  const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
-  checkSymbol(exported.getName(), target);
-  for (const declaration of (target.declarations ?? []).filter(isOwnSource)) {
-    if (ts.isClassDeclaration(declaration)) checkResources(exported.getName(), declaration);
+for (const moduleSymbol of modules) {
+  for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+    const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    checkSymbol(exported.getName(), target);
+    for (const declaration of (target.declarations ?? []).filter(isOwnSource)) {
+      if (ts.isClassDeclaration(declaration)) checkResources(exported.getName(), declaration);
+    }
   }
 }
 
 problems.sort((a, b) => a.at.localeCompare(b.at, 'en', { numeric: true }));
-const relativeEntry = path.relative(root, entry);
+const relativeEntry = entries.map((entry) => path.relative(root, entry)).join(', ');
 if (problems.length === 0) {
   console.log(`check-docs: OK: ${symbolsChecked} exported symbols of ${relativeEntry} have JSDoc with @example; ${methodsChecked} public class methods have a summary.`);
   process.exit(0);

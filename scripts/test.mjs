@@ -13,6 +13,7 @@ const steps = [
   ['layers', 'layering rules (dependency-cruiser, folder cycles)', 'node', ['scripts/check-layers.mjs']],
   ['citations', 'citations: no internal document named, every docs anchor exists', 'node', ['scripts/check-citations.mjs']],
   ['docs', 'docs: JSDoc with @example on every export', 'node', ['scripts/check-docs.mjs']],
+  ['apiref', 'api reference: TypeDoc builds with no warning', 'node', ['scripts/check-apiref.mjs']],
   ['unit', 'unit tests', 'npx', ['vitest', 'run']],
   ['build', 'build', 'npm', ['run', 'build', '--silent']],
   ['typecheck-e2e', 'typecheck e2e tests against dist', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.e2e.json']],
@@ -27,6 +28,7 @@ const steps = [
   // The unit run covers the command line from its sources; this runs the same tests on the built
   // bin (dist/cli.js, which loads the SDK through the package's own name), piped and in tmux.
   ['cli', 'e2e: the graphcloud bin (dist/cli.js), piped and in a pseudo-terminal', 'npx', ['vitest', 'run', 'test/cli'], { GRAPHCLOUD_CLI_BIN: 'dist/cli.js' }],
+  ['examples', 'examples: every examples/*.ts run against dist and the in-process simulator, no env, loopback only', 'node', ['scripts/run-examples.mjs']],
   ['browser', 'browser: the example page in headless Chromium, through the relay (examples/browser)', 'node', ['--experimental-strip-types', 'examples/browser/test-page.mjs']],
   ['runtimes', 'e2e: smoke on Node 22/24/26, Bun, Deno, Chromium', 'node', ['scripts/e2e-runtimes.mjs']],
 ];

@@ -14,8 +14,12 @@ import { REGISTRY_DEFAULTS } from './registry/defaults.js';
  * ```
  */
 export const DEFAULTS = Object.freeze({
+  /** Timeouts and retries of every client's HTTP requests. */
   http: HTTP_DEFAULTS,
+  /** The cloud client and its job watcher: wait deadline, socket, hold, polling, routes. */
   cloud: CLOUD_DEFAULTS,
+  /** The registry client. */
   registry: REGISTRY_DEFAULTS,
+  /** The media proxy client: task waits, status routes, Base64 formats. */
   proxy: PROXY_DEFAULTS,
 });

@@ -1,3 +1,10 @@
+/**
+ * The SDK: `CloudClient`, `RegistryClient` and `ProxyClient`, their errors, `DEFAULTS` and the
+ * workflow helpers. Each client's types live under its name (`CloudClient.RunWorkflowOptions`).
+ *
+ * @module graphcloud
+ */
+
 // The public surface, curated: what the README shows and nothing internal. Values and errors are
 // named here; each client's types live under its name (`CloudClient.RunWorkflowOptions`,
 // `RegistryClient.Node`, `ProxyClient.UpscaleParams`), so this list stays short.

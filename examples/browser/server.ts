@@ -4,7 +4,7 @@
  * requests that carry one, and runs only this page's workflow (pinned by `onSubmit`).
  *
  * Run it (Node 22.18+ or 24; `npm run build` first):
- *   GRAPHCLOUD_CLOUD_URL=https://cloud.example.com GRAPHCLOUD_CLOUD_API_KEY=... RELAY_SECRET=... node examples/browser/server.ts
+ *   GRAPHCLOUD_CLOUD_URL=https://cloud.example.com GRAPHCLOUD_API_KEY=... RELAY_SECRET=... node examples/browser/server.ts
  * Without GRAPHCLOUD_CLOUD_URL it starts the local simulator. Then open http://127.0.0.1:8788.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -111,7 +111,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const sim = process.env.GRAPHCLOUD_CLOUD_URL ? undefined : await (await import('graphcloud/testing')).startSimulator({ stepDelayMs: 150, progressSteps: 8 });
   const { url } = await startExampleServer({
     cloudUrl: process.env.GRAPHCLOUD_CLOUD_URL ?? sim?.cloudUrl ?? '',
-    apiKey: process.env.GRAPHCLOUD_CLOUD_API_KEY ?? sim?.apiKey,
+    apiKey: process.env.GRAPHCLOUD_API_KEY ?? sim?.apiKey,
     secret: process.env.RELAY_SECRET ?? randomBytes(32).toString('hex'),
     port: Number(process.env.PORT ?? 8788),
   });

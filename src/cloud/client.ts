@@ -102,6 +102,7 @@ function routeRule(check: Checker, path: string, value: unknown, withId: boolean
  * ```
  */
 export class CloudClient {
+  /** The API's base URL without its trailing slashes (a path such as `/api/graphcloud` resolved against the page). */
   readonly baseUrl: string;
   /** The socket `clientId`, sent as `client_id` with every submission. */
   readonly clientId: string;
@@ -151,9 +152,9 @@ export class CloudClient {
    * Uploads inputs, checks the workflow, submits it once the socket is open, watches it, and
    * resolves with the result (and the output bytes with `download: true`).
    *
-   * @throws {InvalidWorkflowError} the check against the node definitions failed; nothing was sent.
-   * @throws {JobFailedError} the run failed or was cancelled (`error.result` keeps everything known).
-   * @throws {TimeoutError} `waitTimeout` passed; the job was cancelled (`cancelOnAbort`, on by default) and `error.submitted` names it.
+   * @throws {@link InvalidWorkflowError} the check against the node definitions failed; nothing was sent.
+   * @throws {@link JobFailedError} the run failed or was cancelled (`error.result` keeps everything known).
+   * @throws {@link TimeoutError} `waitTimeout` passed; the job was cancelled (`cancelOnAbort`, on by default) and `error.submitted` names it.
    * @example
    * ```ts
    * const { outputs } = await cloud.runWorkflow(workflow, { uploads: { '10.image': './in.png' }, onProgress: (p) => console.log(p.value) });

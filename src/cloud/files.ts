@@ -94,7 +94,7 @@ export class FilesResource {
    * Uploads an input image (`POST /api/upload/image`); use the returned `name` in the workflow
    * (the server may rename or deduplicate). A file path is streamed from disk, never read whole.
    *
-   * @throws {ValidationError} for a bad argument, before anything is sent.
+   * @throws `ValidationError` for a bad argument, before anything is sent.
    * @example
    * ```ts
    * const { name } = await cloud.files.upload('./photo.png');
@@ -148,7 +148,7 @@ export class FilesResource {
    * (`baseUrl: '/api/graphcloud'`), it carries the job's token, so the browser gets the bytes with
    * no key. Straight to the cloud it would need the key, which a page must not have.
    *
-   * @throws {ValidationError} for a bad reference or option.
+   * @throws `ValidationError` for a bad reference or option.
    * @example
    * ```ts
    * img.src = cloud.files.url(result.outputs['9'].images[0], { promptId: result.promptId });
@@ -167,7 +167,7 @@ export class FilesResource {
    * unless `overwrite` is set. Bytes already in `result.files` (`download: true`) are written
    * without downloading again. A failed download leaves no partial file.
    *
-   * @throws {ValidationError} outside Node, Bun or Deno, or a name already taken in `dir` (before anything is downloaded).
+   * @throws `ValidationError` outside Node, Bun or Deno, or a name already taken in `dir` (before anything is downloaded).
    * @example
    * ```ts
    * const saved = await cloud.files.saveOutputs(await cloud.runWorkflow(workflow), './out');

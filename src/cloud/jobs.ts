@@ -106,12 +106,12 @@ export class JobsResource {
    * prompt id, so a lost answer can be looked up. Prefer `cloud.runWorkflow()`, which opens the
    * socket first so no message of a fast run is missed.
    *
-   * @throws {WorkflowConversionError} a UI-format workflow could not be converted; nothing was sent.
-   * @throws {InvalidWorkflowError} the check found problems; nothing was sent.
-   * @throws {WorkflowValidationError} the server rejected the workflow (400 with `node_errors`).
-   * @throws {WorkflowError} a 200 answer carrying `error`.
-   * @throws {InsufficientCreditsError} 402. @throws {SubscriptionInactiveError} 429.
-   * @throws {SubmissionUnknownError} no answer arrived: the job may exist (`promptId` names it on a local runtime); it is never resubmitted.
+   * @throws `WorkflowConversionError` a UI-format workflow could not be converted; nothing was sent.
+   * @throws `InvalidWorkflowError` the check found problems; nothing was sent.
+   * @throws `WorkflowValidationError` the server rejected the workflow (400 with `node_errors`).
+   * @throws `WorkflowError` a 200 answer carrying `error`.
+   * @throws `InsufficientCreditsError` 402. @throws `SubscriptionInactiveError` 429.
+   * @throws `SubmissionUnknownError` no answer arrived: the job may exist (`promptId` names it on a local runtime); it is never resubmitted.
    * @example
    * ```ts
    * const { promptId } = await cloud.jobs.submit(JSON.parse(await readFile('saved-from-ui.json', 'utf8')));
@@ -157,7 +157,12 @@ export class JobsResource {
    * const { outputs, complete } = await cloud.jobs.getOutputs(promptId);
    * ```
    */
-  async getOutputs(promptId: string, options?: RequestOptions): Promise<{ outputs: Record<string, NodeOutput>; complete: boolean }> {
+  async getOutputs(promptId: string, options?: RequestOptions): Promise<{
+    /** Outputs by node id, as the server recorded them; empty when no route answered with them. */
+    outputs: Record<string, NodeOutput>;
+    /** True when a history route answered with the job's outputs. */
+    complete: boolean;
+  }> {
     checkCall('cloud.jobs.getOutputs()', promptId, options, REQUEST_RULES);
     return this.#deps.reader.outputs(promptId, options);
   }
@@ -183,7 +188,7 @@ export class JobsResource {
    * One page of your jobs (`GET /api/jobs`), newest first unless `sortOrder` says otherwise. Times
    * are milliseconds since the epoch whatever the server writes.
    *
-   * @throws {ValidationError} for an unknown filter or a bad value, before anything is sent.
+   * @throws `ValidationError` for an unknown filter or a bad value, before anything is sent.
    * @example
    * ```ts
    * const { jobs, hasMore } = await cloud.jobs.list({ status: 'failed', limit: 20 });
@@ -198,7 +203,7 @@ export class JobsResource {
    * Every job matching `params`, for `for await`: pages of `limit` jobs are fetched as the loop
    * reaches them, and a `break` fetches no more.
    *
-   * @throws {ValidationError} at once, for an unknown filter or a bad value.
+   * @throws `ValidationError` at once, for an unknown filter or a bad value.
    * @example
    * ```ts
    * for await (const job of cloud.jobs.listAll({ status: ['pending', 'in_progress'] })) console.log(job.promptId, job.status);
@@ -264,7 +269,7 @@ export class JobsResource {
    * job submitted through a relay by another client (before a page reload), pass its `relayToken`
    * (`SubmitResult.relayToken`): it opens the job's status, outputs and socket messages.
    *
-   * @throws {ValidationError} for a bad id or option. @throws {ClientClosedError} after `close()`.
+   * @throws `ValidationError` for a bad id or option. @throws `ClientClosedError` after `close()`.
    * @example
    * ```ts
    * for await (const event of cloud.jobs.watch(promptId)) console.log(event.type);

@@ -16,7 +16,12 @@ import { resolveAddress, setInputs } from './workflow/addresses.js';
  * const spec: UploadSpec = { file: './photo.png', filename: 'photo.png', overwrite: true };
  * ```
  */
-export type UploadSpec = FileInput | ({ file: FileInput } & Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>);
+export type UploadSpec =
+  | FileInput
+  | ({
+      /** The file to upload: a path, bytes or a `Blob`. */
+      file: FileInput;
+    } & Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>);
 
 /**
  * One upload, as the run performs it.
@@ -62,7 +67,7 @@ export function readUploads(check: Checker, uploads: unknown): UploadTarget[] {
  * Where each input and upload goes, in the API-format workflow of the run. With node definitions,
  * an address must name an input the node type declares. Two addresses of the same input fail.
  *
- * @throws {WorkflowAddressError} for an unknown or ambiguous node, an unknown input, or an input set twice.
+ * @throws {@link WorkflowAddressError} for an unknown or ambiguous node, an unknown input, or an input set twice.
  * @example
  * ```ts
  * const { workflow, uploads } = placeInputs(api, { 'KSampler.seed': 7 }, targets, info);

@@ -31,12 +31,15 @@ export interface SaveOutputsOptions extends RequestOptions {
  * ```
  */
 export interface SavedOutput {
+  /** The id of the node that produced the file. */
   nodeId: string;
   /** The output list it came from (`images`, `video`...). */
   kind: string;
+  /** The file's reference on the server. */
   ref: FileRef;
   /** Where it was written. */
   path: string;
+  /** The file's size, in bytes. */
   bytes: number;
 }
 
@@ -50,7 +53,9 @@ export interface SavedOutput {
  * ```
  */
 export interface OutputsSource {
+  /** Outputs by node id: every file they reference is saved. */
   outputs: Record<string, NodeOutput>;
+  /** Files already downloaded (`runWorkflow({ download: true })`): written as they are, not fetched again. */
   files?: OutputFile[] | undefined;
 }
 
@@ -79,7 +84,7 @@ const MAX_NAME = 180;
  * part, no `..`); two outputs with one name get `name (2).png`, in output order, so the same
  * result always gets the same names. A failed download leaves no partial file.
  *
- * @throws {ValidationError} outside Node, Bun or Deno; or a name already taken in `dir` without `overwrite` (nothing was downloaded).
+ * @throws {@link ValidationError} outside Node, Bun or Deno; or a name already taken in `dir` without `overwrite` (nothing was downloaded).
  * @example
  * ```ts
  * const saved = await saveOutputs((ref, o) => cloud.files.getResponse(ref, o), result, './out', {});

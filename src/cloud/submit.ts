@@ -175,7 +175,7 @@ export async function submitJob(deps: SubmitDeps, input: Workflow | UiWorkflow, 
  * The workflow in the API format: a UI-format one converted with the client's definitions
  * (fetched once), and refused when nothing of it runs.
  *
- * @throws {WorkflowConversionError} naming the node that cannot be converted, and how to fix it.
+ * @throws {@link WorkflowConversionError} naming the node that cannot be converted, and how to fix it.
  * @example
  * ```ts
  * const api = await toApiFormat(definitions, json, request, 'cloud.runWorkflow()');

@@ -12,6 +12,7 @@ export const HTTP_DEFAULTS = Object.freeze({
   timeout: 60_000,
   /** Deadline of one call in ms, across attempts and backoff sleeps. */
   totalTimeout: 180_000,
+  /** Retries of idempotent requests after a transient failure (a broken connection, a timeout, 408, 429, 5xx). */
   retry: Object.freeze({
     /** Retries after the first attempt (idempotent requests only; POST never). */
     limit: 2,

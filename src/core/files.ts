@@ -46,7 +46,7 @@ export function baseName(path: string): string {
  * Turns any `FileInput` into a `Blob` without reading a file or a stream into memory first
  * (a path becomes `fs.openAsBlob`, read from disk as it is sent).
  *
- * @throws {ValidationError} for a path outside Node-like runtimes, or an unsupported value.
+ * @throws {@link ValidationError} for a path outside Node-like runtimes, or an unsupported value.
  */
 export async function toBlob(input: FileInput, field = 'input'): Promise<Blob> {
   if (typeof input === 'string') {

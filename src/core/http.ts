@@ -14,6 +14,9 @@ import { parseResponse } from './schema.js';
 import { sleep } from './sleep.js';
 import { appendQuery, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
 
+/** Credentials shorter than this are not scrubbed from success answers (see `RequestSpec.scrubAnswer`). */
+const ANSWER_SECRET_MIN_LENGTH = 8;
+
 /** How a client of the core is configured: the public options plus its auth and retry rules. */
 export interface HttpClientConfig extends ClientOptions {
   auth?: { scheme: AuthScheme; credential: Credential } | undefined;
@@ -49,7 +52,9 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
   secretFields?: readonly string[] | undefined;
   /**
    * The success body reaches the caller's objects whole (a media task's `raw`), so credentials the
-   * request carried are scrubbed from it too, as they always are from error bodies.
+   * request carried are scrubbed from it too, as they always are from error bodies. Only those of
+   * 8 characters or more: a shorter one is a placeholder (`token: 'relay'` through the relay of
+   * graphcloud/server), and replacing it would corrupt the answer (`relay_token`).
    */
   scrubAnswer?: boolean | undefined;
   /** Send no credential at all, even to the client's own origin (a signed upload URL). */
@@ -125,7 +130,7 @@ export class HttpClient {
     return this.#run(spec, async (response, url, secret, signal) => {
       const read = await readBody(response, signal);
       if (!spec.schema) return undefined;
-      const body = spec.scrubAnswer ? scrubSecrets(read, secret) : read;
+      const body = spec.scrubAnswer ? scrubSecrets(read, secret, ANSWER_SECRET_MIN_LENGTH) : read;
       return parseResponse(spec.schema, body, spec.method, url, secret, spec.secretFields);
     });
   }

@@ -57,6 +57,7 @@ export interface RetryPolicy extends Backoff {
  * ```
  */
 export interface RequestEvent {
+  /** The HTTP method (`GET`, `POST`...). */
   method: string;
   /** Redacted URL. */
   url: string;
@@ -75,13 +76,17 @@ export interface RequestEvent {
  * ```
  */
 export interface ResponseEvent {
+  /** The HTTP method (`GET`, `POST`...). */
   method: string;
   /** Redacted URL. */
   url: string;
   /** HTTP status, or 0 when no response arrived. */
   status: number;
+  /** Which attempt this was: 1 for the first, 2 for the first retry... */
   attempt: number;
+  /** Time the attempt took, from sending the request until its answer was read or it failed, in ms. */
   durationMs: number;
+  /** The request id the server sent back (`x-request-id` and similar headers), when it sent one. */
   requestId?: string | undefined;
   /** Error name and message when the attempt failed (redacted). */
   error?: string | undefined;

@@ -34,10 +34,12 @@ const MAX_DEPTH = 64;
 /**
  * Replaces every occurrence of the given secrets in a string, or in the strings and keys of a
  * JSON-like value, at any depth: a subtree nested deeper than 64 levels is replaced by a marker
- * (a hostile body must neither hide a secret below the scrubber nor exhaust the stack).
+ * (a hostile body must neither hide a secret below the scrubber nor exhaust the stack). Secrets
+ * shorter than `minLength` are left alone: they are placeholders, and replacing them everywhere
+ * would mangle text that merely contains them.
  */
-export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
-  const active = [...new Set(secrets)].filter((s) => typeof s === 'string' && s.length >= 4);
+export function scrubSecrets<T>(value: T, secrets: readonly string[], minLength = 4): T {
+  const active = [...new Set(secrets)].filter((s) => typeof s === 'string' && s.length >= minLength);
   if (active.length === 0) return value;
   const text = (input: string) => active.reduce((out, secret) => out.split(secret).join(REDACTED), input);
   const scrub = (input: unknown, depth: number): unknown => {

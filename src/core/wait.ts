@@ -17,7 +17,9 @@ import { sleep } from './sleep.js';
  * ```
  */
 export interface Clock {
+  /** The current time in ms since the epoch, as `Date.now()` gives it. */
   now(): number;
+  /** Resolves after `ms` milliseconds; rejects with `signal.reason` as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
@@ -145,7 +147,7 @@ export interface PollOptions<T> {
  * confirmed "queued" when `freeQueued` is set; it also aborts a reading in flight. Every sleep is
  * abortable (`signal`, `waker`), so `break`, an abort or a close leaves no timer behind.
  *
- * @throws {TimeoutError} when `waitTimeout` is spent (`cause`: the last failed reading).
+ * @throws {@link TimeoutError} when `waitTimeout` is spent (`cause`: the last failed reading).
  * @example
  * ```ts
  * for await (const { value } of poll({ describe: 'job p1', read, backoff })) console.log(value);
@@ -256,7 +258,7 @@ export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollRead
 /**
  * Polls until a terminal reading and resolves with its value; `onReading` sees every reading.
  *
- * @throws {TimeoutError} when `waitTimeout` is spent.
+ * @throws {@link TimeoutError} when `waitTimeout` is spent.
  * @example
  * ```ts
  * const status = await pollUntil({ describe: 'job p1', read, backoff, waitTimeout: 60_000 });

@@ -19,6 +19,7 @@ import { assertWait, waitForResult, watchStatuses, type WaitContext } from './wa
  * ```
  */
 export class ProxyClient {
+  /** The API's base URL without its trailing slashes (a path such as `/api/graphcloud` resolved against the page). */
   readonly baseUrl: string;
   /** The image tasks: `relight`, `upscale`, `styleTransfer`, `skinEnhancerCreative`, `skinEnhancerFaithful`. */
   readonly image: ImageTasks;
@@ -31,7 +32,7 @@ export class ProxyClient {
   /**
    * Checks every option (nothing is sent by the constructor).
    *
-   * @throws {ValidationError} naming each bad option.
+   * @throws {@link ValidationError} naming each bad option.
    */
   constructor(options: ProxyClientOptions) {
     const check = new Checker();
@@ -65,9 +66,9 @@ export class ProxyClient {
    * right after submission, `408`, `429`, `5xx` and connection errors are read again. The task is
    * never resubmitted; an SDK error that ends the wait names it as `error.submitted`.
    *
-   * @throws {TaskFailedError} when the task failed, or succeeded with no result.
-   * @throws {TimeoutError} when `waitTimeout` ran out (the task goes on: there is no cancel route).
-   * @throws {ClientClosedError} when the client was closed.
+   * @throws {@link TaskFailedError} when the task failed, or succeeded with no result.
+   * @throws {@link TimeoutError} when `waitTimeout` ran out (the task goes on: there is no cancel route).
+   * @throws {@link ClientClosedError} when the client was closed.
    * @example
    * ```ts
    * const task = await proxy.image.upscale({ image: url, scale_factor: '2x' });
@@ -93,8 +94,8 @@ export class ProxyClient {
    * ending after the terminal one (a failure is yielded with `phase: 'failed'`, not thrown).
    * `break` stops polling and leaves no timer. The options are checked here, before the loop.
    *
-   * @throws {ValidationError} at once, for a bad task reference or option.
-   * @throws {TimeoutError} from the loop, when `waitTimeout` ran out.
+   * @throws {@link ValidationError} at once, for a bad task reference or option.
+   * @throws {@link TimeoutError} from the loop, when `waitTimeout` ran out.
    * @example
    * ```ts
    * for await (const status of proxy.watchTask(task)) {

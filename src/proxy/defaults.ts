@@ -7,11 +7,12 @@ import { MAX_UPSCALED_PIXELS } from './validate-image.js';
  *
  * @example
  * ```ts
- * import { PROXY_DEFAULTS } from 'graphcloud';
- * console.log(PROXY_DEFAULTS.wait.poll.maxDelayMs); // 24000
+ * import { DEFAULTS } from 'graphcloud';
+ * console.log(DEFAULTS.proxy.wait.poll.maxDelayMs); // 24000
  * ```
  */
 export const PROXY_DEFAULTS = Object.freeze({
+  /** The wait for a task (`proxy.waitForTask()`, `{ wait: true }`); override per call with `WaitForTaskOptions`. */
   wait: Object.freeze({
     /**
      * Deadline of one wait in ms. Time the task spends queued does not count unless `countQueued`
@@ -57,7 +58,12 @@ export const PROXY_DEFAULTS = Object.freeze({
    * How bytes given as an image input are sent: `raw` Base64 (image vendor) or a `data-url`
    * (`data:image/png;base64,...`, which the video vendor requires). Override with `base64Format`.
    */
-  base64Format: Object.freeze({ image: 'raw', video: 'data-url' } as const),
+  base64Format: Object.freeze({
+    /** Image tasks: bare Base64. @default 'raw' */
+    image: 'raw',
+    /** Video tasks: a `data:` URL. @default 'data-url' */
+    video: 'data-url',
+  } as const),
   /**
    * Largest upscaler result, in pixels (width × height after `scale_factor`).
    * @default 25_300_000

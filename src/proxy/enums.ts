@@ -25,21 +25,67 @@ import { AUDIO_TYPES, EXTEND_MODELS, EXTEND_RESOLUTIONS, MOVEMENT_AMPLITUDES, VI
  * ```
  */
 export const PROXY_ENUMS = Object.freeze({
+  /** `proxy.image.relight()`. */
   relight: Object.freeze({
+    /** `style` values. */
     style: RELIGHT_STYLES,
-    advanced_settings: Object.freeze({ engine: RELIGHT_ENGINES, transfer_light_a: TRANSFER_LIGHT_A, transfer_light_b: TRANSFER_LIGHT_B }),
+    /** `advanced_settings` values. */
+    advanced_settings: Object.freeze({
+      /** `advanced_settings.engine` values. */
+      engine: RELIGHT_ENGINES,
+      /** `advanced_settings.transfer_light_a` values. */
+      transfer_light_a: TRANSFER_LIGHT_A,
+      /** `advanced_settings.transfer_light_b` values. */
+      transfer_light_b: TRANSFER_LIGHT_B,
+    }),
   }),
-  upscale: Object.freeze({ scale_factor: SCALE_FACTORS, engine: UPSCALE_ENGINES, optimized_for: UPSCALE_OPTIMIZED_FOR }),
-  styleTransfer: Object.freeze({ engine: STYLE_TRANSFER_ENGINES, flavor: STYLE_TRANSFER_FLAVORS, portrait_beautifier: PORTRAIT_BEAUTIFIERS, portrait_style: PORTRAIT_STYLES }),
+  /** `proxy.image.upscale()`. */
+  upscale: Object.freeze({
+    /** `scale_factor` values. */
+    scale_factor: SCALE_FACTORS,
+    /** `engine` values. */
+    engine: UPSCALE_ENGINES,
+    /** `optimized_for` values. */
+    optimized_for: UPSCALE_OPTIMIZED_FOR,
+  }),
+  /** `proxy.image.styleTransfer()`. */
+  styleTransfer: Object.freeze({
+    /** `engine` values. */
+    engine: STYLE_TRANSFER_ENGINES,
+    /** `flavor` values. */
+    flavor: STYLE_TRANSFER_FLAVORS,
+    /** `portrait_beautifier` values (with `is_portrait: true`). */
+    portrait_beautifier: PORTRAIT_BEAUTIFIERS,
+    /** `portrait_style` values (with `is_portrait: true`). */
+    portrait_style: PORTRAIT_STYLES,
+  }),
+  /** `proxy.video.referenceToVideo()`. */
   referenceToVideo: Object.freeze({
+    /** `model` values. */
     model: VIDEO_MODELS,
     /** Seconds allowed, by model (models not listed: whole seconds from 1). */
     duration: VIDEO_DURATIONS,
+    /** `resolution` values (availability depends on model and duration). */
     resolution: VIDEO_RESOLUTIONS,
+    /** `audio_type` values. */
     audio_type: AUDIO_TYPES,
+    /** `movement_amplitude` values. */
     movement_amplitude: MOVEMENT_AMPLITUDES,
+    /** `style` values. */
     style: VIDEO_STYLES,
   }),
-  extend: Object.freeze({ model: EXTEND_MODELS, resolution: EXTEND_RESOLUTIONS }),
-  multiframe: Object.freeze({ model: EXTEND_MODELS, resolution: EXTEND_RESOLUTIONS }),
+  /** `proxy.video.extend()`. */
+  extend: Object.freeze({
+    /** `model` values. */
+    model: EXTEND_MODELS,
+    /** `resolution` values. */
+    resolution: EXTEND_RESOLUTIONS,
+  }),
+  /** `proxy.video.multiframe()`. */
+  multiframe: Object.freeze({
+    /** `model` values. */
+    model: EXTEND_MODELS,
+    /** `resolution` values. */
+    resolution: EXTEND_RESOLUTIONS,
+  }),
 });

@@ -13,8 +13,11 @@ import type { TaskKind } from './tasks.js';
  * ```
  */
 export class TaskFailedError extends GraphcloudError {
+  /** `'TaskFailedError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'TaskFailedError';
+  /** The task kind (`upscale`, `referenceToVideo`...). */
   readonly kind: TaskKind;
+  /** The task's id. */
   readonly taskId: string;
   /** The vendor's final status (`FAILED`, `failed`, or the success value that had no result). */
   readonly status: string;

@@ -88,6 +88,7 @@ export interface RelightParams extends ImageTaskCommon {
   transfer_light_from_lightmap?: ProxyImageInput;
   /** Reference image; cannot be combined with `transfer_light_from_lightmap`. */
   transfer_light_from_reference_image?: ProxyImageInput;
+  /** Finer control of the light transfer. */
   advanced_settings?: RelightAdvancedSettings;
 }
 
@@ -105,7 +106,9 @@ export interface UpscaleParams extends ImageTaskCommon {
   image: ProxyImageInput;
   /** Higher scales take longer. Default not documented (the vendor uses `2x`). */
   scale_factor?: (typeof SCALE_FACTORS)[number];
+  /** The upscaling model. @default the vendor's (`automatic`) */
   engine?: (typeof UPSCALE_ENGINES)[number];
+  /** The kind of image to tune for. @default the vendor's (`standard`) */
   optimized_for?: (typeof UPSCALE_OPTIMIZED_FOR)[number];
   /** Reusing the prompt of an AI-generated image improves results. */
   prompt?: string;
@@ -132,14 +135,19 @@ export interface StyleTransferParams extends ImageTaskCommon {
   image: ProxyImageInput;
   /** Required by the SDK: the style reference. */
   reference_image: ProxyImageInput;
+  /** The style transfer model. */
   engine?: (typeof STYLE_TRANSFER_ENGINES)[number];
+  /** How the style is applied (`faithful`, `gen_z`...). */
   flavor?: (typeof STYLE_TRANSFER_FLAVORS)[number];
   /** Same settings give the same image. */
   fixed_generation?: boolean;
   /** Process as a portrait; `portrait_beautifier` and `portrait_style` need it `true`. */
   is_portrait?: boolean;
+  /** Face retouching; used only with `is_portrait: true` (ignored by the server otherwise). */
   portrait_beautifier?: (typeof PORTRAIT_BEAUTIFIERS)[number];
+  /** Portrait look; used only with `is_portrait: true` (ignored by the server otherwise). */
   portrait_style?: (typeof PORTRAIT_STYLES)[number];
+  /** Text guiding the restyled image. */
   prompt?: string;
   /** 0 to 100: keeps the original structure. */
   structure_strength?: number;

@@ -12,6 +12,7 @@ import { sniffImageType } from './image-size.js';
  * ```
  */
 export interface ImageFile {
+  /** The file's path, absolute or relative to the working directory. */
   path: string;
 }
 

@@ -110,7 +110,7 @@ export interface ProxyClientOptions extends ClientOptions {
   /**
    * Bearer token sent as `Authorization: Bearer <token>` to the proxy's origin only; a function is
    * called before every request.
-   * @example token: process.env.GRAPHCLOUD_TOKEN
+   * @example token: process.env.GRAPHCLOUD_PROXY_TOKEN
    */
   token?: Credential | undefined;
   /**

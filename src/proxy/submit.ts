@@ -76,7 +76,7 @@ export function createTaskMethods<F extends 'image' | 'video'>(ctx: SubmitContex
  * once: a submission is never retried, since a second attempt could start a second paid task.
  * Hands the task to `onSubmitted`, then, with `wait`, waits for it.
  *
- * @throws {ValidationError} listing every broken limit or option; nothing was sent.
+ * @throws {@link ValidationError} listing every broken limit or option; nothing was sent.
  * @example const task = await submitTask(ctx, 'extend', { model: 'videoq2-pro', video_creation_id: id, video_url: url }, {});
  */
 export async function submitTask(ctx: SubmitContext, kind: TaskKind, params: unknown, options: unknown): Promise<unknown> {

@@ -23,7 +23,7 @@ export interface ImageTaskParams {
   /**
    * Relights an image from a prompt, a light map or a reference image.
    *
-   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @throws `ValidationError` for any broken limit (nothing is sent).
    * @example
    * ```ts
    * const done = await proxy.image.relight({ image: url, prompt: 'neon night (blue rim light:1.3)', style: 'contrasted_n_hdr' }, { wait: true });
@@ -34,7 +34,7 @@ export interface ImageTaskParams {
    * Upscales an image; the result may not exceed 25.3 million pixels (checked when the input's
    * size can be read: bytes, files and Base64, not URLs).
    *
-   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @throws `ValidationError` for any broken limit (nothing is sent).
    * @example
    * ```ts
    * const task = await proxy.image.upscale({ image: { path: './small.png' }, scale_factor: '4x', creativity: 2 });
@@ -44,7 +44,7 @@ export interface ImageTaskParams {
   /**
    * Transfers the style of `reference_image` onto `image`.
    *
-   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @throws `ValidationError` for any broken limit (nothing is sent).
    * @example
    * ```ts
    * const task = await proxy.image.styleTransfer({ image: photo, reference_image: painting, style_strength: 70 });
@@ -54,7 +54,7 @@ export interface ImageTaskParams {
   /**
    * Enhances skin with an artistic, stylised look.
    *
-   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @throws `ValidationError` for any broken limit (nothing is sent).
    * @example
    * ```ts
    * const task = await proxy.image.skinEnhancerCreative({ image: { path: './face.jpg' }, sharpen: 30 });
@@ -64,7 +64,7 @@ export interface ImageTaskParams {
   /**
    * Enhances skin while staying faithful to the original.
    *
-   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @throws `ValidationError` for any broken limit (nothing is sent).
    * @example
    * ```ts
    * const task = await proxy.image.skinEnhancerFaithful({ image: 'https://example.com/face.jpg', skin_detail: 90 });
@@ -85,7 +85,7 @@ export interface VideoTaskParams {
   /**
    * Generates a video from a prompt and, optionally, one start-frame image.
    *
-   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @throws `ValidationError` for any broken limit (nothing is sent).
    * @example
    * ```ts
    * const task = await proxy.video.referenceToVideo({ model: 'videoq3-pro', prompt: 'a lighthouse in a storm', duration: 12, resolution: '1080p' });
@@ -95,7 +95,7 @@ export interface VideoTaskParams {
   /**
    * Extends a video (given by creation id and URL) by 1 to 7 seconds.
    *
-   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @throws `ValidationError` for any broken limit (nothing is sent).
    * @example
    * ```ts
    * const task = await proxy.video.extend({ model: 'videoq2-pro', video_creation_id: id, video_url: url, duration: 5 });
@@ -105,7 +105,7 @@ export interface VideoTaskParams {
   /**
    * Generates a video through 2 to 9 key frames after a start image.
    *
-   * @throws {ValidationError} for any broken limit (nothing is sent).
+   * @throws `ValidationError` for any broken limit (nothing is sent).
    * @example
    * ```ts
    * const task = await proxy.video.multiframe({ model: 'videoq2-turbo', start_image: a, image_settings: [{ key_image: b, duration: 2 }, { key_image: c, duration: 2 }] });

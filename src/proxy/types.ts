@@ -11,7 +11,9 @@ import type { ImageTaskKind, TaskKind, VideoTaskKind } from './tasks.js';
  * ```
  */
 export interface ImageTask<K extends ImageTaskKind = ImageTaskKind> {
+  /** The task kind it was submitted as (`upscale`, `relight`...). */
   kind: K;
+  /** The vendor's `task_id`: `proxy.waitForTask()` follows it. */
   taskId: string;
   /** Upper-cased: `CREATED` right after submission; values the SDK does not know are kept. */
   status: 'CREATED' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | (string & {});
@@ -31,7 +33,9 @@ export interface ImageTask<K extends ImageTaskKind = ImageTaskKind> {
  * ```
  */
 export interface VideoTask<K extends VideoTaskKind = VideoTaskKind> {
+  /** The task kind it was submitted as (`referenceToVideo`, `extend`, `multiframe`). */
   kind: K;
+  /** The vendor's `task_id`: `proxy.waitForTask()` follows it. */
   taskId: string;
   /** Lower-cased: usually `created` or `queueing` right after submission; values the SDK does not know are kept. */
   state: 'created' | 'processing' | 'queueing' | 'success' | 'failed' | (string & {});
@@ -51,7 +55,9 @@ export interface VideoTask<K extends VideoTaskKind = VideoTaskKind> {
  * ```
  */
 export interface TaskRef<K extends TaskKind = TaskKind> {
+  /** The task kind: it picks the status route. */
   kind: K;
+  /** The vendor's `task_id`. */
   taskId: string;
   /** The image task's last known status: `CREATED` makes the time until the first reading free. */
   status?: string | undefined;
@@ -76,10 +82,13 @@ export type TaskPhase = 'queued' | 'running' | 'succeeded' | 'failed';
  * ```
  */
 export interface TaskStatus {
+  /** The task kind. */
   kind: TaskKind;
+  /** The task's id. */
   taskId: string;
   /** The vendor's value, `COMPLETED`-style for images, `success`-style for videos. */
   status: string;
+  /** Where the task stands, in the same words for images and videos. */
   phase: TaskPhase;
   /** Result URLs: image `generated`, or video `creations[].url`. */
   urls: string[];
@@ -96,11 +105,15 @@ export interface TaskStatus {
  * @example const { urls: [first] } = await proxy.waitForTask(task);
  */
 export interface ImageTaskResult<K extends ImageTaskKind = ImageTaskKind> {
+  /** The task kind. */
   kind: K;
+  /** The task's id. */
   taskId: string;
+  /** The final status the vendor reported (`COMPLETED`). */
   status: string;
   /** The `generated` URLs (at least one). */
   urls: string[];
+  /** The last status body, unchanged. */
   raw: unknown;
 }
 
@@ -109,10 +122,13 @@ export interface ImageTaskResult<K extends ImageTaskKind = ImageTaskKind> {
  * @example console.log(result.creations[0]?.cover_url);
  */
 export interface VideoCreation {
+  /** The creation's id: `proxy.video.extend({ video_creation_id })` takes it. */
   id?: string | undefined;
   /** Video URL, valid for about an hour. Fetch it without credentials. Optional in the vendor's schema: a creation without one is no result. */
   url?: string | undefined;
+  /** URL of a still image of the video. */
   cover_url?: string | undefined;
+  /** URL of the watermarked video, when one was made. */
   watermarked_url?: string | undefined;
   [key: string]: unknown;
 }
@@ -122,13 +138,19 @@ export interface VideoCreation {
  * @example const { urls: [video], creations } = await proxy.waitForTask(videoTask);
  */
 export interface VideoTaskResult<K extends VideoTaskKind = VideoTaskKind> {
+  /** The task kind. */
   kind: K;
+  /** The task's id. */
   taskId: string;
+  /** The final state the vendor reported (`success`). */
   status: string;
   /** The `creations[].url` that are set (at least one). */
   urls: string[];
+  /** Every creation the vendor listed, as sent. */
   creations: VideoCreation[];
+  /** Credits charged, when the vendor said. */
   credits: number | undefined;
+  /** The last status body, unchanged. */
   raw: unknown;
 }
 

@@ -11,7 +11,19 @@ export const EXTEND_MODELS = Object.freeze(['videoq2-pro', 'videoq2-turbo'] as c
  * Duration range in seconds of reference-to-video, by model (others: not documented).
  * @example VIDEO_DURATIONS['videoq3-pro'] // { min: 1, max: 16 }
  */
-export const VIDEO_DURATIONS: Readonly<Partial<Record<VideoModel, { readonly min: number; readonly max: number }>>> = Object.freeze({
+export const VIDEO_DURATIONS: Readonly<
+  Partial<
+    Record<
+      VideoModel,
+      {
+        /** Shortest duration, in seconds. */
+        readonly min: number;
+        /** Longest duration, in seconds. */
+        readonly max: number;
+      }
+    >
+  >
+> = Object.freeze({
   'videoq3-pro': Object.freeze({ min: 1, max: 16 }),
   'videoq2-pro-fast': Object.freeze({ min: 1, max: 10 }),
   'videoq2-pro': Object.freeze({ min: 1, max: 8 }),
@@ -51,6 +63,7 @@ interface VideoTaskCommon {
  * ```
  */
 export interface ReferenceToVideoParams extends VideoTaskCommon {
+  /** The video model; it bounds `duration`. */
   model?: VideoModel;
   /** At most 2000 characters. */
   prompt?: string;
@@ -60,6 +73,7 @@ export interface ReferenceToVideoParams extends VideoTaskCommon {
   duration?: number;
   /** Availability depends on model and duration. */
   resolution?: (typeof VIDEO_RESOLUTIONS)[number];
+  /** The frame shape as a ratio (`16:9`); the allowed values are not published, so the SDK checks only that it is a string. */
   aspect_ratio?: string;
   /** Direct audio-video generation. @default true (for `videoq3-pro`) */
   audio?: boolean;
@@ -71,7 +85,9 @@ export interface ReferenceToVideoParams extends VideoTaskCommon {
   voice_id?: string;
   /** No effect for q2 and q3 models. */
   movement_amplitude?: (typeof MOVEMENT_AMPLITUDES)[number];
+  /** The look of the video: `general` or `anime`. */
   style?: (typeof VIDEO_STYLES)[number];
+  /** The vendor's `enhance` switch, sent as given (its effect is not published). */
   enhance?: boolean;
   /** Use the recommended prompt: costs 10 more credits. */
   is_rec?: boolean;
@@ -100,7 +116,21 @@ export interface ReferenceToVideoParams extends VideoTaskCommon {
  * const params: ExtendParams = { model: 'videoq2-turbo', video_creation_id: creation.id, video_url: creation.url, duration: 4 };
  * ```
  */
-export type ExtendParams = ExtendFields & ({ video_creation_id: string; video_url: string } | { video_creation_id?: undefined; video_url?: undefined });
+export type ExtendParams = ExtendFields &
+  (
+    | {
+        /** The creation to extend (`VideoCreation.id`); given with `video_url`. */
+        video_creation_id: string;
+        /** The video to extend (`VideoCreation.url`); given with `video_creation_id`. */
+        video_url: string;
+      }
+    | {
+        /** Not given: the server extends from the images alone. */
+        video_creation_id?: undefined;
+        /** Not given, like `video_creation_id`. */
+        video_url?: undefined;
+      }
+  );
 
 /**
  * The fields of `ExtendParams` other than the source video.
@@ -119,6 +149,7 @@ export interface ExtendFields extends VideoTaskCommon {
   images?: ProxyImageInput[];
   /** At most 2000 characters. */
   prompt?: string;
+  /** The resolution of the extension. */
   resolution?: (typeof EXTEND_RESOLUTIONS)[number];
   /** The creation to extend; required together with `video_url`. */
   video_creation_id?: string | undefined;
@@ -135,6 +166,7 @@ export interface MultiframeImageSetting {
   key_image: ProxyImageInput;
   /** Seconds, 2 to 7 (the vendor's real schema). */
   duration?: number;
+  /** Describes the motion towards this key frame (at most 2000 characters). */
   prompt?: string;
 }
 
@@ -156,5 +188,6 @@ export interface MultiframeParams extends VideoTaskCommon {
   start_image: ProxyImageInput;
   /** Required: 2 to 9 key frames. */
   image_settings: MultiframeImageSetting[];
+  /** The resolution of the video. */
   resolution?: (typeof EXTEND_RESOLUTIONS)[number];
 }

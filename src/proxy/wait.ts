@@ -22,7 +22,7 @@ export interface WaitContext {
  * Checks a task reference and a wait's options before anything is sent: the kind must be known and
  * the id one path segment (`''`, `.` and `..` would address another route).
  *
- * @throws {ValidationError} naming every problem.
+ * @throws {@link ValidationError} naming every problem.
  * @example assertWait('proxy.waitForTask()', task, options, WAIT_FOR_TASK_RULES);
  */
 export function assertWait(context: string, task: unknown, options: unknown, rules: OptionRules): asserts task is TaskRef {
@@ -45,7 +45,7 @@ export function assertWait(context: string, task: unknown, options: unknown, rul
  * queued time is free unless `countQueued`) and the 404 grace before the first reading. An SDK error
  * that ends the wait names the task as `error.submitted`: it is paid for and still running.
  *
- * @throws {TimeoutError} when `waitTimeout` is spent.
+ * @throws {@link TimeoutError} when `waitTimeout` is spent.
  * @example for await (const status of watchStatuses(ctx, task, {})) console.log(status.phase);
  */
 export async function* watchStatuses(ctx: WaitContext, task: TaskRef, options: Omit<WaitForTaskOptions, 'onUpdate'>): AsyncGenerator<WireStatus, void, undefined> {
@@ -90,7 +90,7 @@ export async function* watchStatuses(ctx: WaitContext, task: TaskRef, options: O
  * Waits for a terminal status: resolves to the result when the task succeeded, rejects with a
  * `TaskFailedError` when it failed or succeeded without a result. `onUpdate` sees every change.
  *
- * @throws {TaskFailedError} when the task failed.
+ * @throws {@link TaskFailedError} when the task failed.
  * @example const result = await waitForResult(ctx, task, { onUpdate: console.log });
  */
 export async function waitForResult(ctx: WaitContext, task: TaskRef, options: WaitForTaskOptions): Promise<ImageTaskResult | VideoTaskResult> {

@@ -27,14 +27,19 @@ export interface RegistryClientOptions extends ClientOptions {
  * import { RegistryClient } from 'graphcloud';
  * await using registry = new RegistryClient({ baseUrl: 'https://registry.example.com', token });
  * const node = await registry.nodes.get('acme-upscale');
- * for await (const v of registry.versions.listAll({ nodeId: node.id })) console.log(v.version);
+ * for await (const v of registry.versions.listAll({ nodeId: 'acme-upscale' })) console.log(v.version);
  * ```
  */
 export class RegistryClient {
+  /** The API's base URL without its trailing slashes (a path such as `/api/graphcloud` resolved against the page). */
   readonly baseUrl: string;
+  /** Nodes: `create()`, `update()`, `delete()`, `get()`, `review()`, `list()`, `search()`, `versions()`, `version()`, `install()`. */
   readonly nodes: NodesResource;
+  /** Node versions: `list()`, `update()`, `delete()`, `publish()`, `uploadPackage()`. */
   readonly versions: VersionsResource;
+  /** Per-version metadata of graph nodes: `update()`. */
   readonly graphNodes: GraphNodesResource;
+  /** Publishers and their tokens: `create()`, `list()`, `mine()`, `get()`, `update()`, `delete()`, `isAvailable()`, `nodes()`, `permissions()`, `createToken()`, `listTokens()`, `deleteToken()`. */
   readonly publishers: PublishersResource;
   readonly #http: HttpClient;
 

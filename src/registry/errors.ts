@@ -14,9 +14,15 @@ import type { NodeVersion } from './types.js';
  * ```
  */
 export class PackageUploadError extends GraphcloudError {
+  /** `'PackageUploadError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'PackageUploadError';
   /** The version the registry created. */
   readonly version: NodeVersion;
+  /**
+   * Where to `PUT` the package (`registry.versions.uploadPackage(signedUrl, pkg)`), until it
+   * expires; `undefined` when the registry answered without one. Not enumerable: a capability,
+   * kept out of logs.
+   */
   declare readonly signedUrl: string | undefined;
 
   constructor(version: NodeVersion, signedUrl: string | undefined, cause?: unknown) {

@@ -32,7 +32,7 @@ export class NodesResource {
   /**
    * Creates a node under a publisher you own (`POST /publishers/{publisherId}/nodes`).
    *
-   * @throws {ValidationError} when `publisherId` or `node.id` is not an id.
+   * @throws `ValidationError` when `publisherId` or `node.id` is not an id.
    * @example
    * ```ts
    * await registry.nodes.create('acme', { id: 'acme-upscale', name: 'Acme Upscale', tags: ['image'] });
@@ -89,7 +89,7 @@ export class NodesResource {
    * Rates a node with 1 to 5 stars (`POST /nodes/{nodeId}/reviews?star=N`); returns the node with
    * its updated `rating`.
    *
-   * @throws {ValidationError} when `stars` is not an integer from 1 to 5.
+   * @throws `ValidationError` when `stars` is not an integer from 1 to 5.
    * @example
    * ```ts
    * const { rating } = await registry.nodes.review('acme-upscale', 5);
@@ -105,7 +105,7 @@ export class NodesResource {
   /**
    * One page of nodes (`GET /nodes`).
    *
-   * @throws {ValidationError} for a `page` below 1, a `limit` that is not a positive integer, or an unknown filter.
+   * @throws `ValidationError` for a `page` below 1, a `limit` that is not a positive integer, or an unknown filter.
    * @example
    * ```ts
    * const { nodes, totalPages } = await registry.nodes.list({ supportedOs: 'linux', limit: 50 });

@@ -21,7 +21,7 @@ export class PublishersResource {
   /**
    * Creates a publisher (`POST /publishers`). The id is akin to a username and should be lowercase.
    *
-   * @throws {ValidationError} when `id` is not an id.
+   * @throws `ValidationError` when `id` is not an id.
    * @example
    * ```ts
    * const publisher = await registry.publishers.create({ id: 'acme', name: 'Acme', website: 'https://acme.test' });

@@ -26,34 +26,33 @@ export const GRAPH_NODE_POLICIES = ['GraphNodePolicyActive', 'GraphNodePolicyBan
  */
 export const PUBLISHER_ROLES = ['owner', 'member'] as const;
 
-/** A documented value, or a newer one the server added (kept, never rejected). */
-type Open<T extends string> = T | (string & {});
-
+// Each of these is a documented value or a newer one the server added (kept, never rejected);
+// `string & {}` keeps the documented values in editors' completions.
 /**
- * A node's `status`: a documented value (`NODE_STATUSES`) or a newer one the server sends.
+ * A node's `status`: a documented value ({@link NODE_STATUSES}) or a newer one the server sends.
  * @example const status: NodeStatus = 'NodeStatusActive';
  */
-export type NodeStatus = Open<(typeof NODE_STATUSES)[number]>;
+export type NodeStatus = (typeof NODE_STATUSES)[number] | (string & {});
 /**
- * A node version's `status`: a documented value (`NODE_VERSION_STATUSES`) or a newer one.
+ * A node version's `status`: a documented value ({@link NODE_VERSION_STATUSES}) or a newer one.
  * @example const statuses: NodeVersionStatus[] = ['NodeVersionStatusFlagged', 'NodeVersionStatusPending'];
  */
-export type NodeVersionStatus = Open<(typeof NODE_VERSION_STATUSES)[number]>;
+export type NodeVersionStatus = (typeof NODE_VERSION_STATUSES)[number] | (string & {});
 /**
- * A publisher's `status`: a documented value (`PUBLISHER_STATUSES`) or a newer one.
+ * A publisher's `status`: a documented value ({@link PUBLISHER_STATUSES}) or a newer one.
  * @example const status: PublisherStatus = 'PublisherStatusActive';
  */
-export type PublisherStatus = Open<(typeof PUBLISHER_STATUSES)[number]>;
+export type PublisherStatus = (typeof PUBLISHER_STATUSES)[number] | (string & {});
 /**
- * A graph node's `policy`: a documented value (`GRAPH_NODE_POLICIES`) or a newer one.
+ * A graph node's `policy`: a documented value ({@link GRAPH_NODE_POLICIES}) or a newer one.
  * @example const policy: GraphNodePolicy = 'GraphNodePolicyLocalOnly';
  */
-export type GraphNodePolicy = Open<(typeof GRAPH_NODE_POLICIES)[number]>;
+export type GraphNodePolicy = (typeof GRAPH_NODE_POLICIES)[number] | (string & {});
 /**
  * A publisher member's `role`: `owner`, `member`, or a newer one.
  * @example const canWrite = (role: PublisherRole | null | undefined) => role === 'owner';
  */
-export type PublisherRole = Open<(typeof PUBLISHER_ROLES)[number]>;
+export type PublisherRole = (typeof PUBLISHER_ROLES)[number] | (string & {});
 
 /**
  * What a node and a node version both declare: the hosts they support, and their tags.
@@ -68,6 +67,7 @@ export interface SupportAndTags {
   supported_host_version?: string | null;
   /** Operating systems supported. */
   supported_os?: string[] | null;
+  /** Free-form tags (`image`, `video`...). */
   tags?: string[] | null;
   /** Admin-only tags (security warnings, admin metadata). */
   tags_admin?: string[] | null;
@@ -86,16 +86,23 @@ export interface NodeVersion extends SupportAndTags {
   id?: string | null;
   /** Semantic version, unique per node. */
   version?: string | null;
+  /** The id of the node this is a version of. */
   node_id?: string | null;
   /** Summary of changes in the version. */
   changelog?: string | null;
+  /** Where the registry is in reading the package's graph nodes (a status text; `undefined` before it starts). */
   node_extract_status?: string | null;
+  /** When the version was published, an ISO 8601 date-time. */
   createdAt?: string | null;
+  /** The Python requirements the version installs (pip specifiers). */
   dependencies?: string[] | null;
+  /** True when the author marked the version deprecated. */
   deprecated?: boolean | null;
   /** Output only: where to download the version. */
   downloadUrl?: string | null;
+  /** The version's review status: `NodeVersionStatusActive`, `...Pending`, `...Flagged`, `...Banned`, `...Deleted`, or a newer value. */
   status?: NodeVersionStatus | null;
+  /** Why the version has its status, when the registry says (`includeStatusReason`). */
   status_reason?: string | null;
   [field: string]: unknown;
 }
@@ -105,9 +112,21 @@ export interface NodeVersion extends SupportAndTags {
  * @example const emails = publisher.members?.map((m) => m.user?.email) ?? [];
  */
 export interface PublisherMember {
+  /** The membership's id. */
   id?: string | null;
+  /** `owner` (may write) or `member`, or a newer role. */
   role?: PublisherRole | null;
-  user?: { id?: string | null; name?: string | null; email?: string | null; [field: string]: unknown } | null;
+  /** The member's account. */
+  user?: {
+    /** The user's id. */
+    id?: string | null;
+    /** The user's name. */
+    name?: string | null;
+    /** The user's e-mail address. */
+    email?: string | null;
+    /** Any other field the registry sends, kept as it is. */
+    [field: string]: unknown;
+  } | null;
   [field: string]: unknown;
 }
 
@@ -121,14 +140,23 @@ export interface PublisherMember {
 export interface Publisher {
   /** Unique, akin to a username; should be lowercase. Optional in the published schema. */
   id?: string | null;
+  /** The display name. */
   name?: string | null;
+  /** What the publisher is. */
   description?: string | null;
+  /** When the publisher was created, an ISO 8601 date-time. */
   createdAt?: string | null;
+  /** URL of the logo. */
   logo?: string | null;
+  /** The people who may act for the publisher, with their roles. */
   members?: PublisherMember[] | null;
+  /** URL of the publisher's source code (an organisation on a code host). */
   source_code_repo?: string | null;
+  /** `PublisherStatusActive`, `PublisherStatusBanned`, or a newer value. */
   status?: PublisherStatus | null;
+  /** Where users get help: an e-mail address or a URL. */
   support?: string | null;
+  /** URL of the publisher's website. */
   website?: string | null;
   [field: string]: unknown;
 }
@@ -144,26 +172,41 @@ export interface Publisher {
 export interface Node extends SupportAndTags {
   /** Unique node id. Optional in the published schema. */
   id?: string | null;
+  /** The display name. */
   name?: string | null;
+  /** The author's name. */
   author?: string | null;
+  /** URL of the banner image shown on the node's page. */
   banner_url?: string | null;
   /** @deprecated Use `tags`; the field will be removed from the API. */
   category?: string | null;
+  /** When the node was created, an ISO 8601 date-time. */
   created_at?: string | null;
+  /** What the node pack does. */
   description?: string | null;
+  /** How many times the node was installed. */
   downloads?: number | null;
+  /** Stars of the source repository. */
   github_stars?: number | null;
+  /** URL of the node's icon. */
   icon?: string | null;
+  /** The newest published version (with `latest: true` in listings). */
   latest_version?: NodeVersion | null;
   /** Path to the LICENSE file in the node's repository. */
   license?: string | null;
+  /** Names of graph nodes of other packs that this node's graph nodes take precedence over when a workflow names them. */
   preempted_graph_node_names?: string[] | null;
+  /** The publisher that owns the node. */
   publisher?: Publisher | null;
   /** Average rating. */
   rating?: number | null;
+  /** URL of the source repository. */
   repository?: string | null;
+  /** The registry's ranking weight in search results (higher first). */
   search_ranking?: number | null;
+  /** The node's status in the registry: `NodeStatusActive`, `NodeStatusDeleted`, `NodeStatusBanned`, or a newer value. */
   status?: NodeStatus | null;
+  /** Why the node has its status (the reason of a ban...), when the registry says. */
   status_detail?: string | null;
   /** Translations of the node's metadata; the shape is not documented, so it is kept as sent. */
   translations?: Record<string, unknown> | null;
@@ -180,15 +223,28 @@ export interface Node extends SupportAndTags {
 export interface GraphNode {
   /** The graph node's name (in the answer only). Optional in the published schema. */
   graph_node_name?: string | null;
+  /** The menu path the web UI files the node under (`image/upscaling`). */
   category?: string | null;
+  /** True when the node is kept only for old workflows; the web UI hides deprecated nodes. */
   deprecated?: boolean | null;
+  /** What the node does, in its author's words. */
   description?: string | null;
+  /** True when the node may still change or be removed. */
   experimental?: boolean | null;
+  /** The name of the Python method that runs the node (its `FUNCTION`). */
   function?: string | null;
+  /** The node's inputs (its `INPUT_TYPES`), as a JSON text. */
   input_types?: string | null;
+  /** For each output, whether it yields a list rather than one value. */
   output_is_list?: boolean[] | null;
+  /**
+   * Whether the graph node may be used: `GraphNodePolicyActive`, `GraphNodePolicyBanned`,
+   * `GraphNodePolicyLocalOnly` (local runtimes only), or a newer value.
+   */
   policy?: GraphNodePolicy | null;
+  /** The outputs' display names, as a JSON text. */
   return_names?: string | null;
+  /** The outputs' types (`IMAGE`...), as a JSON text. */
   return_types?: string | null;
   [field: string]: unknown;
 }
@@ -198,9 +254,13 @@ export interface GraphNode {
  * @example const { versions, page, totalPages }: VersionPage = await registry.versions.list({ page: 2 });
  */
 export interface VersionPage {
+  /** This page's number, from 1. */
   page?: number | null;
+  /** Versions per page. */
   pageSize?: number | null;
+  /** Versions matching the filters, across every page. */
   total?: number | null;
+  /** How many pages the filters give. */
   totalPages?: number | null;
   /** The versions of this page (empty when the server sent none). */
   versions: NodeVersion[];
@@ -212,20 +272,31 @@ export interface VersionPage {
  * @example const params: NodeParams = { id: 'acme-upscale', name: 'Acme Upscale', tags: ['image'] };
  */
 export interface NodeParams extends SupportAndTags {
+  /** The node's unique id (lowercase, as in `acme-upscale`); required to create. */
   id?: string;
+  /** The display name. */
   name?: string;
+  /** The author's name. */
   author?: string;
+  /** URL of the banner image shown on the node's page. */
   banner_url?: string;
   /** @deprecated Use `tags`; the field will be removed from the API. */
   category?: string;
+  /** What the node pack does. */
   description?: string;
+  /** URL of the node's icon. */
   icon?: string;
   /** Path to the LICENSE file in the node's repository. */
   license?: string;
+  /** Names of graph nodes of other packs that this node's graph nodes take precedence over when a workflow names them. */
   preempted_graph_node_names?: string[];
+  /** URL of the source repository. */
   repository?: string;
+  /** The node's status in the registry: `NodeStatusActive`, `NodeStatusDeleted`, `NodeStatusBanned`, or a newer value. */
   status?: NodeStatus;
+  /** Why the node has its status (the reason of a ban...), when the registry says. */
   status_detail?: string;
+  /** Translations of the node's metadata, by language; sent as given. */
   translations?: Record<string, unknown>;
   [field: string]: unknown;
 }
@@ -236,11 +307,17 @@ export interface NodeParams extends SupportAndTags {
 export interface PublisherParams {
   /** Unique, akin to a username; should be lowercase. */
   id: string;
+  /** The display name. */
   name?: string;
+  /** What the publisher is. */
   description?: string;
+  /** URL of the logo. */
   logo?: string;
+  /** URL of the publisher's source code. */
   source_code_repo?: string;
+  /** Where users get help: an e-mail address or a URL. */
   support?: string;
+  /** URL of the publisher's website. */
   website?: string;
   [field: string]: unknown;
 }
@@ -249,15 +326,28 @@ export interface PublisherParams {
  * @example const params: GraphNodeParams = { category: 'image/upscale', deprecated: false };
  */
 export interface GraphNodeParams {
+  /** The menu path the web UI files the node under (`image/upscaling`). */
   category?: string;
+  /** True when the node is kept only for old workflows; the web UI hides deprecated nodes. */
   deprecated?: boolean;
+  /** What the node does, in its author's words. */
   description?: string;
+  /** True when the node may still change or be removed. */
   experimental?: boolean;
+  /** The name of the Python method that runs the node (its `FUNCTION`). */
   function?: string;
+  /** The node's inputs (its `INPUT_TYPES`), as a JSON text. */
   input_types?: string;
+  /** For each output, whether it yields a list rather than one value. */
   output_is_list?: boolean[];
+  /**
+   * Whether the graph node may be used: `GraphNodePolicyActive`, `GraphNodePolicyBanned`,
+   * `GraphNodePolicyLocalOnly` (local runtimes only), or a newer value.
+   */
   policy?: GraphNodePolicy;
+  /** The outputs' display names, as a JSON text. */
   return_names?: string;
+  /** The outputs' types (`IMAGE`...), as a JSON text. */
   return_types?: string;
   [field: string]: unknown;
 }
@@ -266,7 +356,9 @@ export interface GraphNodeParams {
  * @example const params: VersionUpdateParams = { changelog: 'Fix a crash', deprecated: false };
  */
 export interface VersionUpdateParams {
+  /** The new summary of changes of the version. */
   changelog?: string;
+  /** Mark the version deprecated (`true`) or not. */
   deprecated?: boolean;
 }
 
@@ -294,9 +386,13 @@ export interface ListVersionsParams {
  * @example const { nodes, totalPages }: NodePage = await registry.nodes.search({ search: 'upscale' });
  */
 export interface NodePage {
+  /** Nodes matching the filters, across every page. */
   total?: number | null;
+  /** This page's number, from 1. */
   page?: number | null;
+  /** Nodes per page. */
   limit?: number | null;
+  /** How many pages the filters give. */
   totalPages?: number | null;
   /** The nodes of this page (empty when the server sent none). */
   nodes: Node[];
@@ -367,6 +463,7 @@ export interface NodeVersionsParams {
  * @example const { canEdit } = await registry.publishers.permissions('acme');
  */
 export interface PublisherPermissions {
+  /** True when the caller may change the publisher and its nodes (an owner). */
   canEdit?: boolean | null;
   [field: string]: unknown;
 }
@@ -376,9 +473,13 @@ export interface PublisherPermissions {
  * @example for (const t of await registry.publishers.listTokens('acme')) console.log(t.id, t.name);
  */
 export interface PersonalAccessToken {
+  /** The token's id: what `publishers.deleteToken()` takes. */
   id?: string | null;
+  /** The name given when it was created. */
   name?: string | null;
+  /** The description given when it was created. */
   description?: string | null;
+  /** When it was created, an ISO 8601 date-time. */
   createdAt?: string | null;
   [field: string]: unknown;
 }
@@ -390,6 +491,7 @@ export interface PersonalAccessToken {
 export interface CreateTokenParams {
   /** Required: a name for the token. */
   name: string;
+  /** What the token is for. */
   description?: string | undefined;
 }
 
@@ -398,6 +500,7 @@ export interface CreateTokenParams {
  * @example const { token } = await registry.publishers.createToken('acme', { name: 'ci' });
  */
 export interface CreatedToken {
+  /** The secret: shown this once; publish with it (`personalAccessToken`). */
   token: string;
 }
 
@@ -428,7 +531,9 @@ export interface PublishVersionParams {
 export interface PublishedVersionFields extends SupportAndTags {
   /** Semantic version, unique per node. */
   version: string;
+  /** Summary of changes in the version. */
   changelog?: string | undefined;
+  /** The Python requirements the version installs (pip specifiers). */
   dependencies?: string[] | undefined;
   [field: string]: unknown;
 }

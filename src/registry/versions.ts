@@ -35,7 +35,7 @@ export class VersionsResource {
   /**
    * Reads one page of versions (`GET /versions`).
    *
-   * @throws {ValidationError} for a page below 1 or a page size outside 1 to 100.
+   * @throws `ValidationError` for a page below 1 or a page size outside 1 to 100.
    * @example
    * ```ts
    * const { versions, totalPages } = await registry.versions.list({ statuses: ['NodeVersionStatusFlagged'], pageSize: 50 });
@@ -129,7 +129,7 @@ export class VersionsResource {
    * streamed from a file path, never held whole in memory). Resolves with the published version.
    * The package is opened and checked (exists, not empty, a zip) before anything is sent.
    *
-   * @throws {PackageUploadError} when the version was created but its package upload failed (or was
+   * @throws `PackageUploadError` when the version was created but its package upload failed (or was
    * aborted: `cause` is then the abort reason): it carries the version and the signed URL, so the
    * upload can be retried without publishing twice.
    * @example

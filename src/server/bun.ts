@@ -1,23 +1,58 @@
 import type { Relay } from './relay.js';
 import type { RelayPeer, RelaySocket } from './socket-session.js';
 
-/** The data the Bun adapter keeps on each socket. */
-interface SocketData {
+/**
+ * The data the Bun adapter keeps on each socket (`ws.data`): set by the adapter on upgrade, never
+ * by the application.
+ *
+ * @example
+ * ```ts
+ * const session = (ws as BunSocket).data.session; // undefined until the socket opened
+ * ```
+ */
+export interface BunSocketData {
+  /** The relay's `open` of the accepted upgrade, called when Bun opens the socket. */
   open: (peer: RelayPeer) => RelaySocket;
+  /** The relay's side of the socket, once it opened. */
   session?: RelaySocket | undefined;
 }
 
-/** The part of Bun's `ServerWebSocket` the adapter uses. */
+/**
+ * The part of Bun's `ServerWebSocket` the adapter uses.
+ *
+ * @example
+ * ```ts
+ * const socket: BunSocket = ws; // in Bun.serve's websocket handlers
+ * ```
+ */
 export interface BunSocket {
-  data: SocketData;
+  /** The adapter's data, set on upgrade. */
+  data: BunSocketData;
+  /** Sends a message to the browser. */
   send(data: string | Uint8Array): unknown;
+  /** Closes the socket. */
   close(code?: number, reason?: string): void;
+  /** Bytes queued and not yet sent, when Bun tells. */
   getBufferedAmount?(): number;
 }
 
-/** The part of Bun's `Server` the adapter uses. */
+/**
+ * The part of Bun's `Server` the adapter uses.
+ *
+ * @example
+ * ```ts
+ * const server: BunServer = Bun.serve({ port: 3000, ...createBunHandler(relay) });
+ * ```
+ */
 export interface BunServer {
-  upgrade(request: Request, options: { data: SocketData }): boolean;
+  /** Completes a WebSocket upgrade; false when the request cannot be upgraded. */
+  upgrade(
+    request: Request,
+    options: {
+      /** The data kept on the socket. */
+      data: BunSocketData;
+    },
+  ): boolean;
 }
 
 /**
@@ -30,10 +65,15 @@ export interface BunServer {
  * ```
  */
 export interface BunRelayHandler {
+  /** Answers a request through the relay, or completes a socket upgrade the relay accepted (then `undefined`). */
   fetch(request: Request, server: BunServer): Promise<Response | undefined>;
+  /** Bun's socket handlers, wired to the relay. */
   websocket: {
+    /** A browser socket opened: the relay starts its session. */
     open(ws: BunSocket): void;
+    /** A browser sent a message: handed to its session. */
     message(ws: BunSocket, message: string | Uint8Array | ArrayBuffer): void;
+    /** A browser socket closed: its session ends. */
     close(ws: BunSocket): void;
   };
 }

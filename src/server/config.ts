@@ -131,7 +131,7 @@ const RELAY_RULES: OptionRules = Object.freeze({
 /**
  * Checks the options of `createRelay()` and fills in the defaults.
  *
- * @throws {ValidationError} naming every bad option; the relay does not start.
+ * @throws {@link ValidationError} naming every bad option; the relay does not start.
  * @example
  * ```ts
  * const config = resolveRelayConfig({ cloudUrl, apiKey, secret, authorize });

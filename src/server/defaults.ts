@@ -37,6 +37,7 @@ export const RELAY_DEFAULTS = Object.freeze({
    * @default 1_000
    */
   outputsCacheSize: 1_000,
+  /** The socket relay: browser sockets, the shared upstream socket, held messages. */
   socket: Object.freeze({
     /**
      * Jobs one browser socket may follow at once; a subscription beyond replaces a job that ended,

@@ -8,6 +8,8 @@
  * import { createRelay, createNodeHandler } from 'graphcloud/server';
  * const relay = createRelay({ cloudUrl, apiKey, secret, authorize, basePath: '/api/graphcloud' });
  * ```
+ *
+ * @module graphcloud/server
  */
 export { createRelay, type Relay, type RelayUpgrade } from './relay.js';
 export { RELAY_DEFAULTS } from './defaults.js';

@@ -21,6 +21,7 @@ export type RelayCredential = string | (() => string | Promise<string>);
  * ```
  */
 export interface AuthorizeContext {
+  /** The route group asked for (`submit`, `view`, `socket`...), or `"<METHOD> <path>"` for a custom route. */
   route: string;
 }
 
@@ -34,7 +35,9 @@ export interface AuthorizeContext {
  * ```
  */
 export interface SubmitBody {
+  /** The API-format workflow, node id to node. */
   prompt: Record<string, unknown>;
+  /** Any other field the browser sent (`extra_data`, `client_id`...). */
   [field: string]: unknown;
 }
 
@@ -140,13 +143,42 @@ export interface RelayOptions {
  * ```
  */
 export interface RelaySocketOptions {
+  /** Jobs one browser socket may follow at once. @default 32 */
   maxSubscriptions?: number | undefined;
+  /** Largest message a browser may send on the socket, in bytes. @default 4_096 */
   maxMessageBytes?: number | undefined;
+  /** Bytes queued for one browser before the relay closes its socket (code 1013). @default 16_777_216 (16 MiB) */
   maxBufferedBytes?: number | undefined;
+  /** Time a browser's upgrade waits for the upstream socket to open, in ms; then `503`. @default 10_000 */
   openTimeoutMs?: number | undefined;
+  /** Delay before the upstream socket closes once no browser is connected, in ms. @default 30_000 */
   idleCloseMs?: number | undefined;
-  hold?: { maxBytes?: number | undefined; maxPreviewBytes?: number | undefined; maxAgeMs?: number | undefined } | undefined;
-  reconnect?: { minDelayMs?: number | undefined; maxDelayMs?: number | undefined; growFactor?: number | undefined; minUptimeMs?: number | undefined; connectionTimeoutMs?: number | undefined } | undefined;
+  /** Messages of jobs no browser follows yet, kept for a late subscription (per instance). */
+  hold?:
+    | {
+        /** Bytes of held text messages; the oldest jobs' go first. @default 4_194_304 (4 MiB) */
+        maxBytes?: number | undefined;
+        /** Bytes of held previews, apart from the text messages. @default 2_097_152 (2 MiB) */
+        maxPreviewBytes?: number | undefined;
+        /** Age after which a job's held messages are dropped, in ms. @default 30_000 */
+        maxAgeMs?: number | undefined;
+      }
+    | undefined;
+  /** Reconnects of the upstream socket: capped exponential backoff with jitter. */
+  reconnect?:
+    | {
+        /** First reconnect delay, in ms. @default 250 */
+        minDelayMs?: number | undefined;
+        /** Cap of one reconnect delay, in ms. @default 15_000 */
+        maxDelayMs?: number | undefined;
+        /** Growth of the delay per failed attempt. @default 2 */
+        growFactor?: number | undefined;
+        /** A connection open this long, in ms, resets the backoff. @default 5_000 */
+        minUptimeMs?: number | undefined;
+        /** Time allowed for one connection attempt, in ms. @default 10_000 */
+        connectionTimeoutMs?: number | undefined;
+      }
+    | undefined;
 }
 
 /**
@@ -160,10 +192,15 @@ export interface RelaySocketOptions {
  * ```
  */
 export type RelayWebSocketConstructor = new (url: string) => {
+  /** `0` connecting, `1` open, `2` closing, `3` closed. */
   readonly readyState: number;
+  /** Set to `arraybuffer` by the relay, so binary frames (previews) arrive as bytes. */
   binaryType: string;
+  /** Sends a text message. */
   send(data: string): void;
+  /** Closes the connection with an optional close code and reason. */
   close(code?: number, reason?: string): void;
+  /** Registers a listener; the relay listens to all four events. */
   // `any`: the DOM and `ws` declare different event classes; the socket reads them defensively.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: any) => void): void;

@@ -24,7 +24,19 @@ import { view } from './view.js';
  * if (decision.response) return decision.response;
  * ```
  */
-export type RelayUpgrade = { response: Response; open?: undefined } | { response?: undefined; open(peer: RelayPeer): RelaySocket };
+export type RelayUpgrade =
+  | {
+      /** The answer to the refused upgrade (`401`, `403`, `503`...). */
+      response: Response;
+      /** Absent: the upgrade was refused. */
+      open?: undefined;
+    }
+  | {
+      /** Absent: the upgrade was accepted. */
+      response?: undefined;
+      /** Call once the runtime accepted the socket, with its `send`/`close`; feed the returned socket the browser's messages. */
+      open(peer: RelayPeer): RelaySocket;
+    };
 
 /**
  * A relay: a web-standard handler `(request) => Promise<Response>` (mount it in any framework),
@@ -60,7 +72,7 @@ export interface Relay {
  * output files followed and streamed on the server, and a socket relay that gives each browser
  * only the messages of its own jobs. See docs/browser.md.
  *
- * @throws {ValidationError} for a bad option, or without `authorize` (nor `dangerouslyAllowAnyone`).
+ * @throws `ValidationError` for a bad option, or without `authorize` (nor `dangerouslyAllowAnyone`).
  * @example
  * ```ts
  * import { createRelay } from 'graphcloud/server';

@@ -14,19 +14,43 @@ export type UpstreamName = 'cloud' | 'proxy' | 'registry';
  * What a route needs besides the caller's authorization: nothing (`open`), the token of the job or
  * task its `:id` names, or the relay's own handling (a submission signs a token; `view` checks that
  * the file belongs to the token's job).
+ *
+ * @example
+ * ```ts
+ * RELAY_ROUTES.status.scope; // 'job': the request needs the job's token
+ * ```
  */
 export type RouteScope = 'open' | 'job' | 'task' | 'submit' | 'task-submit' | 'view' | 'cancel' | 'socket';
 
-/** One method and path of a route group. `:name` matches one segment, a final `*` the rest. */
+/**
+ * One method and path of a route group. `:name` matches one segment, a final `*` the rest.
+ *
+ * @example
+ * ```ts
+ * const pattern: RoutePattern = { method: 'GET', path: '/api/jobs/:id' };
+ * ```
+ */
 export interface RoutePattern {
+  /** The HTTP method the route answers. */
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  /** The path below the relay's base path, the same as upstream: `:name` matches one segment, a final `*` one or more. */
   path: string;
 }
 
-/** A group of routes the relay can forward, by name. */
+/**
+ * A group of routes the relay can forward, by name (an entry of `RELAY_ROUTES`).
+ *
+ * @example
+ * ```ts
+ * const { upstream, scope, patterns } = RELAY_ROUTES.submit; // 'cloud', 'submit', [{ method: 'POST', path: '/api/prompt' }]
+ * ```
+ */
 export interface RouteGroup {
+  /** Where the group's requests are forwarded. */
   upstream: UpstreamName;
+  /** What a request needs besides the caller's authorization. */
   scope: RouteScope;
+  /** The methods and paths of the group. */
   patterns: readonly RoutePattern[];
   /** Query names passed on; `all` passes the query as it came. @default none */
   query?: readonly string[] | 'all';
@@ -47,7 +71,7 @@ const proxyTasks = (method: 'GET' | 'POST', paths: readonly string[]): RoutePatt
  * createRelay({ ...options, routes: [...RELAY_DEFAULT_ROUTES, 'registryRead'] });
  * ```
  */
-export const RELAY_ROUTES = Object.freeze({
+export const RELAY_ROUTES: Readonly<Record<RouteName, RouteGroup>> = Object.freeze({
   objectInfo: { upstream: 'cloud', scope: 'open', patterns: [{ method: 'GET', path: '/api/object_info' }, { method: 'GET', path: '/api/object_info/:class' }] },
   upload: { upstream: 'cloud', scope: 'open', patterns: [{ method: 'POST', path: '/api/upload/image' }, { method: 'POST', path: '/api/upload/mask' }] },
   submit: { upstream: 'cloud', scope: 'submit', patterns: [{ method: 'POST', path: '/api/prompt' }] },
@@ -105,7 +129,7 @@ export const RELAY_ROUTES = Object.freeze({
     ],
     query: 'all',
   },
-} satisfies Record<string, RouteGroup>);
+} satisfies Record<RouteName, RouteGroup>);
 
 /**
  * The name of a route group of `RELAY_ROUTES`.
@@ -115,7 +139,22 @@ export const RELAY_ROUTES = Object.freeze({
  * const name: RouteName = 'registryRead';
  * ```
  */
-export type RouteName = keyof typeof RELAY_ROUTES;
+export type RouteName =
+  | 'objectInfo'
+  | 'upload'
+  | 'submit'
+  | 'status'
+  | 'job'
+  | 'view'
+  | 'cancel'
+  | 'socket'
+  | 'taskSubmit'
+  | 'taskStatus'
+  | 'listJobs'
+  | 'queue'
+  | 'interrupt'
+  | 'registryRead'
+  | 'registryWrite';
 
 /**
  * The route groups served when the `routes` option is not given: what a running page needs
@@ -138,8 +177,11 @@ export const RELAY_DEFAULT_ROUTES: readonly RouteName[] = Object.freeze(['object
  * ```
  */
 export interface CustomRoute {
+  /** The HTTP method the route answers. */
   method: RoutePattern['method'];
+  /** The path below the relay's base path, the same as upstream: `:name` matches one segment, a final `*` one or more. */
   path: string;
+  /** Where its requests are forwarded. */
   upstream: UpstreamName;
 }
 

@@ -22,11 +22,20 @@ export interface RelaySocketStats {
   subscriptions: number;
   /** The shared upstream socket. */
   upstream: UpstreamState;
-  /** Upstream messages received, passed to browsers (once per browser), dropped (naming no job, unreadable, or holding a credential). */
+  /** Upstream messages received. */
   received: number;
+  /** Messages passed to browsers, counted once per browser. */
   forwarded: number;
-  /** Messages held for jobs nobody follows yet: jobs, bytes, and how many the bounds dropped. */
-  held: { prompts: number; bytes: number; dropped: number };
+  /** Messages held for jobs nobody follows yet. */
+  held: {
+    /** Jobs with held messages. */
+    prompts: number;
+    /** Bytes held. */
+    bytes: number;
+    /** Held messages the bounds (`socket.hold`) dropped. */
+    dropped: number;
+  };
+  /** Upstream messages dropped: naming no job, unreadable, or holding a credential. */
   dropped: number;
 }
 

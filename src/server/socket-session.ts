@@ -11,7 +11,9 @@ import type { TokenSigner } from './tokens.js';
  * ```
  */
 export interface RelayPeer {
+  /** Sends a message to the browser (text, or a binary preview frame). */
   send(data: string | Uint8Array): void;
+  /** Closes the browser's socket with a close code and reason. */
   close(code: number, reason: string): void;
   /** Bytes queued and not yet sent, when the runtime tells (a slow reader is closed past a bound). */
   bufferedAmount?(): number;
@@ -28,7 +30,9 @@ export interface RelayPeer {
  * ```
  */
 export interface RelaySocket {
+  /** Hands the relay one message the browser sent. */
   receive(data: string | Uint8Array): void;
+  /** Tells the relay the browser's socket closed: it stops following that socket's jobs. */
   closed(): void;
 }
 

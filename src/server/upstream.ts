@@ -11,6 +11,7 @@ import type { UpstreamName } from './routes.js';
  * ```
  */
 export class UpstreamFailure extends GraphcloudError {
+  /** `'UpstreamFailure'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'UpstreamFailure';
   readonly code: 'upstream_timeout' | 'upstream_unreachable';
   readonly status: number;
@@ -87,7 +88,7 @@ export class UpstreamClient {
    * Sends one request; resolves with the answer (a redirect is returned, not followed), whose body
    * fails when it pauses longer than `timeout`.
    *
-   * @throws {UpstreamFailure} no answer within `timeout`, or no connection.
+   * @throws `UpstreamFailure` no answer within `timeout`, or no connection.
    */
   async send(call: UpstreamCall): Promise<Response> {
     const target = call.upstream ? this.#config.upstreams[call.upstream] : undefined;

@@ -5,6 +5,8 @@
  * import { startSimulator } from 'graphcloud/testing';
  * const sim = await startSimulator();
  * await sim.close();
+ *
+ * @module graphcloud/testing
  */
 export { startSimulator, SIMULATOR_DEFAULTS } from './simulator.js';
 export { FAULT_HEADER } from './faults/header.js';

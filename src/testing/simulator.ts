@@ -35,12 +35,19 @@ import type { Simulator, SimulatorOptions } from './types/public.js';
  * SIMULATOR_DEFAULTS.taskDurationMs; // 1000
  */
 export const SIMULATOR_DEFAULTS = Object.freeze({
+  /** The server played: the hosted cloud. */
   runtime: 'cloud' as const,
+  /** Time a proxy task takes from creation to its terminal state, in ms. */
   taskDurationMs: 1000,
+  /** Pause between two execution events of a workflow run, in ms. */
   stepDelayMs: 5,
+  /** `progress` messages (and preview frames) per executed node. */
   progressSteps: 3,
+  /** Seed of the random generator behind fault ratios and seeded ids. */
   seed: 1,
+  /** Lifetime of the signed file URLs `/api/view` answers, in ms. */
   signedUrlTtlMs: 300_000,
+  /** `POST /api/jobs/{id}/cancel` is served, as on the newest servers. */
   cancelRoutes: true,
 });
 

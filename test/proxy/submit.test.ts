@@ -106,13 +106,14 @@ describe('proxy submissions: exact wire shape', () => {
   });
 
   it('scrubs the credential a submission answer echoes from the task and its raw body', async () => {
-    answer('/proxy/imagevendor/v1/ai/image-upscaler', { data: { task_id: TASK, status: 'CREATED', generated: [], echo: `Bearer ${TOKEN}` } });
-    answer('/proxy/videovendor/extend', { ...video, note: { [TOKEN]: 'key-9' } });
-    const image = await client().image.upscale({ image: IMG });
-    const clip = await new ProxyClient({ baseUrl: BASE, apiKey: 'key-9' }).video.extend({ model: 'videoq2-pro', video_creation_id: 'c', video_url: 'https://x.test/v.mp4' });
+    const secret = 'sk-live-7d1e2f3a9b';
+    answer('/proxy/imagevendor/v1/ai/image-upscaler', { data: { task_id: TASK, status: 'CREATED', generated: [], echo: `Bearer ${secret}` } });
+    answer('/proxy/videovendor/extend', { ...video, note: { [secret]: 'platform-key-42' } });
+    const image = await client({ token: secret }).image.upscale({ image: IMG });
+    const clip = await new ProxyClient({ baseUrl: BASE, apiKey: 'platform-key-42' }).video.extend({ model: 'videoq2-pro', video_creation_id: 'c', video_url: 'https://x.test/v.mp4' });
     expect(image.taskId).toBe(TASK);
-    expect(JSON.stringify(image)).not.toContain(TOKEN);
-    expect(JSON.stringify(clip)).not.toContain('key-9');
+    expect(JSON.stringify(image)).not.toContain(secret);
+    expect(JSON.stringify(clip)).not.toContain('platform-key-42');
   });
 
   it('refuses token and apiKey together', () => {

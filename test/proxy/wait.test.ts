@@ -7,6 +7,8 @@ import { BASE, client, TOKEN, useProxyServer } from './helpers.js';
 const { server, seen } = useProxyServer();
 const UPSCALE_STATUS = '/proxy/imagevendor/v1/ai/image-upscaler/t-1';
 const VIDEO_STATUS = '/proxy/videovendor/tasks/v-1/creations';
+/** A credential as long as real ones (shorter ones are placeholders, not scrubbed from answers). */
+const SECRET = 'sk-live-7d1e2f3a9b';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
@@ -126,31 +128,36 @@ describe('proxy.waitForTask()', () => {
   });
 
   it('scrubs the token a failure body echoes from the TaskFailedError (message, errCode, raw) and from every update', async () => {
-    const echo = `Bearer ${TOKEN}`;
+    const echo = `Bearer ${SECRET}`;
     sequence(VIDEO_STATUS, [
       videoState('processing', { note: echo }),
-      videoState('failed', { err_code: `Denied:${TOKEN}`, message: `token ${TOKEN} refused`, nested: { [TOKEN]: [echo] } }),
+      videoState('failed', { err_code: `Denied:${SECRET}`, message: `token ${SECRET} refused`, nested: { [SECRET]: [echo] } }),
     ]);
     const updates: TaskStatus[] = [];
-    const done = client().waitForTask({ kind: 'extend', taskId: 'v-1' }, { onUpdate: (s) => updates.push(s) }).catch((e: unknown) => e);
+    const done = client({ token: SECRET }).waitForTask({ kind: 'extend', taskId: 'v-1' }, { onUpdate: (s) => updates.push(s) }).catch((e: unknown) => e);
     await advance(2000);
     const error = (await done) as TaskFailedError;
     expect(error).toBeInstanceOf(TaskFailedError);
     expect(error.errCode).toBe('Denied:[REDACTED]');
     const { inspect } = await import('node:util');
     for (const surface of [error.message, String(error), JSON.stringify(error), JSON.stringify(error.raw), inspect(error, { depth: 10 }), JSON.stringify(updates)]) {
-      expect(surface).not.toContain(TOKEN);
+      expect(surface).not.toContain(SECRET);
     }
     expect(updates.length).toBeGreaterThan(0);
   });
 
   it('scrubs the token an answer echoes from the result of a successful wait', async () => {
-    sequence(UPSCALE_STATUS, [() => HttpResponse.json({ data: { task_id: 't-1', status: 'COMPLETED', generated: ['https://cdn.test/a.png'], echo: TOKEN } })]);
-    const done = client().waitForTask({ kind: 'upscale', taskId: 't-1' });
+    sequence(UPSCALE_STATUS, [() => HttpResponse.json({ data: { task_id: 't-1', status: 'COMPLETED', generated: ['https://cdn.test/a.png'], echo: SECRET, relay_token: 'relay-signed' } })]);
+    const done = client({ token: SECRET }).waitForTask({ kind: 'upscale', taskId: 't-1' });
     await settle();
     const result = await done;
     expect(result.urls).toEqual(['https://cdn.test/a.png']);
-    expect(JSON.stringify(result)).not.toContain(TOKEN);
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+    // A short credential is a placeholder (the relay's): answers keep text that merely contains it.
+    sequence(UPSCALE_STATUS, [() => HttpResponse.json({ data: { task_id: 't-1', status: 'COMPLETED', generated: ['https://cdn.test/a.png'], relay_token: 'relay-signed' } })]);
+    const placeholder = client({ token: 'relay' }).waitForTask({ kind: 'upscale', taskId: 't-1' });
+    await settle();
+    expect((await placeholder).raw).toEqual({ data: expect.objectContaining({ relay_token: 'relay-signed' }) });
   });
 
   it('rejects with TaskFailedError when an image fails', async () => {

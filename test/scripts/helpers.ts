@@ -13,7 +13,8 @@ export interface Fixture {
   write(files: Record<string, string>): void;
   /** Links `node_modules` to the repository's, so packages resolve as they do here. */
   linkNodeModules(): void;
-  run(script: string): { status: number | null; output: string };
+  /** Runs `script` (a path from the repository root) with `args`, in the fixture's folder. */
+  run(script: string, args?: readonly string[]): { status: number | null; output: string };
   remove(): void;
 }
 
@@ -30,8 +31,8 @@ export function createFixture(): Fixture {
     linkNodeModules() {
       symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'junction');
     },
-    run(script) {
-      const result = spawnSync(process.execPath, [path.join(REPO, script)], { cwd: dir, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+    run(script, args = []) {
+      const result = spawnSync(process.execPath, [path.join(REPO, script), ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
       return { status: result.status, output: `${result.stdout}${result.stderr}` };
     },
     remove() {

@@ -18,6 +18,7 @@ export const CLOUD_DEFAULTS = Object.freeze({
    * @default 3_600_000
    */
   waitTimeout: 3_600_000 as number | false,
+  /** How the shared WebSocket reconnects and when it closes. */
   socket: Object.freeze({
     /**
      * First reconnect delay in ms; grows by `growFactor` per failed attempt, with jitter.
@@ -56,6 +57,7 @@ export const CLOUD_DEFAULTS = Object.freeze({
      */
     authCloseCodes: Object.freeze([1008, 4001, 4003, 4401, 4403]) as readonly number[],
   }),
+  /** Socket messages kept for jobs no watcher has claimed yet. */
   hold: Object.freeze({
     /**
      * Bytes of messages (their frames' length) kept for prompt ids no watcher has claimed yet (a
@@ -70,6 +72,7 @@ export const CLOUD_DEFAULTS = Object.freeze({
      */
     maxAgeMs: 120_000,
   }),
+  /** Status reads of watched jobs, when the socket is down or silent. */
   poll: Object.freeze({
     /**
      * A watched job with no message for this long, in ms, has its status read (catches a
@@ -137,10 +140,34 @@ export const CLOUD_DEFAULTS = Object.freeze({
  * ```
  */
 export interface SocketPolicy extends Backoff {
+  /** A connection that stayed open this long, in ms, resets the backoff to `minDelayMs`. @default 5_000 */
   minUptimeMs: number;
+  /** Time allowed for one connection attempt to open, in ms. @default 10_000 */
   connectionTimeoutMs: number;
+  /** Delay in ms before the shared socket closes once no job is watched. @default 1_000 */
   idleCloseMs: number;
+  /**
+   * Close codes that mean the server refused the credential: the watcher stops reconnecting and
+   * its jobs reject with an `AuthenticationError`.
+   * @default [1008, 4001, 4003, 4401, 4403]
+   */
   authCloseCodes: readonly number[];
+}
+
+/**
+ * What the shared socket keeps of messages for prompt ids no watcher has claimed yet: a run can
+ * finish before the submission's answer names its id (see `DEFAULTS.cloud.hold`).
+ *
+ * @example
+ * ```ts
+ * const hold: HoldPolicy = { ...DEFAULTS.cloud.hold, maxBytes: 1_048_576 };
+ * ```
+ */
+export interface HoldPolicy {
+  /** Bytes of held messages (their frames' length) at most; the oldest are dropped first. @default 4_194_304 (4 MiB) */
+  maxBytes: number;
+  /** Age in ms after which the held messages of an unclaimed prompt id are dropped. @default 120_000 */
+  maxAgeMs: number;
 }
 
 /**
@@ -152,8 +179,11 @@ export interface SocketPolicy extends Backoff {
  * ```
  */
 export interface PollPolicy extends Backoff {
+  /** A watched job with no message for this long, in ms, has its status read (catches a completion lost on a half-open connection). @default 20_000 */
   silenceMs: number;
+  /** Status reads in flight at once across every job of the client, 1 to 1000. @default 8 */
   concurrency: number;
+  /** A `404` from the status route before a job's first status is lag, not an error, for this long in ms. @default 30_000 */
   notFoundGraceMs: number;
 }
 
@@ -166,9 +196,13 @@ export interface PollPolicy extends Backoff {
  * ```
  */
 export interface WatcherPolicy {
+  /** Deadline of the wait for a job in ms, or `false` for none. */
   waitTimeout: number | false;
+  /** How the shared socket reconnects. */
   socket: SocketPolicy;
-  hold: { maxBytes: number; maxAgeMs: number };
+  /** What is kept for unclaimed prompt ids. */
+  hold: HoldPolicy;
+  /** How jobs are polled when the socket cannot tell. */
   poll: PollPolicy;
 }
 
@@ -182,9 +216,17 @@ export interface WatcherPolicy {
  * ```
  */
 export interface WatcherPolicyOptions {
+  /**
+   * Deadline of the wait for a job in ms (`runWorkflow`, `jobs.watch`), or `false` for none; a
+   * call's own `waitTimeout` overrides it.
+   * @default DEFAULTS.cloud.waitTimeout (3_600_000)
+   */
   waitTimeout?: number | false | undefined;
+  /** How the shared socket reconnects and closes; each field over `DEFAULTS.cloud.socket`. */
   socket?: Partial<SocketPolicy> | undefined;
-  hold?: Partial<WatcherPolicy['hold']> | undefined;
+  /** What is kept for prompt ids no watcher has claimed yet; each field over `DEFAULTS.cloud.hold`. */
+  hold?: Partial<HoldPolicy> | undefined;
+  /** How jobs are polled when the socket is down or silent; each field over `DEFAULTS.cloud.poll`. */
   poll?: Partial<PollPolicy> | undefined;
 }
 

@@ -26,8 +26,11 @@ export function initOf(error: ApiError): ApiErrorInit {
  * ```
  */
 export class WorkflowValidationError extends BadRequestError {
+  /** `'WorkflowValidationError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'WorkflowValidationError';
+  /** The server's `error.type` (`prompt_outputs_failed_validation`, `missing_node_type`, `prompt_no_outputs`...); the same as `code`. */
   readonly type: string | undefined;
+  /** Each rejected node's errors, by node id; empty when the server named none. */
   readonly nodeErrors: Record<string, NodeErrors>;
 
   /** `workflow` (the one sent) gives each node's title to the message. */
@@ -52,9 +55,13 @@ export class WorkflowValidationError extends BadRequestError {
  * ```
  */
 export class WorkflowError extends GraphcloudError {
+  /** `'WorkflowError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'WorkflowError';
+  /** The server's `error.type`, when `error` was an object with one. */
   readonly type: string | undefined;
+  /** The answer's `node_errors` by node id; empty when it named none. */
   readonly nodeErrors: Record<string, NodeErrors>;
+  /** The whole answer body, as the server sent it. */
   readonly body: unknown;
   /** Set when the server also returned a `prompt_id`: the job may still run. */
   readonly promptId: string | undefined;
@@ -77,6 +84,7 @@ export class WorkflowError extends GraphcloudError {
  * ```
  */
 export class InsufficientCreditsError extends PaymentRequiredError {
+  /** `'InsufficientCreditsError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'InsufficientCreditsError';
 }
 
@@ -90,6 +98,7 @@ export class InsufficientCreditsError extends PaymentRequiredError {
  * ```
  */
 export class SubscriptionInactiveError extends ApiError {
+  /** `'SubscriptionInactiveError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'SubscriptionInactiveError';
 }
 
@@ -102,11 +111,20 @@ export class SubscriptionInactiveError extends ApiError {
  * ```
  */
 export interface WorkflowIssue {
+  /** The id of the node concerned, or `(workflow)` when the workflow as a whole has the wrong shape. */
   nodeId: string;
   /** The input concerned, when there is one. */
   input?: string | undefined;
+  /**
+   * The kind of problem: a node type the server does not have, a required input not set, a number
+   * outside `min`/`max`, a value outside the option list, a literal of the wrong type, a link to a
+   * node that is not in the workflow, a node that is not `{class_type, inputs}`, or a whole
+   * workflow in the web UI's format.
+   */
   code: 'unknown_class_type' | 'missing_required_input' | 'out_of_range' | 'not_in_options' | 'wrong_type' | 'missing_link_target' | 'invalid_node' | 'ui_format';
+  /** What was expected (`an integer from 0 to 100`, `one of: "euler", "dpmpp_2m"`...). */
   message: string;
+  /** The value found, when there is one. */
   received?: unknown;
 }
 
@@ -121,7 +139,9 @@ export interface WorkflowIssue {
  * ```
  */
 export class InvalidWorkflowError extends ValidationError {
+  /** `'InvalidWorkflowError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'InvalidWorkflowError';
+  /** Every problem found, node by node (at least one). */
   readonly workflowIssues: WorkflowIssue[];
 
   constructor(workflowIssues: WorkflowIssue[], context = 'cloud.runWorkflow()') {
@@ -141,9 +161,13 @@ export class InvalidWorkflowError extends ValidationError {
  * ```
  */
 export class JobFailedError extends GraphcloudError {
+  /** `'JobFailedError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'JobFailedError';
+  /** The job's id. */
   readonly promptId: string;
+  /** How the run ended. */
   readonly status: 'failed' | 'cancelled';
+  /** Everything known about the run: `error` (why, when known) and the outputs of the nodes that did run. */
   readonly result: JobResult;
 
   constructor(result: JobResult & { status: 'failed' | 'cancelled' }) {
@@ -167,6 +191,7 @@ export class JobFailedError extends GraphcloudError {
  * ```
  */
 export class SubmissionUnknownError extends ConnectionError {
+  /** `'SubmissionUnknownError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'SubmissionUnknownError';
   /**
    * The prompt id the client chose and sent, when it sent one (never to a server known to be the
@@ -199,8 +224,11 @@ export class SubmissionUnknownError extends ConnectionError {
  * ```
  */
 export class OutputDownloadError extends GraphcloudError {
+  /** `'OutputDownloadError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'OutputDownloadError';
+  /** The job's id. */
   readonly promptId: string;
+  /** The finished run, outputs included (without `files`): fetch each file again with `cloud.files.get()`. */
   readonly result: JobResult;
 
   constructor(result: JobResult, cause: unknown) {
@@ -222,7 +250,9 @@ export class OutputDownloadError extends GraphcloudError {
  * ```
  */
 export class WatcherClosedError extends GraphcloudError {
+  /** `'WatcherClosedError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'WatcherClosedError';
+  /** The id of the job that was being watched, and still runs: `cloud.jobs.watch(promptId)` follows it again. */
   readonly promptId: string;
 
   constructor(promptId: string, cause?: unknown) {

@@ -10,6 +10,7 @@ import type { FileRef, JobErrorInfo, JobStatus, NodeOutput, Workflow } from './t
  * ```
  */
 export interface JobSummary {
+  /** The job's id (`prompt_id`). */
   promptId: string;
   /** The documented value (raw server states are mapped, as by `getStatus()`). */
   status: JobStatus;
@@ -31,6 +32,7 @@ export interface JobSummary {
   outputsCount: number | undefined;
   /** One of its output files, for a thumbnail. */
   preview: FileRef | undefined;
+  /** The id of the saved workflow the job was run from (`workflow_id`), when the server records one. */
   workflowId: string | undefined;
 }
 
@@ -59,8 +61,11 @@ export interface JobDetail extends JobSummary {
  * ```
  */
 export interface JobPage {
+  /** The jobs of this page, in the order asked (`sortBy`, `sortOrder`). */
   jobs: JobSummary[];
+  /** How many jobs come before this page: the server's `pagination.offset`, else the one asked. */
   offset: number;
+  /** The page size the server applied, when it says (the cloud's default is 100). */
   limit: number | undefined;
   /** Jobs matching the filter across every page, when the server says it. */
   total: number | undefined;
@@ -110,11 +115,13 @@ export interface ListJobsParams {
  * ```
  */
 export interface QueueItem {
+  /** The job's id. */
   promptId: string;
   /** The server's queue number: pending jobs run in this order. */
   number: number;
   /** `0` for a running job; `1` for the pending job that runs next, `2` after it... */
   position: number;
+  /** `in_progress` for a running job (in `running`), `pending` for a waiting one (in `pending`). */
   status: 'pending' | 'in_progress';
   /** The API-format workflow, when the server listed it. */
   workflow: Workflow | undefined;
@@ -131,6 +138,7 @@ export interface QueueItem {
  * ```
  */
 export interface JobQueue {
+  /** The jobs running now (usually one per worker). */
   running: QueueItem[];
   /** In the order they will run. */
   pending: QueueItem[];
@@ -154,8 +162,11 @@ export interface JobQueue {
  * ```
  */
 export interface CancelResult {
+  /** True when the job was stopped or dequeued; it then never produces outputs. */
   cancelled: boolean;
+  /** How it was cancelled (see above); `undefined` when `cancelled` is false. */
   via: 'cancel' | 'queue' | 'interrupt' | undefined;
+  /** Why it was not cancelled (see above); `undefined` when `cancelled` is true. */
   reason: 'ended_or_unknown' | 'running_not_cancellable' | undefined;
 }
 
@@ -169,9 +180,14 @@ export interface CancelResult {
  * ```
  */
 export interface JobRoutes {
+  /** Cancels one job (`POST`), or `false` when the server has no such route. @default '/api/jobs/{id}/cancel' */
   cancel: string | false;
+  /** Lists jobs (`GET`, with the listing's query). @default '/api/jobs' */
   jobs: string;
+  /** Reads one job with its outputs (`GET`). @default '/api/jobs/{id}' */
   job: string;
+  /** Reads the queue (`GET`) and removes pending jobs from it (`POST {delete: [ids]}`). @default '/api/queue' */
   queue: string;
+  /** Stops the running job (`POST`): on the cloud every running job of the user. @default '/api/interrupt' */
   interrupt: string;
 }

@@ -10,8 +10,11 @@ import type { FileRef, NodeOutput } from './types.js';
  * ```
  */
 export interface OutputFileRef {
+  /** The id of the node whose output lists the file. */
   nodeId: string;
+  /** The output list it is in (`images`, `video`, `audio`, `gifs`, or a node pack's own). */
   kind: string;
+  /** The file's reference: `cloud.files.get(ref)` downloads it. */
   ref: FileRef;
 }
 

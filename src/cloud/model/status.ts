@@ -9,7 +9,9 @@ import type { JobStatus, JobStatusInfo } from './types.js';
  * ```
  */
 export interface StatusMapping {
+  /** The documented status the raw value stands for. */
   status: JobStatus;
+  /** True when the job will not change any more (`completed`, `failed`, `cancelled`); false while a job winds down (`erroring`, `cancel_requested`...). */
   terminal: boolean;
 }
 

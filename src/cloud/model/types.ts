@@ -8,9 +8,18 @@
  * ```
  */
 export interface WorkflowNode {
+  /** The node type, a key of the server's node definitions (`cloud.nodes.list()`): `KSampler`, `LoadImage`... */
   class_type: string;
+  /** The node's inputs by name: a literal value, or a link `[sourceNodeId, outputIndex]`. */
   inputs: Record<string, unknown>;
-  _meta?: { title?: string } | undefined;
+  /** Editor metadata the server ignores; `title` is the name the node has in the web UI, used in the SDK's messages. */
+  _meta?:
+    | {
+        /** The node's title in the web UI (`"Positive prompt"`). */
+        title?: string;
+      }
+    | undefined;
+  /** Any other field of the node, sent as it is. */
   [key: string]: unknown;
 }
 
@@ -43,6 +52,7 @@ export type JobStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'ca
  * ```
  */
 export interface JobStatusInfo {
+  /** The job's id, as asked. */
   promptId: string;
   /** The documented value. */
   status: JobStatus;
@@ -63,9 +73,13 @@ export interface JobStatusInfo {
  * ```
  */
 export interface NodeErrorDetail {
+  /** The kind of problem (`value_not_in_list`, `required_input_missing`...); `'error'` when the server gave none. */
   type: string;
+  /** What is wrong, in the server's words (the `type` when it sent no message). */
   message: string;
+  /** More detail, as the server sent it: often the input and the value it refused. */
   details?: unknown;
+  /** Structured detail, as the server sent it (`input_name`, `input_config`, `received_value`...). */
   extra_info?: unknown;
 }
 
@@ -78,8 +92,11 @@ export interface NodeErrorDetail {
  * ```
  */
 export interface NodeErrors {
+  /** The node's type (`KSampler`...), when the server names it. */
   class_type?: string | undefined;
+  /** Each problem of this node; may be empty when only an output depending on it was dropped. */
   errors: NodeErrorDetail[];
+  /** The ids of the output nodes that depended on this node and were dropped with it. */
   dependent_outputs?: unknown[] | undefined;
 }
 
@@ -92,6 +109,7 @@ export interface NodeErrors {
  * ```
  */
 export interface SubmitResult {
+  /** The job's id (`prompt_id`): watch, cancel or look it up with it. */
   promptId: string;
   /** Position in the queue, when the server sent it. */
   number: number | undefined;
@@ -113,8 +131,11 @@ export interface SubmitResult {
  * ```
  */
 export interface FileRef {
+  /** The file's name on the server, as an upload returned it (`name`) or an output lists it. */
   filename: string;
+  /** The folder under the file type's root; `''` for none. The cloud keeps one flat namespace and ignores it. */
   subfolder?: string | undefined;
+  /** Which store the file is in: `output` (a run's results), `input` (uploads) or `temp` (previews). */
   type?: string | undefined;
 }
 
@@ -127,8 +148,11 @@ export interface FileRef {
  * ```
  */
 export interface UploadResult {
+  /** The name the server stored the file under, maybe not the one sent (`photo (1).png`): put this one in the workflow. */
   name: string;
+  /** The folder the file was stored in; `''` for none. */
   subfolder: string;
+  /** The store the file went to (`input`, or `temp`), when the server says. */
   type?: string | undefined;
 }
 
@@ -153,10 +177,15 @@ export type NodeOutput = Record<string, unknown>;
  * ```
  */
 export interface JobErrorInfo {
+  /** What went wrong: the server's `exception_message`, or its error message. */
   message: string;
+  /** The exception's class on the server (`exception_type`: `torch.OutOfMemoryError`...), when sent. */
   exceptionType?: string | undefined;
+  /** The id of the node that failed, when known. */
   nodeId?: string | undefined;
+  /** The type of the node that failed (`KSampler`...), when known. */
   nodeType?: string | undefined;
+  /** The server's traceback as it sent it (usually a list of strings), when sent. */
   traceback?: unknown;
 }
 
@@ -169,12 +198,15 @@ export interface JobErrorInfo {
  * ```
  */
 export interface OutputFile {
+  /** The id of the node that produced the file. */
   nodeId: string;
   /** The output list it came from (`images`, `video`...). */
   kind: string;
+  /** Where the file is on the server (`cloud.files.get(ref)` fetches it again). */
   ref: FileRef;
   /** The file's bytes (`new Blob([data])` takes them as they are). */
   data: Uint8Array<ArrayBuffer>;
+  /** The download's `Content-Type` (`image/png`...), when the server sent one. */
   mimeType: string | undefined;
 }
 
@@ -187,7 +219,9 @@ export interface OutputFile {
  * ```
  */
 export interface JobResult {
+  /** The job's id. */
   promptId: string;
+  /** How the job ended: `completed`, or `failed` or `cancelled` (then `error` says why, when known). */
   status: 'completed' | 'failed' | 'cancelled';
   /** Outputs by node id, from `executed` messages and, when needed, the server's history. */
   outputs: Record<string, NodeOutput>;

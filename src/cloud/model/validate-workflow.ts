@@ -1,7 +1,5 @@
-import type * as z from 'zod/mini';
 import { isPlainObject, type Checker } from '../../core/index.js';
 import type { WorkflowIssue } from './errors.js';
-import type { InputOptionsSchema, InputSpecSchema, NodeDefinitionSchema, ObjectInfoSchema } from './schemas.js';
 import type { Workflow } from './types.js';
 
 /**
@@ -13,17 +11,54 @@ import type { Workflow } from './types.js';
  * info.KSampler?.input.required?.steps; // ['INT', { default: 20, min: 1, max: 10000 }]
  * ```
  */
-export type ObjectInfo = z.infer<typeof ObjectInfoSchema>;
+export type ObjectInfo = Record<string, NodeDefinition>;
 
 /**
- * One node type's definition (`input.required` / `optional` / `hidden`, outputs, category...).
+ * One node type's definition (`input.required` / `optional` / `hidden`, outputs, category...),
+ * as the server sends it. Fields the server adds beyond these are kept.
  *
  * @example
  * ```ts
  * const def: NodeDefinition | undefined = info.LoadImage;
  * ```
  */
-export type NodeDefinition = z.infer<typeof NodeDefinitionSchema>;
+export interface NodeDefinition {
+  /** The node's inputs, by input name, in three groups. */
+  input: {
+    /** Inputs a workflow must set on a node of this type. */
+    required?: Record<string, InputSpec> | undefined;
+    /** Inputs a workflow may leave out (the node then uses its own default). */
+    optional?: Record<string, InputSpec> | undefined;
+    /** Inputs the server fills in itself (`"PROMPT"`, `"UNIQUE_ID"`...), never set by a workflow; any shape. */
+    hidden?: Record<string, unknown> | undefined;
+    /** Any other group the server sends, kept as it is. */
+    [key: string]: unknown;
+  };
+  /** Input names in the order the web UI shows them, per group (`required`, `optional`); absent on older servers. */
+  input_order?: Record<string, string[]> | undefined;
+  /** The type of each output slot, in slot order (`"IMAGE"`, `"LATENT"`, or a list of values for a combo output). */
+  output?: unknown[] | null | undefined;
+  /** The display name of each output slot, in slot order. */
+  output_name?: string[] | null | undefined;
+  /** For each output slot, whether it yields a list rather than one value. */
+  output_is_list?: boolean[] | null | undefined;
+  /** `true` for a node that produces a result of the run (`SaveImage`, `PreviewImage`...); a workflow needs at least one. */
+  output_node?: boolean | null | undefined;
+  /** The node type name, the key it has in {@link ObjectInfo} and the `class_type` of a workflow node. */
+  name?: string | null | undefined;
+  /** The name the web UI shows. */
+  display_name?: string | null | undefined;
+  /** The menu path the web UI files the node under (`"sampling"`, `"image/upscaling"`). */
+  category?: string | null | undefined;
+  /** What the node does, in the node author's words. */
+  description?: string | null | undefined;
+  /** `true` when the node type is kept only for old workflows and should not be used in new ones. */
+  deprecated?: boolean | null | undefined;
+  /** `true` when the node type is a preview whose inputs or behaviour may still change. */
+  experimental?: boolean | null | undefined;
+  /** Any other field the server sends, kept as it is. */
+  [key: string]: unknown;
+}
 
 /**
  * An input definition: `[type]` or `[type, options]`, where `type` is a name (`INT`, `FLOAT`,
@@ -34,17 +69,35 @@ export type NodeDefinition = z.infer<typeof NodeDefinitionSchema>;
  * const spec: InputSpec = ['INT', { min: 1, max: 100 }];
  * ```
  */
-export type InputSpec = z.infer<typeof InputSpecSchema>;
+export type InputSpec = [type: string | Array<string | number | boolean>, options?: InputOptions | undefined];
 
 /**
- * Options of an input definition (`min`, `max`, `step`, `default`, `options`...).
+ * Options of an input definition (`min`, `max`, `step`, `default`, `options`...). Fields the
+ * server adds beyond these (`control_after_generate`, `image_upload`...) are kept.
  *
  * @example
  * ```ts
  * const options: InputOptions = { min: 0, max: 1, step: 0.01 };
  * ```
  */
-export type InputOptions = z.infer<typeof InputOptionsSchema>;
+export interface InputOptions {
+  /** The value the node uses when the input is not set; any JSON value. */
+  default?: unknown;
+  /** The smallest value a number input accepts (inclusive); absent when unbounded. */
+  min?: number | null | undefined;
+  /** The largest value a number input accepts (inclusive); absent when unbounded. */
+  max?: number | null | undefined;
+  /** The increment the web UI's number widget moves by (the SDK does not check it). */
+  step?: number | null | undefined;
+  /** The allowed values of a `COMBO` input (files, models, sampler names...). */
+  options?: Array<string | number | boolean> | null | undefined;
+  /** `true` when a `STRING` input is edited as a multi-line text box. */
+  multiline?: boolean | null | undefined;
+  /** The help text the web UI shows beside the input. */
+  tooltip?: string | null | undefined;
+  /** Any other option the server sends, kept as it is. */
+  [key: string]: unknown;
+}
 
 /**
  * Options of `validateWorkflow()`.

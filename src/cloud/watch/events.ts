@@ -12,8 +12,17 @@ import type { JobResult, NodeOutput } from '../model/types.js';
  * ```
  */
 export interface StatusData {
-  status?: { exec_info?: { queue_remaining?: number } };
+  /** The queue's state. */
+  status?: {
+    /** What the server is executing. */
+    exec_info?: {
+      /** Jobs of yours still queued or running on the server. */
+      queue_remaining?: number;
+    };
+  };
+  /** The socket's session id (the first `status` message carries it). */
   sid?: string;
+  /** Any other field the server sends, kept as it is. */
   [key: string]: unknown;
 }
 
@@ -26,8 +35,11 @@ export interface StatusData {
  * ```
  */
 export interface ExecutionStartData {
+  /** The id of the job the message is about. */
   prompt_id: string;
+  /** When the server sent the message, in ms since the epoch. */
   timestamp?: number;
+  /** Any other field the server sends, kept as it is. */
   [key: string]: unknown;
 }
 
@@ -40,9 +52,13 @@ export interface ExecutionStartData {
  * ```
  */
 export interface ExecutionCachedData {
+  /** The id of the job the message is about. */
   prompt_id: string;
+  /** The ids of the nodes whose cached outputs are reused (they do not run); may be empty. */
   nodes?: string[];
+  /** When the server sent the message, in ms since the epoch. */
   timestamp?: number;
+  /** Any other field the server sends, kept as it is. */
   [key: string]: unknown;
 }
 
@@ -55,9 +71,13 @@ export interface ExecutionCachedData {
  * ```
  */
 export interface ExecutingData {
+  /** The id of the job the message is about. */
   prompt_id: string;
+  /** The id of the node starting to run; `null` once the whole run is over (the end marker). */
   node: string | null;
+  /** The id the web UI shows for that node (the outer node of a subgraph), when it differs. */
   display_node?: string;
+  /** Any other field the server sends, kept as it is. */
   [key: string]: unknown;
 }
 
@@ -70,10 +90,15 @@ export interface ExecutingData {
  * ```
  */
 export interface ProgressData {
+  /** The id of the job the message is about. */
   prompt_id: string;
+  /** Steps done so far (a sampler's step, a loader's bytes...). */
   value: number;
+  /** Steps in all: `value / max` is the node's progress. */
   max: number;
+  /** The id of the node reporting progress. */
   node?: string;
+  /** Any other field the server sends, kept as it is. */
   [key: string]: unknown;
 }
 
@@ -86,8 +111,27 @@ export interface ProgressData {
  * ```
  */
 export interface ProgressStateData {
+  /** The id of the job the message is about. */
   prompt_id: string;
-  nodes?: Record<string, { value?: number; max?: number; state?: string; node_id?: string; display_node_id?: string; [key: string]: unknown }>;
+  /** Every node's progress, by node id. */
+  nodes?: Record<
+    string,
+    {
+      /** Steps done so far. */
+      value?: number;
+      /** Steps in all. */
+      max?: number;
+      /** The node's state: `pending`, `running`, `finished` or `error` on current servers. */
+      state?: string;
+      /** The node's id. */
+      node_id?: string;
+      /** The id the web UI shows for the node (the outer node of a subgraph). */
+      display_node_id?: string;
+      /** Any other field the server sends, kept as it is. */
+      [key: string]: unknown;
+    }
+  >;
+  /** Any other field the server sends, kept as it is. */
   [key: string]: unknown;
 }
 
@@ -100,10 +144,15 @@ export interface ProgressStateData {
  * ```
  */
 export interface ExecutedData {
+  /** The id of the job the message is about. */
   prompt_id: string;
+  /** The id of the node that produced the output. */
   node: string;
+  /** The id the web UI shows for that node (the outer node of a subgraph), when it differs. */
   display_node?: string;
+  /** The node's output (`{images: [{filename, subfolder, type}]}`...); `listOutputFiles()` picks out the files. */
   output: NodeOutput;
+  /** Any other field the server sends, kept as it is. */
   [key: string]: unknown;
 }
 
@@ -116,8 +165,11 @@ export interface ExecutedData {
  * ```
  */
 export interface ExecutionSuccessData {
+  /** The id of the job the message is about. */
   prompt_id: string;
+  /** When the server sent the message, in ms since the epoch. */
   timestamp?: number;
+  /** Any other field the server sends, kept as it is. */
   [key: string]: unknown;
 }
 
@@ -130,15 +182,25 @@ export interface ExecutionSuccessData {
  * ```
  */
 export interface ExecutionErrorData {
+  /** The id of the job the message is about. */
   prompt_id: string;
+  /** What went wrong, in the server's words. */
   exception_message?: string;
+  /** The exception's class on the server (`ExecutionBlocked` for a blocked branch). */
   exception_type?: string;
+  /** The id of the node that failed. */
   node_id?: string;
+  /** The type of the node that failed (`KSampler`...). */
   node_type?: string;
+  /** The server's traceback, usually a list of strings. */
   traceback?: unknown;
+  /** The failing node's inputs, as the server describes them. */
   current_inputs?: unknown;
+  /** The outputs known when it failed, as the server describes them. */
   current_outputs?: unknown;
+  /** When the server sent the message, in ms since the epoch. */
   timestamp?: number;
+  /** Any other field the server sends, kept as it is. */
   [key: string]: unknown;
 }
 
@@ -151,11 +213,17 @@ export interface ExecutionErrorData {
  * ```
  */
 export interface ExecutionInterruptedData {
+  /** The id of the job the message is about. */
   prompt_id: string;
+  /** The id of the node that was running when the run was interrupted. */
   node_id?: string;
+  /** That node's type. */
   node_type?: string;
+  /** The ids of the nodes that had finished before the interruption. */
   executed?: string[];
+  /** When the server sent the message, in ms since the epoch. */
   timestamp?: number;
+  /** Any other field the server sends, kept as it is. */
   [key: string]: unknown;
 }
 
@@ -168,7 +236,9 @@ export interface ExecutionInterruptedData {
  * ```
  */
 export interface NotificationData {
+  /** The notice, usually a text. */
   value?: unknown;
+  /** Any other field the server sends, kept as it is. */
   [key: string]: unknown;
 }
 
@@ -181,9 +251,13 @@ export interface NotificationData {
  * ```
  */
 export interface PreviewData {
+  /** The job the preview belongs to: named by a type 4 frame, else the job that last reported activity on the socket. */
   promptId?: string | undefined;
+  /** The id of the node that sent the preview (type 4 frames only). */
   nodeId?: string | undefined;
+  /** The id the web UI shows for that node (type 4 frames only). */
   displayNodeId?: string | undefined;
+  /** The image's type: `image/jpeg` or `image/png`. */
   mimeType: string;
   /** The image bytes (`new Blob([data], { type: mimeType })` takes them as they are). */
   data: Uint8Array<ArrayBuffer>;
@@ -198,9 +272,13 @@ export interface PreviewData {
  * ```
  */
 export interface TextData {
+  /** The job the text belongs to: the job that last reported activity on the socket (the frame names none). */
   promptId?: string | undefined;
+  /** The id of the node that sent the text, when the frame names one. */
   nodeId?: string | undefined;
+  /** Always `text/plain`. */
   mimeType: 'text/plain';
+  /** The text, decoded from UTF-8. */
   data: string;
 }
 
@@ -215,19 +293,33 @@ export interface TextData {
  * ```
  */
 export interface WatchEventMap {
+  /** The queue changed (no job named). */
   status: StatusData;
+  /** The run began. */
   execution_start: ExecutionStartData;
+  /** Which nodes reuse cached outputs (sent on every run, maybe empty). */
   execution_cached: ExecutionCachedData;
+  /** A node starts to run, or (`node: null`) the run is over. */
   executing: ExecutingData;
+  /** A node's step count moved. */
   progress: ProgressData;
+  /** Every node's state and progress. */
   progress_state: ProgressStateData;
+  /** A node produced output (only nodes with UI output). */
   executed: ExecutedData;
+  /** The run completed. */
   execution_success: ExecutionSuccessData;
+  /** The run failed: the job's end. */
   execution_error: ExecutionErrorData;
+  /** A branch was blocked; the run goes on (not an end). */
   execution_blocked: ExecutionErrorData;
+  /** The run was interrupted: the job is cancelled. */
   execution_interrupted: ExecutionInterruptedData;
+  /** A notice from the server. */
   notification: NotificationData;
+  /** A preview image (binary frame). */
   preview: PreviewData;
+  /** Text a node sent (binary frame). */
   text: TextData;
 }
 
@@ -239,7 +331,14 @@ export interface WatchEventMap {
  * for await (const event of watcher) if (event.type === 'executed') console.log(event.data.output);
  * ```
  */
-export type WatchEvent = { [K in keyof WatchEventMap]: { type: K; data: WatchEventMap[K] } }[keyof WatchEventMap];
+export type WatchEvent = {
+  [K in keyof WatchEventMap]: {
+    /** The event's name, a key of {@link WatchEventMap}: narrows `data`. */
+    type: K;
+    /** What the event carries. */
+    data: WatchEventMap[K];
+  };
+}[keyof WatchEventMap];
 
 /**
  * Listener signatures of `watcher.on()`: every `WatchEventMap` event, plus `result` (the job
@@ -252,7 +351,13 @@ export type WatchEvent = { [K in keyof WatchEventMap]: { type: K; data: WatchEve
  * ```
  */
 export type WatcherListeners = { [K in keyof WatchEventMap]: (data: WatchEventMap[K]) => void } & {
+  /** The job ended (completed, failed or cancelled): called once, with what `watcher.result()` resolves to. */
   result: (result: JobResult) => void;
+  /**
+   * Called at most once: with a `JobFailedError` after `result` when the run failed or was
+   * cancelled, or with the error `watcher.result()` rejects with when the wait ended without an
+   * outcome (timed out, aborted, closed).
+   */
   error: (error: Error) => void;
 };
 

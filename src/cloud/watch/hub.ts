@@ -119,7 +119,7 @@ export class WatchHub {
    * disconnect since then means messages may have been missed, so the job is read at once.
    * Without it (a job submitted elsewhere) the job is read once the socket is up.
    *
-   * @throws {ClientClosedError} once the client is closed.
+   * @throws {@link ClientClosedError} once the client is closed.
    */
   watch(promptId: string, options: HubWatchOptions, since?: number): JobWatcher {
     this.#options.http.throwIfClosed();

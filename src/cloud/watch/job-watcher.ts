@@ -101,6 +101,7 @@ interface Queue {
  * ```
  */
 export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIterable<WatchEvent> {
+  /** The id of the watched job. */
   readonly promptId: string;
   readonly #result: Promise<JobResult>;
   readonly #queues = new Set<Queue>();
@@ -231,7 +232,11 @@ export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIter
     detach?.();
   }
 
-  /** Yields every event of the job until it settles; `break` releases the job. Previews and texts a slow consumer lets pile up beyond `LIVE_BUFFER_BYTES` are dropped. */
+  /**
+   * Yields every event of the job until it settles; `break` releases the job. While a slow loop
+   * body runs, the previews and texts waiting for it are capped at 8 MiB: beyond that they are
+   * dropped (other events never are).
+   */
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
     const buffer: WatchEvent[] = [];
     let head = 0;

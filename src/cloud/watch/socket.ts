@@ -12,10 +12,15 @@ import type { SocketPolicy } from '../model/defaults.js';
  * ```
  */
 export interface WebSocketLike {
+  /** `0` connecting, `1` open, `2` closing, `3` closed. */
   readonly readyState: number;
+  /** Set to `arraybuffer` by the watcher, so binary frames (previews) arrive as bytes. */
   binaryType: string;
+  /** Sends a text message (the watcher sends JSON). */
   send(data: string): void;
+  /** Closes the connection with an optional close code and reason. */
   close(code?: number, reason?: string): void;
+  /** Registers a listener; the watcher listens to all four events and reads `data`, `code` and `reason` from them. */
   // `any`: the DOM and `ws` declare different event classes; the socket reads `data`, `code` and `reason` defensively.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: any) => void): void;

@@ -9,8 +9,11 @@ import { ValidationError } from '../../core/index.js';
  * ```
  */
 export interface AddressCandidate {
+  /** The node's id in the workflow. */
   nodeId: string;
+  /** The node's type (`KSampler`...). */
   classType: string;
+  /** The node's title (`_meta.title`), when it has one. */
   title: string | undefined;
 }
 
@@ -25,8 +28,15 @@ export interface AddressCandidate {
  * ```
  */
 export class WorkflowAddressError extends ValidationError {
+  /** `'WorkflowAddressError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'WorkflowAddressError';
+  /** The address as given (`"Sampler.seeed"`). */
   readonly address: string;
+  /**
+   * What the address could have meant: nodes (when the node part matched none or several), input
+   * names of the node (when the input did not exist), or the address that sets the same input.
+   * Empty when the address itself is malformed.
+   */
   readonly candidates: readonly (AddressCandidate | string)[];
 
   constructor(address: string, problem: string, fix: string, candidates: readonly (AddressCandidate | string)[]) {

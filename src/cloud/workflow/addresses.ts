@@ -14,8 +14,11 @@ import { isRecord } from './model.js';
  * ```
  */
 export interface ResolvedAddress {
+  /** The id of the node the address names. */
   nodeId: string;
+  /** The input's name on that node. */
   input: string;
+  /** The node itself, as it is in the workflow. */
   node: WorkflowNode;
 }
 
@@ -53,7 +56,7 @@ function splitEscaped(address: string): [string, string] | undefined {
  * the node part's dots as `\.` (and backslashes as `\\`): then the first unescaped dot splits.
  * With node definitions, the input must be one the node type declares.
  *
- * @throws WorkflowAddressError listing the candidates when no node or several nodes match, or
+ * @throws {@link WorkflowAddressError} listing the candidates when no node or several nodes match, or
  * the node type has no such input.
  * @example
  * ```ts
@@ -113,7 +116,7 @@ export function resolveAddress(workflow: Workflow, address: string, objectInfo?:
  * `resolveAddress()`); the workflow passed in is not changed. A value may be a literal or a link
  * `[nodeId, outputIndex]`.
  *
- * @throws WorkflowAddressError for an unknown or ambiguous address, or two addresses naming the
+ * @throws {@link WorkflowAddressError} for an unknown or ambiguous address, or two addresses naming the
  * same input.
  * @example
  * ```ts

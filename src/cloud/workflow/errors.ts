@@ -19,8 +19,11 @@ export type WorkflowConversionCode =
 
 /** The node an error is about: its id (`outer:inner` inside subgraphs), type and title. */
 export interface WorkflowNodeRef {
+  /** The node's id; `outer:inner` for a node inside a subgraph or group node. */
   nodeId: string;
+  /** The node's type (`KSampler`...), when known. */
   nodeType: string | undefined;
+  /** The node's title in the web UI, when it has one. */
   nodeTitle: string | undefined;
 }
 
@@ -35,10 +38,15 @@ export interface WorkflowNodeRef {
  * ```
  */
 export class WorkflowConversionError extends ValidationError {
+  /** `'WorkflowConversionError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'WorkflowConversionError';
+  /** Why the conversion failed, for code to branch on. */
   readonly code: WorkflowConversionCode;
+  /** The id of the node concerned (`outer:inner` inside a subgraph); `undefined` when the workflow as a whole is at fault. */
   readonly nodeId: string | undefined;
+  /** That node's type, when known. */
   readonly nodeType: string | undefined;
+  /** That node's title in the web UI, when it has one. */
   readonly nodeTitle: string | undefined;
 
   constructor(code: WorkflowConversionCode, node: WorkflowNodeRef | undefined, problem: string, fix: string, received?: unknown) {

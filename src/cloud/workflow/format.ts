@@ -13,6 +13,7 @@ import type { UiWorkflow } from './types.js';
  * ```
  */
 export interface WorkflowFormat {
+  /** `ui` (saved from the web UI: convert it with `toApiWorkflow()`), `api` (ready to submit) or `unknown`. */
   format: 'ui' | 'api' | 'unknown';
   /** One sentence for the caller, set when the value is not an API-format workflow. */
   hint: string | undefined;

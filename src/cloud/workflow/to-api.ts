@@ -26,7 +26,7 @@ import type { ToApiWorkflowOptions } from './types.js';
  *
  * @param uiWorkflow The parsed JSON file saved from the web UI.
  * @param objectInfo The server's node definitions (`await cloud.nodes.list()`).
- * @throws WorkflowConversionError naming the node (id, type, title) when a node type is not on
+ * @throws {@link WorkflowConversionError} naming the node (id, type, title) when a node type is not on
  * the server, a link points nowhere, or links go round in a circle through reroutes or bypassed nodes.
  * @example
  * ```ts

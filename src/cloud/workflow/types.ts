@@ -18,12 +18,19 @@ export type UiLinkArray = [id: number, originId: UiNodeId, originSlot: number, t
  * ```
  */
 export interface UiLinkObject {
+  /** The link's id, as nodes' `inputs[].link` and `outputs[].links` name it. */
   id: number;
+  /** The node the link comes from. */
   origin_id: UiNodeId;
+  /** The output slot of that node, from 0. */
   origin_slot: number;
+  /** The node the link goes to. */
   target_id: UiNodeId;
+  /** The input slot of that node, from 0. */
   target_slot: number;
+  /** The type of the value carried (`MODEL`, `IMAGE`...). */
   type?: unknown;
+  /** Any other field the file has, kept as it is. */
   [key: string]: unknown;
 }
 
@@ -47,15 +54,46 @@ export type UiNodeId = number | string;
  * ```
  */
 export interface UiNode {
+  /** The node's id in the graph (the API-format node id after conversion). */
   id: UiNodeId;
+  /** The node type (`KSampler`), a subgraph id, or a virtual node (`Note`, `Reroute`, `PrimitiveNode`...). */
   type: string;
   /** 0 always, 2 muted (never), 4 bypassed. */
   mode?: number;
+  /** The title the person gave the node; becomes `_meta.title`. */
   title?: string;
-  inputs?: { name: string; type?: unknown; link?: number | null; widget?: { name: string }; [key: string]: unknown }[];
-  outputs?: { name?: string; type?: unknown; links?: number[] | null; [key: string]: unknown }[];
+  /** The node's input slots, linked or not. */
+  inputs?: {
+    /** The input's name. */
+    name: string;
+    /** The type it takes (`MODEL`, `INT`...). */
+    type?: unknown;
+    /** The id of the link plugged into it; `null` or absent when none. */
+    link?: number | null;
+    /** Set when the input is a widget converted to an input: the widget's name. */
+    widget?: {
+      /** The widget's name. */
+      name: string;
+    };
+    /** Any other field the file has, kept as it is. */
+    [key: string]: unknown;
+  }[];
+  /** The node's output slots. */
+  outputs?: {
+    /** The output's name. */
+    name?: string;
+    /** The type it gives (`IMAGE`...). */
+    type?: unknown;
+    /** The ids of the links leaving this output. */
+    links?: number[] | null;
+    /** Any other field the file has, kept as it is. */
+    [key: string]: unknown;
+  }[];
+  /** The widget values in widget order (or, for some node packs, by name). */
   widgets_values?: unknown[] | Record<string, unknown>;
+  /** The node's editor properties (`Node name for S&R`...). */
   properties?: Record<string, unknown>;
+  /** Any other field the file has, kept as it is. */
   [key: string]: unknown;
 }
 
@@ -69,14 +107,33 @@ export interface UiNode {
  * ```
  */
 export interface UiWorkflow {
+  /** Every node of the graph. */
   nodes: UiNode[];
+  /** Every link between nodes, in the array form (older files) or the object form. */
   links: (UiLinkArray | UiLinkObject)[];
+  /** The file format's version (`0.4`, `1`). */
   version?: number;
+  /** The highest node id used (older files). */
   last_node_id?: number;
+  /** The highest link id used (older files). */
   last_link_id?: number;
-  state?: { lastNodeId?: number; [key: string]: unknown };
+  /** The editor's counters (newer files). */
+  state?: {
+    /** The highest node id used. */
+    lastNodeId?: number;
+    /** Any other counter, kept as it is. */
+    [key: string]: unknown;
+  };
+  /** Editor extras: `groupNodes` holds the group nodes' definitions in older files. */
   extra?: Record<string, unknown>;
-  definitions?: { subgraphs?: unknown[]; [key: string]: unknown };
+  /** Reusable parts of the graph (newer files). */
+  definitions?: {
+    /** The subgraphs: a node whose `type` is a subgraph's id uses it. */
+    subgraphs?: unknown[];
+    /** Any other definition, kept as it is. */
+    [key: string]: unknown;
+  };
+  /** Any other field the file has, kept as it is. */
   [key: string]: unknown;
 }
 

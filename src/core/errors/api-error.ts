@@ -2,12 +2,15 @@ import { GraphcloudError } from './graphcloud-error.js';
 
 /** What the core knows about a failed HTTP exchange. */
 export interface ApiErrorInit {
+  /** The HTTP status of the answer (400 to 599). */
   status: number;
+  /** The HTTP method of the request (`GET`, `POST`...). */
   method: string;
   /** Already redacted. */
   url: string;
   /** Parsed JSON body, the text of a non-JSON body, or `undefined` when empty. */
   body: unknown;
+  /** The request id the server sent back (`x-request-id` and similar headers), when it sent one. */
   requestId?: string | undefined;
   /** `Retry-After` in milliseconds, when the server sent one. */
   retryAfterMs?: number | undefined;
@@ -26,14 +29,27 @@ export interface ApiErrorInit {
  * ```
  */
 export class ApiError extends GraphcloudError {
+  /** `'ApiError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`); each subclass has its own. */
   override name = 'ApiError';
+  /** The HTTP status of the answer (400 to 599). */
   readonly status: number;
+  /**
+   * A machine-readable error code, when the body has one: its `error` when that is a non-empty
+   * string, or `error.type` (a rejected workflow's `prompt_outputs_failed_validation`...). See
+   * docs/wire-protocol.md#error-bodies.
+   */
   readonly code: string | undefined;
+  /** The body's `details` (or `error.details`) as the server sent it, often a list of strings; `undefined` when absent. */
   readonly details: unknown;
+  /** The whole answer body: parsed JSON, the text of a non-JSON body, or `undefined` when it was empty. Credentials the request carried are scrubbed from it. */
   readonly body: unknown;
+  /** The HTTP method of the request (`GET`, `POST`...). */
   readonly method: string;
+  /** The request URL, credentials redacted. */
   readonly url: string;
+  /** The request id the server sent back (`x-request-id`, `request-id`, `x-amzn-requestid` or `cf-ray`): quote it to the service's support. `undefined` when none came. */
   readonly requestId: string | undefined;
+  /** The server's `Retry-After`, in milliseconds, when it sent one (mostly with 429 and 503). */
   readonly retryAfterMs: number | undefined;
 
   constructor(init: ApiErrorInit) {

@@ -50,7 +50,9 @@ export function errorCode(error: unknown): string | undefined {
  * ```
  */
 export class ConnectionError extends GraphcloudError {
+  /** `'ConnectionError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`); subclasses have their own. */
   override name = 'ConnectionError';
+  /** The HTTP method of the request (`GET`, `POST`...): for a `POST` that was not `notSent`, the server may have accepted it. */
   readonly method: string;
   /** The request URL, credentials redacted. */
   readonly url: string;

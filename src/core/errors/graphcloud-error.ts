@@ -8,7 +8,19 @@
  * const lost: SubmittedWork = { kind: 'job', promptId: '7c1f…' };
  * ```
  */
-export type SubmittedWork = { kind: 'job'; promptId: string } | { kind: string; taskId: string };
+export type SubmittedWork =
+  | {
+      /** A cloud job. */
+      kind: 'job';
+      /** The job's id (`prompt_id`): `cloud.jobs.watch(promptId)` follows it again. */
+      promptId: string;
+    }
+  | {
+      /** The media task's kind (`'upscale'`, `'referenceToVideo'`...). */
+      kind: string;
+      /** The task's id (`task_id`): `proxy.waitForTask({ kind, taskId })` follows it again. */
+      taskId: string;
+    };
 
 /**
  * Base class of every error the SDK throws (aborts reject with the caller's `signal.reason` instead).
@@ -20,6 +32,7 @@ export type SubmittedWork = { kind: 'job'; promptId: string } | { kind: string; 
  * ```
  */
 export class GraphcloudError extends Error {
+  /** `'GraphcloudError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`); each subclass has its own. */
   override name = 'GraphcloudError';
   /**
    * Set when the error ended a wait for work already submitted (and paid for): the job or task
@@ -62,6 +75,7 @@ export function withSubmitted(error: unknown, work: SubmittedWork): unknown {
  * ```
  */
 export class ClientClosedError extends GraphcloudError {
+  /** `'ClientClosedError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'ClientClosedError';
 
   constructor(client: string) {

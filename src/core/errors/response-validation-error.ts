@@ -10,6 +10,7 @@ import { GraphcloudError } from './graphcloud-error.js';
  * ```
  */
 export class ResponseValidationError extends GraphcloudError {
+  /** `'ResponseValidationError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'ResponseValidationError';
   /** Dotted path of the first field that failed, `(root)` for the body itself. */
   readonly field: string;
@@ -17,7 +18,9 @@ export class ResponseValidationError extends GraphcloudError {
   readonly problems: string[];
   /** The raw response body (parsed JSON when it was JSON, text otherwise). */
   readonly body: unknown;
+  /** The HTTP method of the request (`GET`, `POST`...). */
   readonly method: string;
+  /** The request URL, credentials redacted. */
   readonly url: string;
 
   constructor(init: { field: string; problems: string[]; body: unknown; method: string; url: string }) {

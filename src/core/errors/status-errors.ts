@@ -7,7 +7,10 @@ import { ApiError, type ApiErrorInit } from './api-error.js';
  * if (error instanceof BadRequestError) console.log(error.code, error.details);
  * ```
  */
-export class BadRequestError extends ApiError { override name = 'BadRequestError'; }
+export class BadRequestError extends ApiError {
+  /** `'BadRequestError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
+  override name = 'BadRequestError';
+}
 /**
  * 401: missing or bad credential.
  * @example
@@ -15,7 +18,10 @@ export class BadRequestError extends ApiError { override name = 'BadRequestError
  * if (error instanceof AuthenticationError) await refreshToken();
  * ```
  */
-export class AuthenticationError extends ApiError { override name = 'AuthenticationError'; }
+export class AuthenticationError extends ApiError {
+  /** `'AuthenticationError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
+  override name = 'AuthenticationError';
+}
 /**
  * 402: no credits left; never retried.
  * @example
@@ -23,7 +29,10 @@ export class AuthenticationError extends ApiError { override name = 'Authenticat
  * if (error instanceof PaymentRequiredError) notifyBilling(error.requestId);
  * ```
  */
-export class PaymentRequiredError extends ApiError { override name = 'PaymentRequiredError'; }
+export class PaymentRequiredError extends ApiError {
+  /** `'PaymentRequiredError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
+  override name = 'PaymentRequiredError';
+}
 /**
  * 403: authenticated but not allowed (for example not an owner of the publisher).
  * @example
@@ -31,7 +40,10 @@ export class PaymentRequiredError extends ApiError { override name = 'PaymentReq
  * if (error instanceof PermissionDeniedError) console.log('ask an owner:', error.message);
  * ```
  */
-export class PermissionDeniedError extends ApiError { override name = 'PermissionDeniedError'; }
+export class PermissionDeniedError extends ApiError {
+  /** `'PermissionDeniedError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
+  override name = 'PermissionDeniedError';
+}
 /**
  * 404: no such resource.
  * @example
@@ -39,7 +51,10 @@ export class PermissionDeniedError extends ApiError { override name = 'Permissio
  * const node = await registry.nodes.get(id).catch((e) => (e instanceof NotFoundError ? undefined : Promise.reject(e)));
  * ```
  */
-export class NotFoundError extends ApiError { override name = 'NotFoundError'; }
+export class NotFoundError extends ApiError {
+  /** `'NotFoundError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
+  override name = 'NotFoundError';
+}
 /**
  * 409: conflict (duplicate id, account problem).
  * @example
@@ -47,7 +62,10 @@ export class NotFoundError extends ApiError { override name = 'NotFoundError'; }
  * if (error instanceof ConflictError) console.log(error.body);
  * ```
  */
-export class ConflictError extends ApiError { override name = 'ConflictError'; }
+export class ConflictError extends ApiError {
+  /** `'ConflictError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
+  override name = 'ConflictError';
+}
 /**
  * 422: the request was understood but its content is invalid.
  * @example
@@ -55,7 +73,10 @@ export class ConflictError extends ApiError { override name = 'ConflictError'; }
  * if (error instanceof UnprocessableEntityError) console.log(error.details);
  * ```
  */
-export class UnprocessableEntityError extends ApiError { override name = 'UnprocessableEntityError'; }
+export class UnprocessableEntityError extends ApiError {
+  /** `'UnprocessableEntityError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
+  override name = 'UnprocessableEntityError';
+}
 /**
  * 429: rate limited; `retryAfterMs` holds the server's `Retry-After`.
  * @example
@@ -63,7 +84,10 @@ export class UnprocessableEntityError extends ApiError { override name = 'Unproc
  * if (error instanceof RateLimitError) await sleep(error.retryAfterMs ?? 1000);
  * ```
  */
-export class RateLimitError extends ApiError { override name = 'RateLimitError'; }
+export class RateLimitError extends ApiError {
+  /** `'RateLimitError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
+  override name = 'RateLimitError';
+}
 /**
  * 5xx: the server failed (idempotent calls were already retried).
  * @example
@@ -71,7 +95,10 @@ export class RateLimitError extends ApiError { override name = 'RateLimitError';
  * if (error instanceof InternalServerError) console.log(error.status, error.requestId);
  * ```
  */
-export class InternalServerError extends ApiError { override name = 'InternalServerError'; }
+export class InternalServerError extends ApiError {
+  /** `'InternalServerError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
+  override name = 'InternalServerError';
+}
 
 const BY_STATUS: Record<number, typeof ApiError> = {
   400: BadRequestError,

@@ -9,6 +9,7 @@ import { GraphcloudError } from './graphcloud-error.js';
  * ```
  */
 export class TimeoutError extends GraphcloudError {
+  /** `'TimeoutError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'TimeoutError';
   /** The limit that expired, in milliseconds. */
   readonly timeoutMs: number;

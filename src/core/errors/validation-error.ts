@@ -27,7 +27,9 @@ export interface ValidationIssue {
  * ```
  */
 export class ValidationError extends GraphcloudError {
+  /** `'ValidationError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`); subclasses have their own. */
   override name = 'ValidationError';
+  /** Every rule the arguments broke, at least one; long string values are shortened in `received`. */
   readonly issues: ValidationIssue[];
 
   constructor(issues: ValidationIssue[], context?: string) {

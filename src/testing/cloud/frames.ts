@@ -5,8 +5,11 @@
  * encodePreview(png, 'png')[3] === BINARY_EVENT.previewImage; // first big-endian integer
  */
 export const BINARY_EVENT = Object.freeze({
+  /** A preview image: format, then the image bytes. */
   previewImage: 1,
+  /** Text of a node: node-id length, node id, then UTF-8 text. */
   text: 3,
+  /** A preview image with JSON metadata naming its prompt and node. */
   previewImageWithMetadata: 4,
 });
 
@@ -16,7 +19,12 @@ export const BINARY_EVENT = Object.freeze({
  * @example
  * IMAGE_FORMAT.png; // 2
  */
-export const IMAGE_FORMAT = Object.freeze({ jpeg: 1, png: 2 });
+export const IMAGE_FORMAT = Object.freeze({
+  /** JPEG. */
+  jpeg: 1,
+  /** PNG. */
+  png: 2,
+});
 
 /**
  * Metadata of a type-4 preview frame.

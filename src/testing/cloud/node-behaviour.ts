@@ -1,20 +1,23 @@
-import { colorFor } from '../files/png.js';
-import type { FileStore } from '../files/store.js';
+import { encodeBitmapPng } from '../files/png.js';
+import { PngDecodeError } from '../files/png-decode.js';
+import type { FileStore, StoredFile } from '../files/store.js';
+import { invertImage, loadImage, loadRefusal, placeholderImage, scaleImage, type ImageValue } from './images.js';
 import { PARTNER_NODE } from './nodes.js';
+import type { PromptNode } from './prompt-validation.js';
 
 /**
- * The value flowing along an IMAGE link: a size, or an `ExecutionBlocker` with a message.
+ * The value flowing along an IMAGE link: an image (size and pixels), or an `ExecutionBlocker` with a message.
  *
  * @example
- * const value: NodeValue = { kind: 'image', width: 512, height: 512 };
+ * const value: NodeValue = { kind: 'blocked', message: 'nsfw' };
  */
-export type NodeValue = { kind: 'image'; width: number; height: number } | { kind: 'blocked'; message: string };
+export type NodeValue = ImageValue | { kind: 'blocked'; message: string };
 
 /**
  * What executing (or fetching from cache) one node gives.
  *
  * @example
- * const result: NodeResult = { value: { kind: 'image', width: 8, height: 8 }, ui: undefined };
+ * const result: NodeResult = { value: placeholderImage(8, 8, 'seed'), ui: undefined };
  */
 export interface NodeResult {
   value: NodeValue;
@@ -67,9 +70,14 @@ export interface NodeEnv {
   onText: (text: string) => Promise<void>;
 }
 
-function imageOf(inputs: Record<string, unknown>, name: string): { width: number; height: number } {
+function imageOf(inputs: Record<string, unknown>, name: string): ImageValue {
   const value = inputs[name] as NodeValue | undefined;
-  return value?.kind === 'image' ? value : { width: 64, height: 64 };
+  return value?.kind === 'image' ? value : placeholderImage(64, 64, name);
+}
+
+/** `nearest-exact` picks pixels; the other methods of the node definitions interpolate bilinearly. */
+function methodOf(inputs: Record<string, unknown>): 'nearest-exact' | 'bilinear' {
+  return inputs.upscale_method === 'nearest-exact' ? 'nearest-exact' : 'bilinear';
 }
 
 function splitPrefix(prefix: string): { subfolder: string; base: string } {
@@ -78,10 +86,32 @@ function splitPrefix(prefix: string): { subfolder: string; base: string } {
   return { subfolder: parts.join('/'), base };
 }
 
+function inputFile(store: FileStore, value: unknown): { name: string; file: StoredFile | undefined } {
+  const name = String(value).replace(/ \[(input|output|temp)\]$/, '');
+  const slash = name.lastIndexOf('/');
+  return { name, file: store.get('input', slash > 0 ? name.slice(0, slash) : '', slash > 0 ? name.slice(slash + 1) : name) };
+}
+
+/**
+ * The checks a node type makes of its literal inputs before the run is accepted (the runtime's
+ * `VALIDATE_INPUTS`): `LoadImage` refuses a PNG it would not decode (over
+ * `IMAGE_LIMITS.maxLoadPixels`, or a format the simulator does not read), so the submission
+ * answers 400 with the node's error instead of running.
+ *
+ * @example
+ * validatePrompt(prompt, defs, (node) => checkNode(node, store));
+ */
+export function checkNode(node: PromptNode, store: FileStore): { input: string; message: string } | undefined {
+  if (node.class_type !== 'LoadImage') return undefined;
+  const { name, file } = inputFile(store, node.inputs.image);
+  const refusal = file ? loadRefusal(file) : undefined;
+  return refusal ? { input: 'image', message: `Invalid image file: ${name}: ${refusal}` } : undefined;
+}
+
 /**
  * Runs one node of the simulator's node set on resolved inputs (links replaced by values).
  *
- * @throws {NodeFailure} when the node fails the run
+ * @throws `NodeFailure` when the node fails the run
  * @example
  * const result = await executeNode('ImageScale', { image, width: 64, height: 0 }, env);
  */
@@ -92,11 +122,14 @@ export async function executeNode(
 ): Promise<NodeResult> {
   switch (classType) {
     case 'LoadImage': {
-      const name = String(inputs.image).replace(/ \[(input|output|temp)\]$/, '');
-      const slash = name.lastIndexOf('/');
-      const file = env.store.get('input', slash > 0 ? name.slice(0, slash) : '', slash > 0 ? name.slice(slash + 1) : name);
+      const { name, file } = inputFile(env.store, inputs.image);
       if (!file) throw new NodeFailure(`[Errno 2] No such file or directory: 'input/${name}'`, 'FileNotFoundError');
-      return { value: { kind: 'image', width: file.width, height: file.height }, ui: undefined };
+      try {
+        return { value: loadImage(file), ui: undefined };
+      } catch (error) {
+        if (error instanceof PngDecodeError) throw new NodeFailure(`cannot identify image file 'input/${name}': ${error.message}`, 'UnidentifiedImageError');
+        throw error;
+      }
     }
     case 'ImageScale': {
       const source = imageOf(inputs, 'image');
@@ -105,15 +138,18 @@ export async function executeNode(
       if (width === 0 && height === 0) ({ width, height } = source);
       else if (width === 0) width = Math.max(1, Math.round((source.width * height) / source.height));
       else if (height === 0) height = Math.max(1, Math.round((source.height * width) / source.width));
-      return { value: { kind: 'image', width, height }, ui: undefined };
+      const crop = inputs.crop === 'center' ? 'center' : 'disabled';
+      return { value: scaleImage(source, width, height, methodOf(inputs), crop), ui: undefined };
     }
     case 'ImageScaleBy': {
       const source = imageOf(inputs, 'image');
       const scale = Number(inputs.scale_by);
       const width = Math.max(1, Math.round(source.width * scale));
       const height = Math.max(1, Math.round(source.height * scale));
-      return { value: { kind: 'image', width, height }, ui: undefined };
+      return { value: scaleImage(source, width, height, methodOf(inputs), 'disabled'), ui: undefined };
     }
+    case 'ImageInvert':
+      return { value: invertImage(imageOf(inputs, 'image')), ui: undefined };
     case 'SaveImage':
     case 'PreviewImage': {
       const source = imageOf(inputs, 'images');
@@ -124,8 +160,8 @@ export async function executeNode(
       const type = save ? 'output' : 'temp';
       const counter = env.nextCounter(`${type}/${subfolder}/${base}`);
       const filename = `${base}_${String(counter).padStart(5, '0')}_.png`;
-      env.store.output(type, subfolder, filename, source.width, source.height, colorFor(env.signature));
-      return { value: { kind: 'image', ...source }, ui: { images: [{ filename, subfolder, type }] } };
+      env.store.output(type, subfolder, filename, { width: source.width, height: source.height, hash: env.signature, render: () => encodeBitmapPng(source.pixels()) });
+      return { value: source, ui: { images: [{ filename, subfolder, type }] } };
     }
     case PARTNER_NODE: {
       const source = imageOf(inputs, 'image');
@@ -138,7 +174,7 @@ export async function executeNode(
         onText: env.onText,
       });
       const factor = Number.parseInt(scaleFactor, 10) || 2;
-      return { value: { kind: 'image', width: source.width * factor, height: source.height * factor }, ui: undefined };
+      return { value: scaleImage(source, source.width * factor, source.height * factor, 'bilinear', 'disabled'), ui: undefined };
     }
     case 'FailNode':
       throw new NodeFailure(String(inputs.message ?? 'Simulated failure'), 'RuntimeError');

@@ -122,6 +122,13 @@ export function nodeDefinitions(uploadedNames: string[]): Record<string, NodeDef
       },
       output: ['IMAGE'],
     }),
+    ImageInvert: define('ImageInvert', {
+      display: 'Invert Image',
+      category: 'image',
+      description: 'Inverts the colours of an image.',
+      required: { image },
+      output: ['IMAGE'],
+    }),
     SaveImage: define('SaveImage', {
       display: 'Save Image',
       category: 'image',

@@ -68,13 +68,22 @@ export function isLink(value: unknown): value is [string, number] {
 }
 
 /**
+ * A node type's own check of its literal inputs (the runtime's `VALIDATE_INPUTS`): the input it
+ * refuses and why, or `undefined`. Runs only when the generic checks passed.
+ *
+ * @example
+ * const check: CustomCheck = (node) => (node.class_type === 'LoadImage' ? { input: 'image', message: 'Invalid image file' } : undefined);
+ */
+export type CustomCheck = (node: PromptNode) => { input: string; message: string } | undefined;
+
+/**
  * Validates an API-format workflow like the local runtime does: node types, output nodes,
- * required inputs, links, numeric ranges and option lists.
+ * required inputs, links, numeric ranges and option lists, then each node's `custom` check.
  *
  * @example
  * validatePrompt({ '1': { class_type: 'Nope', inputs: {} } }, defs).ok; // false (missing_node_type)
  */
-export function validatePrompt(input: unknown, defs: Record<string, NodeDefinition>): PromptValidation {
+export function validatePrompt(input: unknown, defs: Record<string, NodeDefinition>, custom?: CustomCheck): PromptValidation {
   if (!isObject(input) || Object.keys(input).length === 0) {
     return fail(item('no_prompt', 'No prompt provided', 'No prompt provided'));
   }
@@ -104,7 +113,7 @@ export function validatePrompt(input: unknown, defs: Record<string, NodeDefiniti
     const known = validity.get(id);
     const node = prompt[id];
     if (!node) return false;
-    const errors = known === undefined ? checkInputs(node, defs, prompt) : [];
+    const errors = known === undefined ? checkInputs(node, defs, prompt, custom) : [];
     let valid = known ?? errors.length === 0;
     if (errors.length > 0) nodeErrors[id] = { errors, dependent_outputs: [], class_type: node.class_type };
     if (!trail.has(id)) {
@@ -131,6 +140,7 @@ function checkInputs(
   node: PromptNode,
   defs: Record<string, NodeDefinition>,
   prompt: Record<string, PromptNode>,
+  custom: CustomCheck | undefined,
 ): PromptErrorItem[] {
   const def = defs[node.class_type];
   if (!def) return [];
@@ -147,6 +157,10 @@ function checkInputs(
     }
     const error = checkValue(name, value, spec, defs, prompt);
     if (error) errors.push(error);
+  }
+  const refused = errors.length === 0 ? custom?.(node) : undefined;
+  if (refused) {
+    errors.push(item('custom_validation_failed', 'Custom validation failed for node', `${refused.input} - ${refused.message}`, { input_name: refused.input }));
   }
   return errors;
 }

@@ -6,6 +6,7 @@ import type { RouteModule, SimContext } from '../server/router.js';
 import { sendBytes, sendEmpty, sendJson } from '../server/send.js';
 import { cloudRouter } from './cloud-route.js';
 import { historyEntry, rawJobStatus } from './job-views.js';
+import { checkNode } from './node-behaviour.js';
 import type { NodeDefinition } from './nodes.js';
 import { validatePrompt } from './prompt-validation.js';
 import type { CloudRunner } from './runner.js';
@@ -102,7 +103,7 @@ async function submit(deps: CloudDeps, ctx: SimContext, userId: string): Promise
     return reject(409, 'invalid_prompt_id', `Prompt id ${requested} already exists`);
   }
   const defs = deps.defs();
-  const validation = validatePrompt(fields.prompt, defs);
+  const validation = validatePrompt(fields.prompt, defs, (node) => checkNode(node, deps.store));
   if (!validation.ok) return sendJson(res, 400, validation.body);
   const job = deps.runner.create({
     id: typeof requested === 'string' ? requested : randomUUID(),

@@ -23,6 +23,36 @@ export function encodePng(width: number, height: number, color: Rgb): Uint8Array
   for (let x = 0; x < w; x += 1) row.set(color, 1 + x * 3);
   const raw = Buffer.alloc(row.byteLength * h);
   for (let y = 0; y < h; y += 1) row.copy(raw, y * row.byteLength);
+  return encodeRows(w, h, raw);
+}
+
+/**
+ * RGB pixels, row by row, 3 bytes a pixel: the IMAGE a simulated node computes.
+ *
+ * @example
+ * const red: Bitmap = { width: 1, height: 1, data: Uint8Array.of(255, 0, 0) };
+ */
+export interface Bitmap {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/**
+ * Encodes RGB pixels as an 8-bit RGB PNG.
+ *
+ * @example
+ * encodeBitmapPng({ width: 1, height: 1, data: Uint8Array.of(255, 0, 0) });
+ */
+export function encodeBitmapPng(bitmap: Bitmap): Uint8Array {
+  const stride = bitmap.width * 3;
+  const raw = Buffer.alloc((stride + 1) * bitmap.height);
+  for (let y = 0; y < bitmap.height; y += 1) raw.set(bitmap.data.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
+  return encodeRows(bitmap.width, bitmap.height, raw);
+}
+
+/** A PNG of filtered rows (filter byte 0 each) of 8-bit RGB pixels. */
+function encodeRows(w: number, h: number, raw: Uint8Array): Uint8Array {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(w, 0);
   header.writeUInt32BE(h, 4);

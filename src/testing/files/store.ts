@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { encodePng, pngSize, type Rgb } from './png.js';
+import { pngSize } from './png.js';
 
 /**
  * Folder types of the cloud runtime.
@@ -27,9 +27,6 @@ export interface StoredFile {
   hash: string;
   bytes(): Uint8Array;
 }
-
-/** Generated outputs are clamped to this edge so a large upscale stays cheap to render. */
-const MAX_RENDERED_EDGE = 2048;
 
 /**
  * The in-memory file system of the cloud area (uploads, temp and output files).
@@ -75,19 +72,22 @@ export class FileStore {
     return file;
   }
 
-  /** Stores a generated output image; its bytes are a solid-colour PNG rendered on first read. */
-  output(type: FolderType, subfolder: string, name: string, width: number, height: number, color: Rgb): StoredFile {
+  /**
+   * Stores a generated output image: `render` encodes its PNG on first read; `hash` names its
+   * content (equal hashes, equal bytes).
+   */
+  output(type: FolderType, subfolder: string, name: string, image: { width: number; height: number; hash: string; render: () => Uint8Array }): StoredFile {
     let cached: Uint8Array | undefined;
     const file = {
       name,
       subfolder,
       type,
       contentType: 'image/png',
-      hash: `${width}x${height}:${color.join(',')}`,
-      width,
-      height,
+      hash: image.hash,
+      width: image.width,
+      height: image.height,
       bytes: () => {
-        cached ??= encodePng(Math.min(width, MAX_RENDERED_EDGE), Math.min(height, MAX_RENDERED_EDGE), color);
+        cached ??= image.render();
         return cached;
       },
     };

@@ -60,10 +60,15 @@ export interface SimulatorOptions {
  * sim.state.requests.filter((r) => r.area === 'files' && r.headers['x-api-key']);
  */
 export interface RequestRecord {
+  /** The server that received it. */
   area: SimulatorArea;
+  /** The HTTP method (`GET`, `POST`...). */
   method: string;
+  /** The URL path, without the query. */
   path: string;
+  /** The query string with its `?`, or `''` when there is none. */
   query: string;
+  /** The request headers, names lower-cased (repeated headers joined with `, `): credentials included, as they arrived. */
   headers: Record<string, string>;
   /** Status answered; undefined while the request is in flight. */
   status?: number;
@@ -140,7 +145,9 @@ export interface FailureRule {
  * rule.remove();
  */
 export interface FailureRuleHandle {
+  /** How many requests the rule has failed (or delayed) so far. */
   readonly hits: number;
+  /** Uninstalls the rule; requests after it are answered normally. */
   remove(): void;
 }
 
@@ -184,11 +191,17 @@ export interface FaultControl {
  * sim.state.jobs().find((job) => job.status === 'failed');
  */
 export interface JobSnapshot {
+  /** The job's prompt id. */
   id: string;
+  /** Its queue number, in submission order from 0. */
   number: number;
+  /** Its status, in the documented vocabulary. */
   status: 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+  /** The `client_id` it was submitted with, when one was sent. */
   clientId?: string;
+  /** Its outputs by node id, as `executed` messages carried them. */
   outputs: Record<string, unknown>;
+  /** Why it failed, for a failed job. */
   errorMessage?: string;
 }
 
@@ -233,12 +246,19 @@ export interface Simulator {
   proxyUrl: string;
   /** Second origin serving signed files and proxy results. */
   filesUrl: string;
+  /** Which server it plays: the hosted cloud or a local runtime. */
   runtime: 'cloud' | 'local';
+  /** Cloud API key of the demo user (also the platform key of the proxy). */
   apiKey: string;
+  /** Cloud API key of a second user: one user's jobs answer `403` to the other's key. */
   otherApiKey: string;
+  /** Registry and proxy Bearer token of the demo user, owner of `demo-publisher`. */
   token: string;
+  /** Bearer token of a user who is only a `member` of `demo-publisher` (registry writes answer `403`). */
   memberToken: string;
+  /** Fault injection: switches, failure rules, dropped sockets, restarts. */
   faults: FaultControl;
+  /** Inspection: the request log, jobs, sockets, stored files. */
   state: SimulatorState;
   /** Terminates sockets, timers and servers. */
   close(): Promise<void>;

@@ -61,6 +61,18 @@ async function step(ms: number): Promise<void> {
   }
 }
 const statusCalls = () => seen.filter((r) => r.url.pathname.endsWith('/status')).length;
+/**
+ * Lets real macrotasks run, without moving the fake clock, until `done()` holds (at most 5 s of
+ * real time): the mock socket delivers some events on timers of its own, which a loaded machine
+ * runs late, so a test that times a reconnect from a close first waits for the close.
+ */
+async function until(done: () => boolean): Promise<void> {
+  const start = performance.now();
+  while (!done()) {
+    if (performance.now() - start > 5_000) throw new Error('until(): the condition did not hold within 5 s');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 
 beforeEach(() => {
   // A job watched without a submission is polled once when the socket opens: in flight by default.
@@ -249,6 +261,7 @@ describe('watcher resilience', () => {
     const watcher = cloud.jobs.watch('p');
     await tick(10);
     expect(peers).toHaveLength(1);
+    await until(() => closes.length === 1);
     // While down, the first reconnect waits between half and all of minDelayMs.
     await step(40);
     expect(peers).toHaveLength(1);

@@ -25,6 +25,9 @@ const steps = [
   ['smoke-cjs', 'smoke: CommonJS require of dist', 'node', ['test/smoke/cjs.cjs']],
   ['size', 'browser bundle size budgets and purity', 'node', ['scripts/size.mjs']],
   ['e2e', 'e2e: dist against the simulator', 'npx', ['vitest', 'run', '-c', 'vitest.e2e.config.ts']],
+  // The unit run covers the command line from its sources; this runs the same tests on the built
+  // bin (dist/cli.js, which loads the SDK through the package's own name), piped and in tmux.
+  ['cli', 'e2e: the graphcloud bin (dist/cli.js), piped and in a pseudo-terminal', 'npx', ['vitest', 'run', 'test/cli'], { GRAPHCLOUD_CLI_BIN: 'dist/cli.js' }],
   ['examples', 'examples: every examples/*.ts run against dist and the in-process simulator, no env, loopback only', 'node', ['scripts/run-examples.mjs']],
   ['browser', 'browser: the example page in headless Chromium, through the relay (examples/browser)', 'node', ['--experimental-strip-types', 'examples/browser/test-page.mjs']],
   ['runtimes', 'e2e: smoke on Node 22/24/26, Bun, Deno, Chromium', 'node', ['scripts/e2e-runtimes.mjs']],
@@ -37,14 +40,14 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const started = Date.now();
-for (const [id, name, command, args] of steps) {
+for (const [id, name, command, args, env = {}] of steps) {
   if (skip.has(id) || skip.has(name)) {
     console.log(`\n– ${name}: skipped (GRAPHCLOUD_TEST_SKIP)`);
     continue;
   }
   console.log(`\n▶ ${name}: ${command} ${args.join(' ')}`);
   const t0 = Date.now();
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0', ...env } });
   if (result.status !== 0) {
     console.error(`\n✖ ${name} failed (exit ${result.status ?? result.signal}); skip it locally with GRAPHCLOUD_TEST_SKIP=${id}`);
     process.exit(1);

@@ -1,5 +1,5 @@
 // `npm run demo` (examples/demo.ts) as a user runs it, off a TTY: with the in-process simulator,
-// and with the GRAPHCLOUD_* variables against a standalone `graphcloud-sim` (dist/testing-cli.js)
+// and with the GRAPHCLOUD_* variables against a standalone `graphcloud-sim` (dist/graphcloud-sim.js)
 // standing in for a real deployment. Both must print plain lines, save their files and exit 0 on
 // their own (a handle left open would make the process outlive its timeout).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -63,30 +63,26 @@ describe('npm run demo', () => {
   }, 70_000);
 
   it('runs against a deployment named by the GRAPHCLOUD_* variables (a graphcloud-sim process)', async () => {
-    const sim = start(process.execPath, ['dist/testing-cli.js', '--quiet', '--task-duration-ms', '800', '--step-delay-ms', '5'], {});
+    const sim = start(process.execPath, ['dist/graphcloud-sim.js', '--json', '--quiet', '--task-duration-ms', '800', '--step-delay-ms', '5'], {});
     let banner = '';
     sim.stdout?.on('data', (chunk) => (banner += chunk));
-    await within(
-      new Promise<void>((resolve, reject) => {
-        sim.stdout?.on('data', () => banner.includes('Press Ctrl+C') && resolve());
+    // Its first JSON line says where it listens, with the demo credentials.
+    const ready = await within(
+      new Promise<{ cloudUrl: string; registryUrl: string; proxyUrl: string; credentials: { apiKey: string; token: string } }>((resolve, reject) => {
+        sim.stdout?.on('data', () => banner.includes('\n') && resolve(JSON.parse(banner.slice(0, banner.indexOf('\n')))));
         sim.on('close', (c) => reject(new Error(`graphcloud-sim exited (${c}): ${banner}`)));
       }),
       15_000,
       'graphcloud-sim to start',
     );
-    const field = (name: string): string => {
-      const value = banner.match(new RegExp(`^\\s+${name}\\s+(\\S+)`, 'm'))?.[1];
-      if (!value) throw new Error(`no ${name} in the banner: ${banner}`);
-      return value;
-    };
     const dir = outputDir();
     const env = {
-      GRAPHCLOUD_CLOUD_URL: field('cloudUrl'),
-      GRAPHCLOUD_API_KEY: field('apiKey'),
-      GRAPHCLOUD_REGISTRY_URL: field('registryUrl'),
-      GRAPHCLOUD_REGISTRY_TOKEN: field('token'),
-      GRAPHCLOUD_PROXY_URL: field('proxyUrl'),
-      GRAPHCLOUD_PROXY_TOKEN: field('token'),
+      GRAPHCLOUD_CLOUD_URL: ready.cloudUrl,
+      GRAPHCLOUD_API_KEY: ready.credentials.apiKey,
+      GRAPHCLOUD_REGISTRY_URL: ready.registryUrl,
+      GRAPHCLOUD_REGISTRY_TOKEN: ready.credentials.token,
+      GRAPHCLOUD_PROXY_URL: ready.proxyUrl,
+      GRAPHCLOUD_PROXY_TOKEN: ready.credentials.token,
       GRAPHCLOUD_DEMO_OUTPUT: dir,
     };
     // The CLI's fixed demo credentials, as docs/testing.md lists them.

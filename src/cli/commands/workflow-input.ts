@@ -1,0 +1,86 @@
+import { isUiWorkflow, setInputs, toApiWorkflow, type CloudClient, type Workflow } from '../../index.js';
+import { usageError } from '../base/errors.js';
+import { typedValue, type Assignment } from '../base/values.js';
+
+/**
+ * The workflow of a file as the API format: a UI-format file (what the web UI saves) is converted
+ * with the server's node definitions, as the SDK's `toApiWorkflow` does.
+ *
+ * @throws {CliError} the file holds no workflow; {WorkflowConversionError} a node cannot be converted.
+ * @example
+ * ```ts
+ * const workflow = await loadWorkflow(raw, 'portrait.json', () => cloud.nodes.list(), help);
+ * ```
+ */
+export async function loadWorkflow(raw: unknown, file: string, definitions: () => Promise<CloudClient.ObjectInfo>, help: string): Promise<Workflow> {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw usageError(`${file} holds no workflow (a JSON object).`, help);
+  if (isUiWorkflow(raw)) return toApiWorkflow(raw, await definitions());
+  const record = raw as Record<string, unknown>;
+  const broken = Object.entries(record).find(([, node]) => !node || typeof node !== 'object' || typeof (node as { class_type?: unknown }).class_type !== 'string');
+  if (broken || Object.keys(record).length === 0) {
+    throw usageError(`${file} is not a workflow: ${broken ? `node "${broken[0]}" has no class_type` : 'it has no nodes'} (the API format maps node ids to { class_type, inputs }; the UI format has "nodes" and "links").`, help);
+  }
+  return raw as Workflow;
+}
+
+/**
+ * A copy of the workflow with the `--set` values written in. An address is `<node>.<input>`
+ * (a node id, a title, or a class type only one node has); a value takes the type of the value
+ * it replaces (a number stays a number), else the type the node definition declares.
+ *
+ * @throws {WorkflowAddressError} an address naming no node, several, or no input of the node (with candidates).
+ * @throws {CliError} a value of the wrong type.
+ * @example
+ * ```ts
+ * applySets(workflow, [{ key: 'KSampler.seed', value: '42', json: false }], info, help);
+ * ```
+ */
+export function applySets(workflow: Workflow, sets: readonly Assignment[], info: CloudClient.ObjectInfo | undefined, help: string): Workflow {
+  if (sets.length === 0) return workflow;
+  const values: Record<string, unknown> = {};
+  for (const set of sets) {
+    const { nodeId, input } = locate(workflow, set.key, info);
+    const current = workflow[nodeId]!.inputs[input];
+    const like = current === undefined || Array.isArray(current) ? declaredExample(info, workflow[nodeId]!.class_type, input) : current;
+    values[set.key] = typedValue(set, like, '--set', help);
+  }
+  return setInputs(workflow, values, info);
+}
+
+/**
+ * The inputs the addresses name, as `<nodeId>.<input>`.
+ *
+ * @throws {WorkflowAddressError} an address naming no node, several, or no input of the node.
+ * @example
+ * ```ts
+ * inputsOf(workflow, ['Load Image.image'], info); // Set { '10.image' }
+ * ```
+ */
+export function inputsOf(workflow: Workflow, addresses: readonly string[], info: CloudClient.ObjectInfo | undefined): Set<string> {
+  return new Set(addresses.map((address) => {
+    const { nodeId, input } = locate(workflow, address, info);
+    return `${nodeId}.${input}`;
+  }));
+}
+
+/** Where an address points, found through the SDK's own resolution (a marker value set by `setInputs`). */
+function locate(workflow: Workflow, address: string, info: CloudClient.ObjectInfo | undefined): { nodeId: string; input: string } {
+  const marker = {};
+  const probe = setInputs(workflow, { [address]: marker }, info);
+  for (const [nodeId, node] of Object.entries(probe)) {
+    for (const [input, value] of Object.entries(node.inputs)) if (value === marker) return { nodeId, input };
+  }
+  /* c8 ignore next */
+  throw new Error(`input address "${address}" was not placed`);
+}
+
+/** A value of the type the node definition declares for an input (a number for INT), or undefined. */
+function declaredExample(info: CloudClient.ObjectInfo | undefined, classType: string, input: string): unknown {
+  const definition = info && Object.hasOwn(info, classType) ? info[classType] : undefined;
+  const spec = definition?.input?.required?.[input] ?? definition?.input?.optional?.[input];
+  const type = Array.isArray(spec) ? spec[0] : undefined;
+  if (type === 'INT' || type === 'FLOAT') return 0;
+  if (type === 'BOOLEAN') return false;
+  if (type === 'STRING' || type === 'COMBO' || Array.isArray(type)) return '';
+  return undefined;
+}

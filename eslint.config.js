@@ -40,7 +40,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['test/**', 'bench/**', 'scripts/**', 'examples/**', 'src/testing/cli.ts', '*.config.*'],
+    files: ['test/**', 'bench/**', 'scripts/**', 'examples/**', '*.config.*'],
     rules: { 'no-restricted-syntax': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 );

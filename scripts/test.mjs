@@ -8,7 +8,7 @@ import { ensureNode } from './node-floor.mjs';
 ensureNode('npm test', ['node', 'scripts/test.mjs']);
 
 const steps = [
-  ['typecheck', 'typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']],
+  ['typecheck', 'typecheck', 'node', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']],
   ['lint', 'lint', 'npx', ['eslint', '.']],
   ['layers', 'layering rules (dependency-cruiser, folder cycles)', 'node', ['scripts/check-layers.mjs']],
   ['citations', 'citations: no internal document named, every docs anchor exists', 'node', ['scripts/check-citations.mjs']],
@@ -16,7 +16,7 @@ const steps = [
   ['apiref', 'api reference: TypeDoc builds with no warning', 'node', ['scripts/check-apiref.mjs']],
   ['unit', 'unit tests', 'npx', ['vitest', 'run']],
   ['build', 'build', 'npm', ['run', 'build', '--silent']],
-  ['typecheck-e2e', 'typecheck e2e tests against dist', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.e2e.json']],
+  ['typecheck-e2e', 'typecheck e2e tests against dist', 'node', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.e2e.json']],
   ['pack', 'package contents (npm pack: entry points, types, CHANGELOG; no tests, sources or credentials)', 'node', ['scripts/check-pack.mjs']],
   ['consumer', 'consumer type-check of the packed package (TypeScript 6 and 5.9, skipLibCheck false)', 'node', ['scripts/check-consumer.mjs']],
   ['publint', 'publint', 'npx', ['publint', '--strict']],

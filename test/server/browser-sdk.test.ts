@@ -31,7 +31,7 @@ function recordingSocket(traffic: Traffic, rewrite: (url: string) => string = (u
       super(rewrite(String(url)));
       this.addEventListener('message', (event: MessageEvent) => traffic.seen.push(typeof event.data === 'string' ? event.data : new TextDecoder().decode(event.data as ArrayBuffer)));
     }
-    override send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
+    override send(data: Parameters<WebSocket['send']>[0]): void {
       traffic.sent.push(String(data));
       super.send(data);
     }

@@ -222,8 +222,14 @@ export class ReconnectingSocket {
         }
       });
       socket.addEventListener('close', (event: { code?: number; reason?: string }) => finish(event.code ?? 1006, event.reason ?? ''));
-      // An error is always followed by close; a runtime that skips it is covered by the timeout.
-      socket.addEventListener('error', () => undefined);
+      // After open, an error is always followed by close. Before open, Node 22.12's WebSocket fires
+      // `error` alone on a refused upgrade (a 5xx) and stays CONNECTING, so the attempt ends here
+      // rather than after connectionTimeoutMs (docs/cloud.md, "Socket cannot be opened").
+      socket.addEventListener('error', () => {
+        if (settled || openedAt > 0) return;
+        finish(1006, 'the connection failed before it opened');
+        callSafely(() => socket.close());
+      });
     });
   }
 }

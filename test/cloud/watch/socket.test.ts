@@ -112,4 +112,44 @@ describe('ReconnectingSocket', () => {
     expect(downs[0]).toMatchObject({ opened: false, reason: 'no connection within 1000 ms' });
     socket.stop();
   });
+
+  it('retries at once after a failed handshake that fires error but never close (Node 22.12 on a 503 upgrade)', async () => {
+    // Node 22.12's WebSocket answers a refused upgrade with `error` alone and stays CONNECTING.
+    const downs: SocketDown[] = [];
+    const downAt: number[] = [];
+    const attempts: number[] = [];
+    const ErrorOnly = class implements WebSocketLike {
+      static closedByClient = 0;
+      readyState = 0;
+      binaryType = 'blob';
+      #listeners: Record<string, ((event: unknown) => void)[]> = {};
+      constructor() {
+        attempts.push(Date.now());
+        setTimeout(() => (this.#listeners['error'] ?? []).forEach((listener) => listener({})), 0);
+      }
+      send(): void {}
+      close(): void {
+        ErrorOnly.closedByClient++;
+      }
+      addEventListener(type: string, listener: (event: unknown) => void): void {
+        (this.#listeners[type] ??= []).push(listener);
+      }
+    };
+    const socket = new ReconnectingSocket({
+      url: async () => 'ws://x/ws',
+      WebSocket: ErrorOnly,
+      policy,
+      random: () => 1,
+      handlers: { onOpen: () => undefined, onText: () => undefined, onBinary: () => undefined, onDown: (d) => downs.push(d) && downAt.push(Date.now()), onRefused: () => undefined },
+    });
+    socket.start();
+    await vi.advanceTimersByTimeAsync(350);
+    socket.stop();
+    // Each attempt is down when its error fires (not connectionTimeoutMs = 1 s later), and the next
+    // one follows after the backoff: 100 ms, then 200 ms.
+    expect(downs.slice(0, 2)).toMatchObject([{ opened: false, code: 1006 }, { opened: false, code: 1006 }]);
+    expect(Math.max(...downAt.slice(0, 2).map((t, i) => t - attempts[i]!))).toBeLessThanOrEqual(1);
+    expect(attempts.slice(1, 3).map((t, i) => t - downAt[i]!)).toEqual([100, 200]);
+    expect(ErrorOnly.closedByClient).toBe(downs.length);
+  });
 });

@@ -6,6 +6,8 @@ export default defineConfig({
     exclude: ['test/e2e/**', 'node_modules/**'],
     testTimeout: 20_000,
     pool: 'forks',
+    // Two cores on CI: two forks (the default leaves one core idle and doubled the run's time).
+    maxWorkers: 2,
     // test/core/body-timeout.test.ts forces garbage collections (globalThis.gc).
     execArgv: ['--expose-gc'],
   },

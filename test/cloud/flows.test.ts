@@ -130,7 +130,10 @@ describe('cloud.runWorkflow() end to end', () => {
   });
 
   it('decodes preview (type 4) and text (type 3) frames and survives garbage frames', async () => {
-    const { sim, cloud } = await setup();
+    // Previews are live only: one sent before the submission's answer reached the client is not
+    // held. With no step delay a loaded machine can run the whole job in that gap, so each step
+    // waits 25 ms here, as a GPU queue would.
+    const { sim, cloud } = await setup({ stepDelayMs: 25 });
     sim.faults.set({ garbageFrames: true });
     const { name } = await cloud.files.upload(png(), { filename: 'cat.png' });
     const workflow: Workflow = {

@@ -1,3 +1,4 @@
+import { ResponseValidationError } from './errors/response-validation-error.js';
 import { ValidationError, type ValidationIssue } from './errors/validation-error.js';
 
 /** Bounds and flags shared by the number checks. */
@@ -98,13 +99,47 @@ export class Checker {
    */
   id(path: string, value: unknown): void {
     if (typeof value !== 'string' || value.trim() === '') return this.fail(path, 'a non-empty id string', value);
-    if (isDotSegment(value)) this.fail(path, 'an id, not "." or ".." (which would address another route)', value);
+    if (isDotSegment(value)) return this.fail(path, 'an id, not "." or ".." (which would address another route)', value);
+    if (LONE_SURROGATE.test(value)) this.fail(path, 'an id of well-formed text (it holds a lone UTF-16 surrogate, which no URL can carry)', value);
   }
 
   /** Throws a `ValidationError` when any rule was broken. */
   throwIfInvalid(context?: string): void {
     if (this.issues.length > 0) throw new ValidationError(this.issues, context);
   }
+}
+
+// Half of a surrogate pair with no other half: `encodeURIComponent` throws a URIError on it.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * True when a string can be one URL path segment: not blank, not `.` or `..` (also
+ * percent-encoded), and well-formed text. Ids a server hands back go through this before the SDK
+ * puts them in a URL.
+ *
+ * @example
+ * ```ts
+ * isPathSegment('p-1'); // true
+ * isPathSegment('%2e%2e'); // false
+ * ```
+ */
+export function isPathSegment(value: string): boolean {
+  return value.trim() !== '' && !isDotSegment(value) && !LONE_SURROGATE.test(value);
+}
+
+/**
+ * Refuses the id a submission's answer named its job or task with, when no URL can carry it (see
+ * `isPathSegment()`): the work may exist, but it cannot be followed, and it is not sent again.
+ *
+ * @example
+ * ```ts
+ * checkAnsweredId(answer.prompt_id, { field: 'prompt_id', work: 'job', body: answer, method: 'POST', url });
+ * ```
+ */
+export function checkAnsweredId(id: string, init: { field: string; work: 'job' | 'task'; body: unknown; method: string; url: string }): void {
+  if (isPathSegment(id)) return;
+  const problem = `${init.field}: not an id a URL can carry (blank, "." or "..", or malformed text): the ${init.work} may have been ${init.work === 'job' ? 'created' : 'accepted'} (and billed), but it cannot be followed; it was not submitted again`;
+  throw new ResponseValidationError({ field: init.field, problems: [problem], body: init.body, method: init.method, url: init.url });
 }
 
 /** True for `.`, `..` and any percent-encoding of them, decoded up to three times. */

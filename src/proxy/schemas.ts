@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { HttpClient, RequestOptions } from '../core/index.js';
+import { checkAnsweredId, redactUrl, type HttpClient, type RequestOptions } from '../core/index.js';
 import type { ImageTaskKind, TaskKind, VideoTaskKind } from './tasks.js';
 import type { ImageTask, ImageTaskResult, TaskPhase, TaskStatus, VideoCreation, VideoTask, VideoTaskResult } from './types.js';
 
@@ -98,6 +98,10 @@ export interface Family {
   toResult(status: WireStatus): ImageTaskResult | VideoTaskResult;
 }
 
+// A task id goes into every status URL: one no URL can carry is refused (docs/wire-protocol.md#media-proxy-submissions-and-envelopes).
+const answeredId = (http: HttpClient, path: string, taskId: string, raw: unknown): void =>
+  checkAnsweredId(taskId, { field: 'task_id', work: 'task', body: raw, method: 'POST', url: redactUrl(`${http.baseUrl}${path}`) });
+
 /**
  * The two families of tasks, by `TASKS[kind].family`.
  * @example await FAMILIES.image.readStatus(http, 'upscale', 't-1', '/proxy/imagevendor/v1/ai/image-upscaler/t-1', {});
@@ -107,6 +111,7 @@ export const FAMILIES: Readonly<Record<'image' | 'video', Family>> = Object.free
     async submit(http, kind, path, body, options) {
       const raw = await http.request({ method: 'POST', path, json: body, schema: ImageTaskSchema, idempotent: false, scrubAnswer: true, options });
       const inner = unwrap(raw);
+      answeredId(http, path, inner.task_id, raw);
       return { kind: kind as ImageTaskKind, taskId: inner.task_id, status: (inner.status ?? inner.task_status ?? 'CREATED').toUpperCase(), generated: inner.generated ?? [], raw };
     },
     async readStatus(http, kind, taskId, path, options) {
@@ -123,6 +128,7 @@ export const FAMILIES: Readonly<Record<'image' | 'video', Family>> = Object.free
     async submit(http, kind, path, body, options) {
       const raw = await http.request({ method: 'POST', path, json: body, schema: VideoTaskSchema, idempotent: false, scrubAnswer: true, options });
       const inner = unwrap(raw);
+      answeredId(http, path, inner.task_id, raw);
       return { kind: kind as VideoTaskKind, taskId: inner.task_id, state: (inner.state ?? 'created').toLowerCase(), credits: inner.credits ?? undefined, raw };
     },
     async readStatus(http, kind, taskId, path, options) {

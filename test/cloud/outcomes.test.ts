@@ -1,6 +1,6 @@
 import { delay, http, HttpResponse, ws } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { ClientClosedError, ConnectionError } from '../../src/core/index.js';
+import { ClientClosedError, ConnectionError, ResponseValidationError } from '../../src/core/index.js';
 import { CloudClient, OutputDownloadError, SubmissionUnknownError, WatcherClosedError } from '../../src/cloud/index.js';
 import { useMsw } from '../helpers/msw.js';
 
@@ -23,6 +23,23 @@ describe('cloud.jobs.submit()', () => {
     expect((error as Error).message).toMatch(/may have been created/);
     expect((error as Error).message).not.toContain(KEY);
     expect(submits).toBe(1);
+    await cloud.close();
+  });
+
+  it.each(['\ud800', '..', '%2e%2e', ' '])('refuses an answer whose prompt_id %j no URL can carry, saying the job may exist, and asks nothing more', async (promptId) => {
+    const asked: string[] = [];
+    server.use(
+      http.post(`${BASE}/api/prompt`, () => HttpResponse.json({ prompt_id: promptId, number: 1, node_errors: {} })),
+      http.all(`${BASE}/*`, ({ request }) => (asked.push(`${request.method} ${new URL(request.url).pathname}`), HttpResponse.json({}))),
+    );
+    const cloud = client();
+    for (const call of [() => cloud.jobs.submit(WORKFLOW, { validate: false }), () => cloud.runWorkflow(WORKFLOW, { validate: false })]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(error).toMatchObject({ field: 'prompt_id' });
+      expect((error as Error).message).toMatch(/may have been created/);
+    }
+    expect(asked).toEqual([]);
     await cloud.close();
   });
 

@@ -75,13 +75,13 @@ describe('option rules: every option is checked when given', () => {
 });
 
 describe('ids are one path segment', () => {
-  it.each(['', ' ', '.', '..', '%2e', '%2E%2e', '%252e%252e', '.%2e'])('refuses %j', (id) => {
+  it.each(['', ' ', '.', '..', '%2e', '%2E%2e', '%252e%252e', '.%2e', 'a\ud800', '\udc00b', 'x\udbff\udbff'])('refuses %j', (id) => {
     const check = new Checker();
     check.id('id', id);
     expect(check.issues).toHaveLength(1);
   });
 
-  it.each(['acme', 'a.b', '1.2.0', '...', '7c1f-9a', 'a%2Fb', '%'])('accepts %j', (id) => {
+  it.each(['acme', 'a.b', '1.2.0', '...', '7c1f-9a', 'a%2Fb', '%', '😀', 'ü'])('accepts %j', (id) => {
     expect(isDotSegment(id)).toBe(false);
     expect(() => checkIds('x()', { id })).not.toThrow();
   });

@@ -43,8 +43,8 @@ function isDots(id: string): boolean {
 const id: fc.Arbitrary<Tagged> = fc.oneof(
   { weight: 4, arbitrary: fc.stringMatching(/^[A-Za-z0-9][\w.-]{0,15}$/).map((value): Tagged => ({ value, valid: true })) },
   { weight: 2, arbitrary: valid('a/b', 'a?b=1', 'a#b', '__proto__', 'constructor', 'toString', '%', '%zz', '...', 'a..b', 'ü', '😀', '%2F', 'x y', ' padded ', '\u0000x', 'x'.repeat(2_000)) },
-  { weight: 3, arbitrary: invalid('', ' ', '\t\n', '.', '..', '%2e', '%2E%2e', '%2e.', '%252e%252e', '%25252e', null, undefined, 0, 42, Number.NaN, {}, [], ['a'], true, () => 'x', Symbol('x')) },
-  { weight: 1, arbitrary: fc.string({ maxLength: 6 }).map((value): Tagged => ({ value, valid: value.trim() !== '' && !isDots(value) ? undefined : false })) },
+  { weight: 3, arbitrary: invalid('', ' ', '\t\n', '.', '..', '%2e', '%2E%2e', '%2e.', '%252e%252e', '%25252e', 'a\ud800', '\udfff', null, undefined, 0, 42, Number.NaN, {}, [], ['a'], true, () => 'x', Symbol('x')) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 6 }).map((value): Tagged => ({ value, valid: value.trim() !== '' && !isDots(value) && !/[\ud800-\udfff]/.test(value.replace(/[\ud800-\udbff][\udc00-\udfff]/g, '')) ? undefined : false })) },
 );
 
 /** Option fields by name, each a valid or invalid value. */
@@ -201,7 +201,7 @@ describe('every public method, with hostile ids and option values', () => {
         if (error instanceof ValidationError) expect(seen, label).toHaveLength(0);
         if (someInvalid) expect(error, label).toBeInstanceOf(ValidationError);
         if (allValid) expect(error, label).not.toBeInstanceOf(ValidationError);
-        const routes = target.route ? [target.route(ids.map((i) => String(i.value)))].flat() : undefined;
+        const routes = target.route && seen.length > 0 ? [target.route(ids.map((i) => String(i.value)))].flat() : undefined;
         for (const request of routes ? seen : []) expect(routes, label).toContain(request.url.pathname);
         expectBuiltinsUnchanged(before);
         expectNoSecret([error, ...clients.payloads], Object.values(SECRETS));

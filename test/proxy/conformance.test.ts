@@ -33,6 +33,10 @@ describe('proxy submissions: an answer without a task id', () => {
     ['style transfer, top level, task_id null', '/proxy/imagevendor/v1/ai/image-style-transfer', { task_id: null }, (p, wait) => p.image.styleTransfer({ image: IMG, reference_image: IMG }, { wait })],
     ['video, no task_id', '/proxy/videovendor/reference2video', { state: 'created', credits: 10 }, (p, wait) => p.video.referenceToVideo({ model: 'videoq2-pro', prompt: 'x' }, { wait })],
     ['video, task_id ""', '/proxy/videovendor/extend', { task_id: '', state: 'created' }, (p, wait) => p.video.extend({ model: 'videoq2-pro' }, { wait })],
+    // Ids no URL can carry: a lone surrogate (encodeURIComponent throws), dot segments (another route).
+    ['image, task_id with a lone surrogate', '/proxy/imagevendor/v1/ai/image-upscaler', { data: { task_id: '\ud800' } }, (p, wait) => p.image.upscale({ image: IMG }, { wait })],
+    ['video, task_id ".."', '/proxy/videovendor/reference2video', { task_id: '..', state: 'created' }, (p, wait) => p.video.referenceToVideo({ model: 'videoq2-pro', prompt: 'x' }, { wait })],
+    ['image, task_id "%2e"', '/proxy/imagevendor/v1/ai/image-relight', { data: { task_id: '%2e' } }, (p, wait) => p.image.relight({ image: IMG }, { wait })],
   ];
 
   it.each(cases)('%s: rejects with a typed error naming task_id and saying the task may have been accepted', async (_name, path, body, call) => {

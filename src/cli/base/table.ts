@@ -27,3 +27,17 @@ export function printTable(out: Output, header: readonly string[], rows: readonl
 function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - visibleWidth(text)));
 }
+
+/**
+ * Prints `label value` lines under a heading, the labels dim and aligned, skipping labels without
+ * a value (human mode only).
+ *
+ * @example
+ * ```ts
+ * printFields(out, [['latest', '1.3.0'], ['tags', undefined]]);
+ * ```
+ */
+export function printFields(out: Output, rows: readonly (readonly [string, string | undefined])[]): void {
+  const width = Math.max(0, ...rows.map(([label]) => label.length)) + 2;
+  for (const [label, value] of rows) if (value) out.human(`  ${out.style('dim', label.padEnd(width))}${value}`);
+}

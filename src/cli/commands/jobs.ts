@@ -3,7 +3,7 @@ import { createCloud } from '../base/clients.js';
 import type { CommandContext, CommandSpec } from '../base/command.js';
 import { CliError, formatMs, usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
-import { printTable } from '../base/table.js';
+import { printFields, printTable } from '../base/table.js';
 import { parseDuration } from '../base/values.js';
 import { RunReporter } from '../live/run-reporter.js';
 import { followJob } from './follow.js';
@@ -75,7 +75,7 @@ async function runGet(ctx: CommandContext): Promise<ExitCode> {
     ['took', job.durationMs === undefined ? undefined : formatMs(job.durationMs)],
     ['error', job.error ? `${job.error.nodeId ? `node ${job.error.nodeId}${job.error.nodeType ? ` (${job.error.nodeType})` : ''}: ` : ''}${job.error.message}` : undefined],
   ];
-  for (const [label, value] of rows) if (value) out.human(`  ${out.style('dim', label.padEnd(9))}${value}`);
+  printFields(out, rows);
   const files = listOutputFiles(job.outputs);
   if (saved.length > 0) {
     out.human(`  Saved ${saved.length} file${saved.length === 1 ? '' : 's'}:`);

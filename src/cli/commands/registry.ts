@@ -5,7 +5,7 @@ import { ENV } from '../base/config.js';
 import { CliError, usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { checkReadable } from '../base/files.js';
-import { printTable } from '../base/table.js';
+import { printFields, printTable } from '../base/table.js';
 
 const search: CommandSpec = {
   name: 'search',
@@ -55,7 +55,7 @@ const get: CommandSpec = {
       ['downloads', node.downloads?.toString()],
       ['tags', node.tags?.join(', ')],
     ];
-    for (const [label, value] of rows) if (value) out.human(`  ${out.style('dim', label.padEnd(11))}${value}`);
+    printFields(out, rows);
     return EXIT.ok;
   },
 };

@@ -3,7 +3,7 @@ import { CloudClient, GraphcloudError, ValidationError } from '../../src/index.j
 import type { JobResult, OutputFile } from '../../src/cloud/model/types.js';
 import type { PreviewData, WatchEvent } from '../../src/cloud/watch/events.js';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
-import { png, scaleByWorkflow, startRelay, type RunningRelay } from './helpers.js';
+import { png, relayStarter, scaleByWorkflow, type RunningRelay } from './helpers.js';
 
 /** What the page saw: every request (URL, headers), every answer body, every socket URL and frame. */
 interface Traffic {
@@ -40,13 +40,8 @@ function recordingSocket(traffic: Traffic, rewrite: (url: string) => string = (u
 
 describe('CloudClient in a browser page, through the relay (no key in the page)', () => {
   let sim: Simulator;
-  const relays: RunningRelay[] = [];
   const clients: CloudClient[] = [];
-  const start = async (options: Parameters<typeof startRelay>[1] = {}) => {
-    const relay = await startRelay(sim, options);
-    relays.push(relay);
-    return relay;
-  };
+  const start = relayStarter(() => sim);
   /** A page served by `relay`: `location` set, the client on the relay's path, no key. */
   const page = (relay: RunningRelay, traffic: Traffic, rewrite?: (url: string) => string) => {
     vi.stubGlobal('location', { href: `${relay.origin}/app/index.html` });
@@ -60,7 +55,6 @@ describe('CloudClient in a browser page, through the relay (no key in the page)'
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((cloud) => cloud.close()));
-    await Promise.all(relays.splice(0).map((relay) => relay.close()));
     vi.unstubAllGlobals();
     sim.faults.reset();
   });
@@ -149,8 +143,7 @@ describe('CloudClient in a browser page, through the relay (no key in the page)'
   it('cancels its job through the relay (the token opens the cancel route)', async () => {
     const slow = await startSimulator({ stepDelayMs: 40, progressSteps: 3 });
     try {
-      const relay = await startRelay(slow);
-      relays.push(relay);
+      const relay = await start({}, slow);
       const cloud = page(relay, { seen: [], sent: [] });
       let promptId = '';
       const run = cloud.runWorkflow(scaleByWorkflow('c.png', 2, 'cancel'), {

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import { WebSocket } from 'ws';
 import { createNodeHandler, createRelay, type Relay, type RelayOptions } from '../../src/server/index.js';
 import { encodePng, type Simulator } from '../../src/testing/index.js';
@@ -15,6 +16,22 @@ export interface RunningRelay {
   relay: Relay;
   server: Server;
   close(): Promise<void>;
+}
+
+/**
+ * A `start(options, on?)` for a test file: each relay it starts is closed after its test. It stands
+ * in front of `on`, or of `sim()`, read when it starts (the file's simulator, from its `beforeAll`).
+ */
+export function relayStarter(sim: () => Simulator): (options?: Partial<RelayOptions>, on?: Simulator) => Promise<RunningRelay> {
+  const relays: RunningRelay[] = [];
+  afterEach(async () => {
+    await Promise.all(relays.splice(0).map((relay) => relay.close()));
+  });
+  return async (options = {}, on = sim()) => {
+    const relay = await startRelay(on, options);
+    relays.push(relay);
+    return relay;
+  };
 }
 
 /** A relay in front of the simulator, on the Node adapter, at 127.0.0.1. */

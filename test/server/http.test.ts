@@ -1,23 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
 import { JOB_TOKEN_HEADER } from '../../src/server/index.js';
-import { png, scaleByWorkflow, startRelay, submit, upload, type RunningRelay } from './helpers.js';
+import { png, relayStarter, scaleByWorkflow, submit, upload } from './helpers.js';
 
 describe('relay: HTTP routes', () => {
   let sim: Simulator;
-  const relays: RunningRelay[] = [];
-  const start = async (options: Parameters<typeof startRelay>[1] = {}) => {
-    const relay = await startRelay(sim, options);
-    relays.push(relay);
-    return relay;
-  };
+  const start = relayStarter(() => sim);
   const seen = (path: string) => sim.state.requests.filter((r) => r.area === 'cloud' && r.path === path);
 
   beforeAll(async () => {
     sim = await startSimulator({ stepDelayMs: 0, progressSteps: 1 });
   });
   afterEach(async () => {
-    await Promise.all(relays.splice(0).map((relay) => relay.close()));
     sim.faults.reset();
     sim.state.clearRequests();
   });

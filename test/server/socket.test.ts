@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
 import { TokenSigner } from '../../src/server/tokens.js';
-import { openSocket, png, scaleByWorkflow, SECRET, startRelay, submit, upload, type RunningRelay, type TestSocket } from './helpers.js';
+import { openSocket, png, relayStarter, scaleByWorkflow, SECRET, submit, upload, type RunningRelay, type TestSocket } from './helpers.js';
 
 /** The prompt id a binary frame names (type 4 metadata), or its type for the others. */
 function framePrompt(bytes: Uint8Array): string {
@@ -14,13 +14,8 @@ function framePrompt(bytes: Uint8Array): string {
 
 describe('relay: the socket', () => {
   let sim: Simulator;
-  const relays: RunningRelay[] = [];
   const sockets: TestSocket[] = [];
-  const start = async (options: Parameters<typeof startRelay>[1] = {}) => {
-    const relay = await startRelay(sim, options);
-    relays.push(relay);
-    return relay;
-  };
+  const start = relayStarter(() => sim);
   const connect = async (relay: RunningRelay, headers?: Record<string, string>) => {
     const socket = await openSocket(relay.url, headers);
     sockets.push(socket);
@@ -32,7 +27,6 @@ describe('relay: the socket', () => {
   });
   afterEach(async () => {
     for (const socket of sockets.splice(0)) socket.ws.terminate();
-    await Promise.all(relays.splice(0).map((relay) => relay.close()));
     sim.faults.reset();
   });
   afterAll(() => sim.close());
@@ -171,8 +165,7 @@ describe('relay: the socket', () => {
     // A local runtime takes a client-chosen prompt id, so the test can subscribe before the run starts.
     const local = await startSimulator({ runtime: 'local', stepDelayMs: 1, progressSteps: 2, taskDurationMs: 30, apiKey: 'sk-local-key-for-partner-nodes' });
     try {
-      const relay = await startRelay(local, { apiKey: local.apiKey, partnerApiKey: true });
-      relays.push(relay);
+      const relay = await start({ apiKey: local.apiKey, partnerApiKey: true }, local);
       const socket = await connect(relay);
       const name = await upload(relay.url, png(4, 4, 6));
       const promptId = crypto.randomUUID();

@@ -2,23 +2,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ProxyClient } from '../../src/index.js';
 import { TASK_TOKEN_HEADER } from '../../src/server/index.js';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
-import { startRelay, type RunningRelay } from './helpers.js';
+import { relayStarter, type RunningRelay } from './helpers.js';
 
 describe('relay: media tasks', () => {
   let sim: Simulator;
-  const relays: RunningRelay[] = [];
-  const start = async (options: Parameters<typeof startRelay>[1] = {}) => {
-    const relay = await startRelay(sim, options);
-    relays.push(relay);
-    return relay;
-  };
+  const start = relayStarter(() => sim);
   const post = (relay: RunningRelay, path: string, body: unknown) => fetch(`${relay.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   beforeAll(async () => {
     sim = await startSimulator({ taskDurationMs: 40 });
   });
   afterEach(async () => {
-    await Promise.all(relays.splice(0).map((relay) => relay.close()));
     sim.state.clearRequests();
   });
   afterAll(() => sim.close());

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
 import { JOB_TOKEN_HEADER } from '../../src/server/index.js';
-import { png, scaleByWorkflow, startRelay, submit, upload, type RunningRelay } from './helpers.js';
+import { png, relayStarter, scaleByWorkflow, submit, upload, type RunningRelay } from './helpers.js';
 
 interface Image {
   filename: string;
@@ -11,12 +11,7 @@ interface Image {
 
 describe('relay: output files (/api/view)', () => {
   let sim: Simulator;
-  const relays: RunningRelay[] = [];
-  const start = async (options: Parameters<typeof startRelay>[1] = {}) => {
-    const relay = await startRelay(sim, options);
-    relays.push(relay);
-    return relay;
-  };
+  const start = relayStarter(() => sim);
   /** Runs a job through the relay to its end; returns its token and output image. */
   const run = async (relay: RunningRelay, width: number) => {
     const name = await upload(relay.url, png(width, 10, width));
@@ -31,7 +26,6 @@ describe('relay: output files (/api/view)', () => {
     sim = await startSimulator({ stepDelayMs: 0, progressSteps: 1 });
   });
   afterEach(async () => {
-    await Promise.all(relays.splice(0).map((relay) => relay.close()));
     sim.state.clearRequests();
   });
   afterAll(() => sim.close());
@@ -94,8 +88,7 @@ describe('relay: output files (/api/view)', () => {
   it('streams a local runtime’s bytes (it answers 200, no redirect)', async () => {
     const local = await startSimulator({ runtime: 'local', stepDelayMs: 0, progressSteps: 1 });
     try {
-      const relay = await startRelay(local, { apiKey: undefined });
-      relays.push(relay);
+      const relay = await start({ apiKey: undefined }, local);
       const name = await upload(relay.url, png(4, 4));
       const answer = await submit(relay.url, scaleByWorkflow(name));
       await local.state.waitForIdle();

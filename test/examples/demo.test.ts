@@ -22,11 +22,15 @@ interface Run {
   dir: string;
 }
 
-/** Runs the demo to its end (bounded), with no GRAPHCLOUD_* of the caller; `columns` runs it on a terminal. */
+/**
+ * Runs the demo to its end (bounded); `columns` runs it on a terminal. The demo sees only PATH,
+ * HOME, LANG and `env`: none of the caller's GRAPHCLOUD_*, nor the variables Node reads to decide
+ * on colours (CI, NODE_DISABLE_COLORS, NO_COLOR, FORCE_COLOR, TMUX), which a CI runner sets.
+ */
 function runDemo(env: Record<string, string>, columns?: number): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'graphcloud-demo-test-'));
   dirs.push(dir);
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GRAPHCLOUD_') && name !== 'FORCE_COLOR' && name !== 'NO_COLOR'));
+  const clean = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LANG: 'C.UTF-8' };
   const [command, args] = columns === undefined
     ? [tsx, ['examples/demo.ts']]
     : ['script', ['-qec', `stty cols ${columns} rows 50; exec '${tsx}' examples/demo.ts`, '/dev/null']];

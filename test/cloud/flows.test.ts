@@ -130,10 +130,7 @@ describe('cloud.runWorkflow() end to end', () => {
   });
 
   it('decodes preview (type 4) and text (type 3) frames and survives garbage frames', async () => {
-    // Previews are live only: one sent before the submission's answer reached the client is not
-    // held. With no step delay a loaded machine can run the whole job in that gap, so each step
-    // waits 25 ms here, as a GPU queue would.
-    const { sim, cloud } = await setup({ stepDelayMs: 25 });
+    const { sim, cloud } = await setup();
     sim.faults.set({ garbageFrames: true });
     const { name } = await cloud.files.upload(png(), { filename: 'cat.png' });
     const workflow: Workflow = {
@@ -152,6 +149,23 @@ describe('cloud.runWorkflow() end to end', () => {
     expect(seen.at(-1)?.type).toBe('execution_success');
     // Unknown binary types, truncated frames, bad JSON, unknown text types: ignored and counted.
     expect(cloud.jobs.stats().ignored).toBeGreaterThanOrEqual(8);
+  });
+
+  it('delivers the previews a run sent before the submission\'s answer named it, in order with its progress', async () => {
+    // The submit answer's body is held 400 ms after its headers: the whole run (events and
+    // previews) reaches the socket before the client knows its prompt id.
+    const { sim, cloud } = await setup({ stepDelayMs: 0, progressSteps: 3 });
+    sim.faults.failRequests({ method: 'POST', path: '/api/prompt', stallBodyMs: 400, times: 1 });
+    const seen: WatchEvent[] = [];
+    const { promptId, via } = await cloud.runWorkflow(scaleWorkflow('placeholder.png'), { uploads: { '1.image': png() }, onEvent: (e) => seen.push(e) });
+    expect(via).toBe('socket');
+    // The simulator sends a preview after each progress step of a node that computes an image
+    // (ImageScale, node 2): three of them, each right after its progress message.
+    const previews = seen.filter((e) => e.type === 'preview');
+    expect(previews).toHaveLength(3);
+    expect(previews.every((e) => e.data.promptId === promptId && e.data.nodeId === '2' && e.data.data.byteLength > 0)).toBe(true);
+    const before = previews.map((preview) => seen[seen.indexOf(preview) - 1]);
+    expect(before).toEqual([1, 2, 3].map((value) => ({ type: 'progress', data: { prompt_id: promptId, node: '2', value, max: 3 } })));
   });
 
   it('downloads outputs through the 302 to another origin without sending the key', async () => {

@@ -134,6 +134,7 @@ describe('new CloudClient() options', () => {
     ['socket.connectionTimeoutMs: Infinity', { ...base, watcher: { socket: { connectionTimeoutMs: Number.POSITIVE_INFINITY } } }, 'options.watcher.socket.connectionTimeoutMs'],
     ['a close code that is not one', { ...base, watcher: { socket: { authCloseCodes: [99] } } }, 'options.watcher.socket.authCloseCodes[0]'],
     ['hold.maxBytes: -1', { ...base, watcher: { hold: { maxBytes: -1 } } }, 'options.watcher.hold.maxBytes'],
+    ['hold.maxPreviewBytes: NaN', { ...base, watcher: { hold: { maxPreviewBytes: Number.NaN } } }, 'options.watcher.hold.maxPreviewBytes'],
     ['the 0.1 watch.timeoutMs', { ...base, watcher: { watch: { timeoutMs: 0 } } }, 'options.watcher.watch'],
     ['a statusMap entry with an unknown status', { ...base, statusMap: { warming_up: { status: 'warming', terminal: false } } }, 'options.statusMap["warming_up"].status'],
     ['an output route without {id}', { ...base, outputRoutes: ['/api/jobs'] }, 'options.outputRoutes[0]'],

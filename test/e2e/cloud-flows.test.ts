@@ -173,8 +173,7 @@ describe('cloud.runWorkflow() through dist/, end to end', () => {
   });
 
   it('attributes type-1 previews (no metadata) to the running job when the client did not ask for metadata', async () => {
-    // Paced steps: previews are not held for unclaimed prompts, so the run must outlast the POST.
-    h = await harness({ stepDelayMs: 15 });
+    h = await harness();
     // A socket that never sends `feature_flags`: the server then sends bare type-1 previews.
     class NoFeatureFlags extends WebSocket {
       override send(data: Parameters<WebSocket['send']>[0]): void {

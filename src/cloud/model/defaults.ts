@@ -67,6 +67,13 @@ export const CLOUD_DEFAULTS = Object.freeze({
      */
     maxBytes: 4 * 1024 * 1024,
     /**
+     * Bytes of preview images (binary frames) kept for prompt ids no watcher has claimed yet,
+     * apart from `maxBytes`, so that large previews never push out a job's end. Oldest are
+     * dropped first; freed by `close()`.
+     * @default 2_097_152 (2 MiB)
+     */
+    maxPreviewBytes: 2 * 1024 * 1024,
+    /**
      * Age in ms after which held messages of an unclaimed prompt id are dropped.
      * @default 120_000
      */
@@ -166,6 +173,8 @@ export interface SocketPolicy extends Backoff {
 export interface HoldPolicy {
   /** Bytes of held messages (their frames' length) at most; the oldest are dropped first. @default 4_194_304 (4 MiB) */
   maxBytes: number;
+  /** Bytes of held preview images at most, apart from `maxBytes`; the oldest are dropped first. @default 2_097_152 (2 MiB) */
+  maxPreviewBytes: number;
   /** Age in ms after which the held messages of an unclaimed prompt id are dropped. @default 120_000 */
   maxAgeMs: number;
 }
@@ -261,7 +270,7 @@ export const WATCHER_RULES: OptionRules = Object.freeze({
     idleCloseMs: atLeast(0),
     authCloseCodes: closeCodes,
   }),
-  hold: rule.object({ maxBytes: atLeast(0, true), maxAgeMs: rule.duration }),
+  hold: rule.object({ maxBytes: atLeast(0, true), maxPreviewBytes: atLeast(0, true), maxAgeMs: rule.duration }),
   poll: rule.object({
     ...backoffRules(POLL_FLOOR_MS),
     silenceMs: atLeast(POLL_FLOOR_MS),
@@ -276,7 +285,7 @@ export const WATCHER_RULES: OptionRules = Object.freeze({
  *
  * @example
  * ```ts
- * resolvePolicy({ hold: { maxBytes: 1_000_000 } }).hold; // { maxBytes: 1000000, maxAgeMs: 120000 }
+ * resolvePolicy({ hold: { maxBytes: 1_000_000 } }).hold; // { maxBytes: 1000000, maxPreviewBytes: 2097152, maxAgeMs: 120000 }
  * ```
  */
 export function resolvePolicy(options: WatcherPolicyOptions = {}, check = new Checker()): WatcherPolicy {

@@ -398,7 +398,7 @@ export interface WatcherStats {
   held: number;
   /** Held messages dropped by the byte or age bound. */
   dropped: number;
-  /** Bytes of messages held right now (bounded by `watcher.hold.maxBytes`). */
+  /** Bytes of messages held right now (bounded by `watcher.hold.maxBytes` plus `maxPreviewBytes`). */
   heldBytes: number;
   /** Socket connections opened. */
   connections: number;

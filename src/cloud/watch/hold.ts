@@ -1,5 +1,8 @@
 import type { WatcherStats } from './events.js';
 
+/** Messages held so far by every buffer: their arrival order. */
+let arrivals = 0;
+
 /**
  * The messages held for one prompt id nobody follows yet.
  *
@@ -12,9 +15,10 @@ export interface Held {
   firstAt: number;
   /** The router's epoch of the first message; a later epoch means a gap. */
   epoch: number;
-  /** Messages may be missing (a disconnect while holding, or the count bound). */
+  /** Messages may be missing (a disconnect while holding, or the byte bound). */
   gap: boolean;
-  messages: [type: string, data: Record<string, unknown>, bytes: number][];
+  /** `order` is the arrival order across every buffer of the process, to merge two of them. */
+  messages: [type: string, data: Record<string, unknown>, bytes: number, order: number][];
   /** The size of the held messages (their frames' length). */
   bytes: number;
 }
@@ -35,16 +39,17 @@ export class HoldBuffer {
   readonly #held = new Map<string, Held>();
   readonly #bounds: { maxBytes: number; maxAgeMs: number };
   readonly #stats: WatcherStats;
+  #bytes = 0;
 
+  /** `stats.heldBytes` is the sum over every buffer sharing `stats`. */
   constructor(bounds: { maxBytes: number; maxAgeMs: number }, stats: WatcherStats) {
     this.#bounds = bounds;
     this.#stats = stats;
-    this.#stats.heldBytes = 0;
   }
 
-  /** Bytes held now. */
+  /** Bytes held now by this buffer. */
   get bytes(): number {
-    return this.#stats.heldBytes;
+    return this.#bytes;
   }
 
   /** Holds one message of `bytes` bytes, then drops what the bounds no longer allow. */
@@ -57,9 +62,9 @@ export class HoldBuffer {
     } else if (held.epoch !== epoch) {
       held.gap = true;
     }
-    held.messages.push([type, data, bytes]);
+    held.messages.push([type, data, bytes, ++arrivals]);
     held.bytes += bytes;
-    this.#stats.heldBytes += bytes;
+    this.#count(bytes);
     this.#stats.held++;
     this.#prune(now);
   }
@@ -69,28 +74,33 @@ export class HoldBuffer {
     const held = this.#held.get(promptId);
     if (!held) return undefined;
     this.#held.delete(promptId);
-    this.#stats.heldBytes -= held.bytes;
+    this.#count(-held.bytes);
     return held;
   }
 
   /** Drops everything (the client closed). */
   clear(): void {
     this.#held.clear();
-    this.#stats.heldBytes = 0;
+    this.#count(-this.#bytes);
+  }
+
+  #count(bytes: number): void {
+    this.#bytes += bytes;
+    this.#stats.heldBytes += bytes;
   }
 
   #prune(now: number): void {
     const { maxBytes, maxAgeMs } = this.#bounds;
     for (const [promptId, held] of this.#held) {
-      const tooMuch = this.#stats.heldBytes > maxBytes;
+      const tooMuch = this.#bytes > maxBytes;
       if (!tooMuch && now - held.firstAt <= maxAgeMs) return;
       if (tooMuch && this.#held.size === 1) {
         // Drop from the front: the end of a run matters most.
         let dropped = 0;
-        while (this.#stats.heldBytes > maxBytes && dropped < held.messages.length) {
+        while (this.#bytes > maxBytes && dropped < held.messages.length) {
           const size = held.messages[dropped]?.[2] ?? 0;
           held.bytes -= size;
-          this.#stats.heldBytes -= size;
+          this.#count(-size);
           dropped++;
         }
         held.messages.splice(0, dropped);
@@ -100,7 +110,7 @@ export class HoldBuffer {
         return;
       }
       this.#held.delete(promptId);
-      this.#stats.heldBytes -= held.bytes;
+      this.#count(-held.bytes);
       this.#stats.dropped += held.messages.length;
     }
   }

@@ -71,7 +71,8 @@ interface Followed {
  * ```
  */
 export interface RouterOptions {
-  hold: { maxBytes: number; maxAgeMs: number };
+  /** `maxPreviewBytes` bounds held previews apart from the other messages. */
+  hold: { maxBytes: number; maxPreviewBytes: number; maxAgeMs: number };
   stats: WatcherStats;
 }
 
@@ -82,7 +83,7 @@ const RECENT_LIMIT = 2_048;
  * a user to every socket of that user, so filtering by prompt id is the only routing; see
  * docs/wire-protocol.md#cloud-websocket-messages-and-their-order). Messages of a prompt nobody
  * follows yet are held, bounded in bytes and age, because a run can finish before the submit
- * response names its id. It is the only writer of what messages tell (`Seen`), and of the epoch.
+ * response names its id; previews are held apart, in their own byte bound. It is the only writer of what messages tell (`Seen`), and of the epoch.
  * Never throws on bad input: it counts it.
  *
  * @example
@@ -95,6 +96,7 @@ const RECENT_LIMIT = 2_048;
 export class JobRouter {
   readonly #followed = new Map<string, Followed>();
   readonly #held: HoldBuffer;
+  readonly #heldPreviews: HoldBuffer;
   readonly #recent = new Set<string>();
   readonly #options: RouterOptions;
   #epoch = 0;
@@ -104,6 +106,7 @@ export class JobRouter {
   constructor(options: RouterOptions) {
     this.#options = options;
     this.#held = new HoldBuffer(options.hold, options.stats);
+    this.#heldPreviews = new HoldBuffer({ maxBytes: options.hold.maxPreviewBytes, maxAgeMs: options.hold.maxAgeMs }, options.stats);
   }
 
   /** Incremented on every disconnect: a run seen across two epochs has a gap. */
@@ -113,12 +116,13 @@ export class JobRouter {
 
   /** Bytes of messages currently held. */
   get heldBytes(): number {
-    return this.#held.bytes;
+    return this.#held.bytes + this.#heldPreviews.bytes;
   }
 
   /** Frees every held message (the client closed). */
   clear(): void {
     this.#held.clear();
+    this.#heldPreviews.clear();
   }
 
   /**
@@ -153,17 +157,22 @@ export class JobRouter {
     for (const { seen } of this.#followed.values()) seen.gap ||= seen.sawStart;
   }
 
-  /** Delivers the messages held for a prompt, in arrival order. */
+  /**
+   * Delivers the messages held for a prompt, previews among them, in arrival order. A preview
+   * dropped by its bound is no gap: the run's outputs are whole without it.
+   */
   drain(promptId: string): void {
     const held = this.#held.take(promptId);
-    if (!held) return;
+    const previews = this.#heldPreviews.take(promptId);
     const followed = this.#followed.get(promptId);
-    if (!followed) return;
-    if (held.gap) followed.seen.gap = true;
-    for (const [type, data] of held.messages) {
+    if (!followed || (!held && !previews)) return;
+    if (held?.gap) followed.seen.gap = true;
+    const messages = [...(held?.messages ?? []), ...(previews?.messages ?? [])].sort((a, b) => a[3] - b[3]);
+    const epoch = held?.epoch ?? this.#epoch;
+    for (const [type, data] of messages) {
       // The end was reported: the owner stopped following the prompt.
       if (this.#followed.get(promptId) !== followed) break;
-      this.#apply(followed, type, data, held.epoch);
+      this.#apply(followed, type, data, epoch);
     }
   }
 
@@ -199,9 +208,9 @@ export class JobRouter {
   }
 
   /**
-   * Routes one binary frame (previews are not held: they are large and only of live interest).
-   * `scrub` cleans the frame's texts (a type 3 text, the metadata of a preview) of the key, as the
-   * text frames are cleaned before they reach the router.
+   * Routes one binary frame: a preview or a text of a prompt nobody follows yet is held in its
+   * own byte bound (`hold.maxPreviewBytes`). `scrub` cleans the frame's texts (a type 3 text, the
+   * metadata of a preview) of the key, as the text frames are cleaned before they reach the router.
    */
   handleBinary(bytes: Uint8Array<ArrayBuffer>, scrub: (text: string) => string = (text) => text): void {
     const stats = this.#options.stats;
@@ -212,13 +221,19 @@ export class JobRouter {
       return;
     }
     const promptId = frame.data.promptId ?? this.#current;
-    const followed = promptId === undefined ? undefined : this.#followed.get(promptId);
-    if (!followed) return;
+    if (promptId === undefined) return;
+    const followed = this.#followed.get(promptId);
+    if (!followed && this.#recent.has(promptId)) return;
     const texts = frame.data as unknown as Record<string, unknown>;
     for (const [key, value] of Object.entries(texts)) if (typeof value === 'string') texts[key] = scrub(value);
     frame.data.promptId = promptId;
+    const type = frame.kind === 'preview' ? 'preview' : 'text';
+    if (!followed) {
+      this.#heldPreviews.add(promptId, type, texts, this.#epoch, bytes.byteLength);
+      return;
+    }
     followed.seen.lastActivity = Date.now();
-    followed.target.event((frame.kind === 'preview' ? { type: 'preview', data: frame.data } : { type: 'text', data: frame.data }) as WatchEvent);
+    followed.target.event({ type, data: frame.data } as WatchEvent);
   }
 
   #apply(followed: Followed, type: string, data: Record<string, unknown>, epoch: number): void {

@@ -1,13 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WatchEvent, WatcherStats } from '../../../src/cloud/index.js';
-import { JobRouter, type TerminalEnd } from '../../../src/cloud/watch/router.js';
+import { JobRouter, type RouterOptions, type TerminalEnd } from '../../../src/cloud/watch/router.js';
+import { encodePreview, encodePreviewWithMetadata, encodeText } from '../../../src/testing/cloud/frames.js';
 
 const stats = (): WatcherStats => ({ received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 });
 const msg = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data });
 
 // Bounds in bytes, sized from the frames the tests send (about 60 bytes each).
 const FRAME = msg('execution_start', { prompt_id: 'new' }).length;
-function setup(hold = { maxBytes: 100 * FRAME, maxAgeMs: 1_000 }) {
+function setup(bounds: Partial<RouterOptions['hold']> = {}) {
+  const hold = { maxBytes: 100 * FRAME, maxPreviewBytes: 1_000, maxAgeMs: 1_000, ...bounds };
   const ends: [string, TerminalEnd][] = [];
   const counters = stats();
   const router = new JobRouter({ hold, stats: counters });
@@ -81,6 +83,58 @@ describe('JobRouter: the hold buffer', () => {
     router.unfollow('p');
     router.handleText(msg('executing', { prompt_id: 'p', node: null }));
     expect(counters.held).toBe(0);
+  });
+});
+
+describe('JobRouter: previews of a prompt nobody follows yet', () => {
+  const image = new Uint8Array(400).fill(7);
+  const preview = (promptId: string) => new Uint8Array(encodePreviewWithMetadata(image, { node_id: '2', prompt_id: promptId, display_node_id: '2', image_type: 'image/png' }));
+  const PREVIEW = preview('p').byteLength;
+
+  it('are held and delivered in arrival order among the other messages', () => {
+    const { router, counters, watch } = setup();
+    router.handleText(msg('execution_start', { prompt_id: 'p' }));
+    router.handleText(msg('progress', { prompt_id: 'p', node: '2', value: 1, max: 2 }));
+    router.handleBinary(preview('p'));
+    router.handleBinary(new Uint8Array(encodeText('2', 'a caption'))); // type 3: the prompt that last reported activity
+    router.handleText(msg('progress', { prompt_id: 'p', node: '2', value: 2, max: 2 }));
+    router.handleBinary(new Uint8Array(encodePreview(image, 'png'))); // type 1: no metadata
+    router.handleText(msg('execution_success', { prompt_id: 'p' }));
+    expect(router.heldBytes).toBeGreaterThan(2 * image.byteLength);
+    const { events } = watch('p');
+    expect(events.map((e) => e.type)).toEqual(['execution_start', 'progress', 'preview', 'text', 'progress', 'preview', 'execution_success']);
+    expect(events.filter((e) => e.type === 'preview').map((e) => e.data)).toEqual([
+      { promptId: 'p', nodeId: '2', displayNodeId: '2', mimeType: 'image/png', data: image },
+      { promptId: 'p', mimeType: 'image/png', data: image },
+    ]);
+    expect(router.heldBytes).toBe(0);
+    expect(counters.heldBytes).toBe(0);
+  });
+
+  it('are bounded apart: a flood of previews drops the oldest previews, never the end of a run, and leaves no gap', () => {
+    const { router, ends, counters, watch } = setup({ maxPreviewBytes: 2 * PREVIEW });
+    router.handleText(msg('execution_start', { prompt_id: 'p' }));
+    for (let i = 0; i < 10; i += 1) router.handleBinary(preview('p'));
+    router.handleText(msg('execution_success', { prompt_id: 'p' }));
+    expect(router.heldBytes).toBeLessThanOrEqual(100 * FRAME + 2 * PREVIEW);
+    expect(counters.dropped).toBe(8);
+    const { events, seen } = watch('p');
+    expect(events.map((e) => e.type)).toEqual(['execution_start', 'preview', 'preview', 'execution_success']);
+    expect(seen.gap).toBe(false);
+    expect(ends[0]?.[1]).toMatchObject({ status: 'completed', wholeRun: true });
+  });
+
+  it('are not held for a prompt whose watcher is gone, and are freed by clear()', () => {
+    const { router, counters, watch } = setup();
+    watch('gone');
+    router.unfollow('gone');
+    router.handleBinary(preview('gone'));
+    expect(counters.held).toBe(0);
+    router.handleBinary(preview('later'));
+    expect(router.heldBytes).toBe(preview('later').byteLength);
+    router.clear();
+    expect(router.heldBytes).toBe(0);
+    expect(counters.heldBytes).toBe(0);
   });
 });
 

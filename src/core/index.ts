@@ -6,6 +6,7 @@ export type { AuthScheme, Credential } from './auth.js';
 export { Checker, checkIds, checkAnsweredId, isDotSegment, isPathSegment } from './check.js';
 export { assertOptions, backoffRules, checkOptions, CLIENT_RULES, credentialRule, isPlainObject, REQUEST_RULES, retryRule, rule, waitRules, type OptionRules, type Rule } from './option-rules.js';
 export { callSafely } from './callbacks.js';
+export { HoldBuffer, type Held, type HoldBounds, type HoldCounters } from './hold.js';
 export { Limiter } from './limiter.js';
 export { poll, pollUntil, realClock, Waker, type Clock, type PollOptions, type PollReading, type PollState } from './wait.js';
 export { paginate, paginateOffsets, type OffsetPage, type PageInfo } from './pagination.js';

@@ -1,7 +1,7 @@
 import { decodeBinaryFrame } from '../cloud/watch/frames.js';
 import { holdsSecret, scrubText } from './answers.js';
 import type { RelayConfig } from './config.js';
-import { HoldBuffer } from './socket-hold.js';
+import { HoldBuffer } from '../core/index.js';
 import { BrowserSession, TRY_AGAIN_LATER, type RelayPeer, type RelaySocket, type SessionHost } from './socket-session.js';
 import { UpstreamSocket, type UpstreamState } from './socket-upstream.js';
 import type { TokenSigner } from './tokens.js';
@@ -73,8 +73,7 @@ export class SocketRelay implements SessionHost {
   readonly #socket: UpstreamSocket;
   readonly #sessions = new Set<BrowserSession>();
   readonly #followers = new Map<string, Set<BrowserSession>>();
-  readonly #hold: HoldBuffer;
-  readonly #holdPreviews: HoldBuffer;
+  readonly #hold: HoldBuffer<string | Uint8Array>;
   readonly #counts = { received: 0, forwarded: 0, dropped: 0 };
   /** The prompt that last reported activity: type 1 and 3 frames belong to it. */
   #current: string | undefined;
@@ -84,7 +83,6 @@ export class SocketRelay implements SessionHost {
     this.#signer = signer;
     this.#upstream = upstream;
     this.#hold = new HoldBuffer(config.socket.hold);
-    this.#holdPreviews = new HoldBuffer({ maxBytes: config.socket.hold.maxPreviewBytes, maxAgeMs: config.socket.hold.maxAgeMs });
     this.#socket = new UpstreamSocket(config, upstream, {
       text: (raw) => this.#onText(raw),
       binary: (bytes) => this.#onBinary(bytes),
@@ -98,7 +96,7 @@ export class SocketRelay implements SessionHost {
   stats(): RelaySocketStats {
     let subscriptions = 0;
     for (const session of this.#sessions) subscriptions += session.follows.size;
-    const held = { prompts: this.#hold.prompts, bytes: this.#hold.bytes + this.#holdPreviews.bytes, dropped: this.#hold.dropped + this.#holdPreviews.dropped };
+    const held = { prompts: this.#hold.prompts, bytes: this.#hold.bytes, dropped: this.#hold.dropped };
     return { browsers: this.#sessions.size, subscriptions, upstream: this.#socket.state, ...this.#counts, held };
   }
 
@@ -128,7 +126,7 @@ export class SocketRelay implements SessionHost {
       if (!followers) this.#followers.set(promptId, (followers = new Set()));
       followers.add(session);
     }
-    for (const frame of [...this.#hold.take(promptId), ...this.#holdPreviews.take(promptId)]) {
+    for (const frame of this.#hold.take(promptId)?.items ?? []) {
       this.#counts.forwarded++;
       session.send(frame);
       if (typeof frame === 'string' && endsFrame(frame)) session.ended(promptId);
@@ -148,7 +146,6 @@ export class SocketRelay implements SessionHost {
     this.#closeAll(1001, 'relay closed');
     this.#socket.close();
     this.#hold.clear();
-    this.#holdPreviews.clear();
   }
 
   #closeAll(code: number, reason: string): void {
@@ -187,7 +184,7 @@ export class SocketRelay implements SessionHost {
     if (type === 'execution_start' || type === 'progress' || (type === 'executing' && fields.node !== null)) this.#current = promptId;
     const followers = this.#followers.get(promptId);
     if (!followers) {
-      this.#hold.add(promptId, text);
+      this.#hold.add(promptId, text, text.length);
       return;
     }
     const ended = ends(type, fields);
@@ -210,7 +207,7 @@ export class SocketRelay implements SessionHost {
     const followers = this.#followers.get(promptId);
     if (!followers) {
       // Held apart from the text, within their own bound: the first previews of a run come before its subscription.
-      this.#holdPreviews.add(promptId, bytes.slice());
+      this.#hold.add(promptId, bytes.slice(), bytes.byteLength, { preview: true });
       return;
     }
     for (const session of followers) session.send(bytes);

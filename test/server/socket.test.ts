@@ -82,6 +82,26 @@ describe('relay: the socket', () => {
     expect(again.texts.filter((m) => m.data.prompt_id === answer.prompt_id)).toEqual([]);
   });
 
+  it('hands the held previews of such a run out among its messages, in the order they were sent', async () => {
+    const relay = await start();
+    const socket = await connect(relay);
+    const name = await upload(relay.url, png(5, 5, 7));
+    sim.faults.set({ finishBeforeResponse: true });
+    const answer = await submit(relay.url, scaleByWorkflow(name, 2, 'fast-previews'));
+    sim.faults.reset();
+    socket.subscribe(answer.relay_token);
+    await socket.next((m) => m.type === 'graphcloud_subscribed');
+    const mine = socket.raw.flatMap((frame) => {
+      if (typeof frame !== 'string') return framePrompt(frame) === answer.prompt_id ? ['preview'] : [];
+      const message = JSON.parse(frame) as { type: string; data: { prompt_id?: string } };
+      return message.data.prompt_id === answer.prompt_id ? [message.type] : [];
+    });
+    expect(mine).toContain('preview');
+    // A browser stops following a job at its end: a preview handed out after it would be lost.
+    expect(mine.lastIndexOf('preview')).toBeLessThan(mine.indexOf('execution_success'));
+    mine.forEach((type, i) => type === 'preview' && expect(mine[i - 1]).toMatch(/^(progress|preview)$/));
+  });
+
   it('answers a bad token with an error message, and follows nothing', async () => {
     const relay = await start();
     const socket = await connect(relay);

@@ -2,7 +2,7 @@ import { mergeOutput, wireMap } from '../model/outputs.js';
 import type { JobErrorInfo, NodeOutput } from '../model/types.js';
 import { PROMPT_MESSAGE_TYPES, type ExecutionErrorData, type WatchEvent, type WatcherStats } from './events.js';
 import { decodeBinaryFrame } from './frames.js';
-import { HoldBuffer } from './hold.js';
+import { HoldBuffer } from '../../core/index.js';
 
 /**
  * What the socket's messages told about one job. The router is its only writer; everyone else
@@ -95,8 +95,7 @@ const RECENT_LIMIT = 2_048;
  */
 export class JobRouter {
   readonly #followed = new Map<string, Followed>();
-  readonly #held: HoldBuffer;
-  readonly #heldPreviews: HoldBuffer;
+  readonly #held: HoldBuffer<[type: string, data: Record<string, unknown>]>;
   readonly #recent = new Set<string>();
   readonly #options: RouterOptions;
   #epoch = 0;
@@ -106,7 +105,6 @@ export class JobRouter {
   constructor(options: RouterOptions) {
     this.#options = options;
     this.#held = new HoldBuffer(options.hold, options.stats);
-    this.#heldPreviews = new HoldBuffer({ maxBytes: options.hold.maxPreviewBytes, maxAgeMs: options.hold.maxAgeMs }, options.stats);
   }
 
   /** Incremented on every disconnect: a run seen across two epochs has a gap. */
@@ -116,13 +114,12 @@ export class JobRouter {
 
   /** Bytes of messages currently held. */
   get heldBytes(): number {
-    return this.#held.bytes + this.#heldPreviews.bytes;
+    return this.#held.bytes;
   }
 
   /** Frees every held message (the client closed). */
   clear(): void {
     this.#held.clear();
-    this.#heldPreviews.clear();
   }
 
   /**
@@ -163,16 +160,13 @@ export class JobRouter {
    */
   drain(promptId: string): void {
     const held = this.#held.take(promptId);
-    const previews = this.#heldPreviews.take(promptId);
     const followed = this.#followed.get(promptId);
-    if (!followed || (!held && !previews)) return;
-    if (held?.gap) followed.seen.gap = true;
-    const messages = [...(held?.messages ?? []), ...(previews?.messages ?? [])].sort((a, b) => a[3] - b[3]);
-    const epoch = held?.epoch ?? this.#epoch;
-    for (const [type, data] of messages) {
+    if (!held || !followed) return;
+    if (held.gap) followed.seen.gap = true;
+    for (const [type, data] of held.items) {
       // The end was reported: the owner stopped following the prompt.
       if (this.#followed.get(promptId) !== followed) break;
-      this.#apply(followed, type, data, epoch);
+      this.#apply(followed, type, data, held.epoch);
     }
   }
 
@@ -204,7 +198,7 @@ export class JobRouter {
     if (type === 'execution_start' || type === 'progress' || (type === 'executing' && data.node !== null)) this.#current = promptId;
     const followed = this.#followed.get(promptId);
     if (followed) this.#apply(followed, type, data, this.#epoch);
-    else if (!this.#recent.has(promptId)) this.#held.add(promptId, type, data, this.#epoch, text.length);
+    else if (!this.#recent.has(promptId)) this.#held.add(promptId, [type, data], text.length, { epoch: this.#epoch });
   }
 
   /**
@@ -229,7 +223,7 @@ export class JobRouter {
     frame.data.promptId = promptId;
     const type = frame.kind === 'preview' ? 'preview' : 'text';
     if (!followed) {
-      this.#heldPreviews.add(promptId, type, texts, this.#epoch, bytes.byteLength);
+      this.#held.add(promptId, [type, texts], bytes.byteLength, { preview: true, epoch: this.#epoch });
       return;
     }
     followed.seen.lastActivity = Date.now();

@@ -152,10 +152,9 @@ describe('cloud.runWorkflow() end to end', () => {
   });
 
   it('delivers the previews a run sent before the submission\'s answer named it, in order with its progress', async () => {
-    // The submit answer's body is held 400 ms after its headers: the whole run (events and
-    // previews) reaches the socket before the client knows its prompt id.
+    // The whole run (events and previews) reaches the socket before the client knows its prompt id.
     const { sim, cloud } = await setup({ stepDelayMs: 0, progressSteps: 3 });
-    sim.faults.failRequests({ method: 'POST', path: '/api/prompt', stallBodyMs: 400, times: 1 });
+    sim.faults.set({ finishBeforeResponse: true });
     const seen: WatchEvent[] = [];
     const { promptId, via } = await cloud.runWorkflow(scaleWorkflow('placeholder.png'), { uploads: { '1.image': png() }, onEvent: (e) => seen.push(e) });
     expect(via).toBe('socket');

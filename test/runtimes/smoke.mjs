@@ -5,10 +5,9 @@
 // Run by scripts/e2e-runtimes.mjs against the simulator; `node test/runtimes/smoke.mjs` with the
 // GRAPHCLOUD_* variables set runs it against any deployment with the simulator's node types.
 import { CloudClient, ProxyClient, RegistryClient } from 'graphcloud';
+import { smokePng, smokeWorkflow } from './smoke-workflow.mjs';
 
 const STEP_TIMEOUT_MS = 20_000;
-// A 16x16 solid-colour PNG.
-const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGPQqDhBEmIY1TCqYfhqAADDSmgQBaIOewAAAABJRU5ErkJggg==';
 
 const isBrowser = typeof globalThis.document !== 'undefined';
 const runtime = globalThis.Deno ? `deno ${globalThis.Deno.version.deno}` : globalThis.Bun ? `bun ${globalThis.Bun.version}` : isBrowser ? `browser ${globalThis.navigator.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? globalThis.navigator.userAgent}` : `node ${globalThis.process.versions.node}`;
@@ -29,10 +28,6 @@ function assert(condition, message) {
   if (!condition) throw new Error(`assertion failed: ${message}`);
 }
 
-function bytesOf(base64) {
-  const text = globalThis.atob(base64);
-  return Uint8Array.from(text, (c) => c.charCodeAt(0));
-}
 
 const isPng = (bytes) => bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
 
@@ -62,16 +57,9 @@ export async function smoke() {
   try {
     await step(steps, 'workflow', async (signal) => {
       let progress = 0;
-      // A width of its own per run: a run identical to an earlier one is served from cache,
-      // with no progress messages to check.
-      const width = 17 + ((Date.now() + Math.floor(Math.random() * 1e6)) % 4000);
-      const workflow = {
-        1: { class_type: 'LoadImage', inputs: { image: 'set-by-upload' } },
-        2: { class_type: 'ImageScale', inputs: { image: ['1', 0], upscale_method: 'bilinear', width, height: 0, crop: 'disabled' } },
-        3: { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'smoke' } },
-      };
+      const workflow = smokeWorkflow();
       const result = await cloud.runWorkflow(workflow, {
-        uploads: { '1.image': { file: new Blob([bytesOf(PNG_BASE64)], { type: 'image/png' }), filename: 'smoke.png' } },
+        uploads: { '1.image': { file: new Blob([smokePng()], { type: 'image/png' }), filename: 'smoke.png' } },
         onProgress: () => progress++,
         signal,
       });
@@ -95,7 +83,7 @@ export async function smoke() {
 
     await step(steps, 'proxyWait', async (signal) => {
       const proxy = new ProxyClient({ baseUrl: required('GRAPHCLOUD_PROXY_URL'), token: required('GRAPHCLOUD_PROXY_TOKEN') });
-      const task = await proxy.image.upscale({ image: bytesOf(PNG_BASE64), scale_factor: '2x' }, { signal });
+      const task = await proxy.image.upscale({ image: smokePng(), scale_factor: '2x' }, { signal });
       const result = await proxy.waitForTask(task, { signal, poll: { minDelayMs: 100, maxDelayMs: 500 } });
       assert(result.status === 'COMPLETED' && result.urls.length > 0, `task ${result.status}`);
       return { taskId: result.taskId, status: result.status };

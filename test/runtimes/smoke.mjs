@@ -28,7 +28,6 @@ function assert(condition, message) {
   if (!condition) throw new Error(`assertion failed: ${message}`);
 }
 
-
 const isPng = (bytes) => bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
 
 /** Every step gets its own deadline: a hang fails the step, it never stalls the smoke. */

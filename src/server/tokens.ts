@@ -56,7 +56,8 @@ export class TokenSigner {
 
   /**
    * The id a token grants for `kind`, or `undefined` when the token is malformed, forged, of the
-   * other kind, or expired. The signature is checked by `crypto.subtle.verify` (constant time).
+   * other kind, or expired. The signature is checked by `crypto.subtle.verify` (constant time), and
+   * only in the spelling `sign()` writes: another base64url spelling of the same bytes is refused.
    */
   async verify(token: unknown, kind: TokenGrant['kind']): Promise<string | undefined> {
     if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return undefined;
@@ -104,7 +105,9 @@ function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
     const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
     const bytes = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
+    // The last character can carry unused bits, so up to four spellings decode to the same bytes;
+    // only the one sign() writes is accepted, so a token has exactly one spelling.
+    return toBase64Url(bytes) === text ? bytes : undefined;
   } catch {
     return undefined;
   }

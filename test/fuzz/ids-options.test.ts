@@ -44,6 +44,7 @@ const id: fc.Arbitrary<Tagged> = fc.oneof(
   { weight: 4, arbitrary: fc.stringMatching(/^[A-Za-z0-9][\w.-]{0,15}$/).map((value): Tagged => ({ value, valid: true })) },
   { weight: 2, arbitrary: valid('a/b', 'a?b=1', 'a#b', '__proto__', 'constructor', 'toString', '%', '%zz', '...', 'a..b', 'ü', '😀', '%2F', 'x y', ' padded ', '\u0000x', 'x'.repeat(2_000)) },
   { weight: 3, arbitrary: invalid('', ' ', '\t\n', '.', '..', '%2e', '%2E%2e', '%2e.', '%252e%252e', '%25252e', 'a\ud800', '\udfff', null, undefined, 0, 42, Number.NaN, {}, [], ['a'], true, () => 'x', Symbol('x')) },
+  { weight: 1, arbitrary: valid('1.2', '1.2.0', 'v2.0.1', '1.0.0-beta.1', '0.4', '10.20.30+build.5', '1.2.x', '1.2_3', 'v1', '1') },
   { weight: 1, arbitrary: fc.string({ maxLength: 6 }).map((value): Tagged => ({ value, valid: value.trim() !== '' && !isDots(value) && !/[\ud800-\udfff]/.test(value.replace(/[\ud800-\udbff][\udc00-\udfff]/g, '')) ? undefined : false })) },
 );
 
@@ -91,6 +92,8 @@ interface Target {
   name: string;
   ids: number;
   options: readonly string[];
+  /** The position of an id that is a version's UUID, where a semantic version is refused. */
+  versionIdAt?: number;
   /** The paths its requests may have, built from the ids (each encoded as one segment). */
   route?: (ids: string[]) => string | string[];
   call(c: Clients, ids: unknown[], options: unknown): unknown;
@@ -119,7 +122,7 @@ const TARGETS: Target[] = [
   { name: 'registry.nodes.versions', ids: 1, options: REQUEST, route: ([n]) => `/nodes/${e(n!)}/versions`, call: (c, [n], o) => c.registry.nodes.versions(n as never, {}, o as never) },
   { name: 'registry.nodes.version', ids: 2, options: REQUEST, route: ([n, v]) => `/nodes/${e(n!)}/versions/${e(v!)}`, call: (c, [n, v], o) => c.registry.nodes.version(n as never, v as never, o as never) },
   { name: 'registry.nodes.install', ids: 1, options: REQUEST, route: ([n]) => `/nodes/${e(n!)}/install`, call: (c, [n], o) => c.registry.nodes.install(n as never, o as never) },
-  { name: 'registry.versions.delete', ids: 3, options: REQUEST, route: ([p, n, v]) => `/publishers/${e(p!)}/nodes/${e(n!)}/versions/${e(v!)}`, call: (c, [p, n, v], o) => c.registry.versions.delete(p as never, n as never, v as never, o as never) },
+  { name: 'registry.versions.delete', ids: 3, versionIdAt: 2, options: REQUEST, route: ([p, n, v]) => `/publishers/${e(p!)}/nodes/${e(n!)}/versions/${e(v!)}`, call: (c, [p, n, v], o) => c.registry.versions.delete(p as never, n as never, v as never, o as never) },
   { name: 'registry.graphNodes.update', ids: 3, options: REQUEST, route: ([n, v, g]) => `/nodes/${e(n!)}/versions/${e(v!)}/graph-nodes/${e(g!)}`, call: (c, [n, v, g], o) => c.registry.graphNodes.update(n as never, v as never, g as never, {}, o as never) },
   { name: 'registry.publishers.get', ids: 1, options: REQUEST, route: ([p]) => `/publishers/${e(p!)}`, call: (c, [p], o) => c.registry.publishers.get(p as never, o as never) },
   { name: 'registry.publishers.permissions', ids: 1, options: REQUEST, route: ([p]) => `/publishers/${e(p!)}/permissions`, call: (c, [p], o) => c.registry.publishers.permissions(p as never, o as never) },
@@ -129,6 +132,18 @@ const TARGETS: Target[] = [
   { name: 'proxy.watchTask', ids: 1, options: WAIT_TASK.filter((n) => n !== 'onUpdate'), route: ([t]) => `/proxy/imagevendor/v1/ai/image-upscaler/${e(t!)}`, call: async (c, [t], o) => { for await (const s of c.proxy.watchTask({ kind: 'upscale', taskId: t as string }, o as never)) void s; } },
   { name: 'proxy.image.upscale', ids: 0, options: [...REQUEST, 'validate', 'onSubmitted'], call: (c, _, o) => c.proxy.image.upscale({ image: 'https://cdn.fuzz.test/a.png' }, o as never) },
 ];
+
+/**
+ * Where a version's UUID is needed, a semantic version is a mistake the SDK refuses (the server
+ * would answer a bare 404). Clear ones (`1.2`, `v2.0.1`, `1.0.0-beta.1`) are invalid there; other
+ * ids that start like one (`1.2_3`, `1.2.x`) may be accepted or refused.
+ */
+function asVersionId(tag: Tagged): Tagged {
+  if (typeof tag.value !== 'string' || tag.valid === false) return tag;
+  if (/^v?\d+\.\d+(\.\d+)?([-+][0-9A-Za-z.-]+)*$/.test(tag.value)) return { value: tag.value, valid: false };
+  if (/^v?\d+\.\d+/.test(tag.value)) return { value: tag.value, valid: undefined };
+  return tag;
+}
 
 /** Runs a call, synchronous throws included. */
 async function outcome(run: () => unknown): Promise<{ error?: unknown }> {
@@ -188,7 +203,8 @@ describe('every public method, with hostile ids and option values', () => {
     // Every route answers 404: a call that passed its checks ends at once with an SDK error.
     server.use(http.all('*', () => HttpResponse.json({ message: 'Not Found' }, { status: 404 })));
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...TARGETS).chain((t) => fc.tuple(fc.constant(t), fc.array(id, { minLength: t.ids, maxLength: t.ids }), options(t.options))), async ([target, ids, opts]) => {
+      fc.asyncProperty(fc.constantFrom(...TARGETS).chain((t) => fc.tuple(fc.constant(t), fc.array(id, { minLength: t.ids, maxLength: t.ids }), options(t.options))), async ([target, generated, opts]) => {
+        const ids = generated.map((tag, index) => (index === target.versionIdAt ? asVersionId(tag) : tag));
         seen.length = 0;
         const before = snapshotBuiltins();
         const clients = createClients();

@@ -208,7 +208,9 @@ async function main(): Promise<void> {
 
     if (where.proxy) {
       console.log(bold('3. Upscale the picture through the media proxy, waiting for the task'));
-      await using proxy = new ProxyClient({ ...where.proxy, wait: where.fastPolling ? { poll: { minDelayMs: 250, maxDelayMs: 1_000 } } : undefined });
+      // The simulator's task runs 1.5 s and is IN_PROGRESS for its last second; reads at most
+      // 500 ms apart always see that phase (1,000 ms apart could step over it).
+      await using proxy = new ProxyClient({ ...where.proxy, wait: where.fastPolling ? { poll: { minDelayMs: 250, maxDelayMs: 500 } } : undefined });
       const task = await proxy.image.upscale({ image: input, scale_factor: '2x', prompt: 'a mountain lake at noon' });
       console.log(`  task ${task.taskId} submitted (${task.status})`);
       const done = await proxy.waitForTask(task, { onUpdate: (status: ProxyClient.TaskStatus) => console.log(`  task ${PHASE_WORDS[status.phase]} (${status.status})`) });

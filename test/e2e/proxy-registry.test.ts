@@ -21,7 +21,9 @@ async function proxyOn(options: Parameters<typeof startSimulator>[0] = {}): Prom
 
 describe('proxy.waitForTask() end to end', () => {
   it('waits for an image task through every phase and returns a result URL that serves the image without credentials', async () => {
-    const { sim, proxy } = await proxyOn();
+    // IN_PROGRESS lasts from 200 to 600 ms, reads come at most 200 ms apart: one always sees it
+    // (with 150 ms the phase lasted 100 ms, and a late read could step over it).
+    const { sim, proxy } = await proxyOn({ taskDurationMs: 600 });
     const task = await within(proxy.image.upscale({ image: png(32, 32), scale_factor: '2x' }), 5_000, 'upscale submission');
     expect(task).toMatchObject({ kind: 'upscale', status: 'CREATED' });
     const phases: string[] = [];

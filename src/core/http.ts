@@ -365,10 +365,17 @@ export async function readBody(response: Response, signal: AbortSignal): Promise
 // The runtime's error, with credentials scrubbed from its text and its code kept (it tells a
 // refused connection, certainly not sent, from one that broke later).
 function sanitizeCause(cause: unknown, secrets: string[]): Error {
-  const message = cause instanceof Error ? cause.message : String(cause);
-  const inner = cause instanceof Error && cause.cause instanceof Error ? `: ${cause.cause.message}` : '';
+  // The whole chain, outermost first: the innermost reason ("connect ECONNREFUSED ...", "bad
+  // port", a certificate's) is usually the useful one, and Node's fetch puts it two causes down.
+  let message = '';
+  let link = cause;
+  for (let depth = 0; depth < 5 && link !== undefined && link !== null; depth++) {
+    const text = link instanceof Error ? link.message : String(link);
+    if (!message.includes(text)) message += message ? `: ${text}` : text;
+    link = link instanceof Error ? link.cause : undefined;
+  }
   const code = errorCode(cause);
-  return Object.assign(new Error(scrubSecrets(message + inner, secrets)), code ? { code } : {});
+  return Object.assign(new Error(scrubSecrets(message, secrets)), code ? { code } : {});
 }
 
 /** Cancels a response nobody will read, freeing its connection. */

@@ -57,6 +57,8 @@ export function isTransientStatus(status: number): boolean {
  * ```
  */
 export function isTransientError(error: unknown, isTransient: (status: number) => boolean = isTransientStatus): boolean {
-  if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
+  // A port fetch refuses stays refused: no other attempt can reach it.
+  if (error instanceof ConnectionError) return error.code !== 'ERR_BLOCKED_PORT';
+  if (error instanceof TimeoutError) return true;
   return error instanceof ApiError && isTransient(error.status);
 }

@@ -136,9 +136,19 @@ describe('graphcloud run (piped: JSON lines)', () => {
 
   it('an unreachable cloud exits 6 and names the URL variable', async () => {
     const { path } = workflowFile();
-    const { code, lines } = await run(['run', path, '--cloud-url', 'http://127.0.0.1:9']);
+    const { code, lines } = await run(['run', path, '--cloud-url', 'http://127.0.0.1:2']);
     expect(code).toBe(6);
-    expect(lines.at(-1)).toMatchObject({ message: expect.stringContaining('Could not reach the cloud at http://127.0.0.1:9'), fix: 'Check GRAPHCLOUD_CLOUD_URL and your network.' });
+    expect(lines.at(-1)).toMatchObject({ message: 'Could not reach the cloud at http://127.0.0.1:2 (ECONNREFUSED).', fix: 'Check GRAPHCLOUD_CLOUD_URL and your network.' });
+  });
+
+  it('a cloud on a port fetch blocks exits 6 at once and says to move it', async () => {
+    const { path } = workflowFile();
+    const { code, lines } = await run(['run', path, '--cloud-url', 'http://127.0.0.1:6000']);
+    expect(code).toBe(6);
+    expect(lines.at(-1)).toMatchObject({
+      message: 'Cannot reach the cloud at http://127.0.0.1:6000: fetch refuses to connect to that port (one the Fetch standard blocks).',
+      fix: 'Serve the cloud on another port, and change GRAPHCLOUD_CLOUD_URL.',
+    });
   });
 
   it('--timeout gives up with exit 4 and cancels the job, saying so', async () => {

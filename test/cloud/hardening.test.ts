@@ -1,4 +1,3 @@
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { http, HttpResponse, passthrough, ws } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,11 +28,8 @@ const rendered = (value: unknown) => {
 
 describe('cloud.jobs.submit(): "certainly not sent" versus "may have been created"', () => {
   it('says a refused connection sent nothing (a ConnectionError, safe to submit again), keeping the refusal', async () => {
-    const probe = createNetServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise((resolve) => probe.close(resolve));
-    const origin = `http://127.0.0.1:${port}`;
+    // Port 2 is privileged, unused and not blocked by fetch; a port freed by listen(0) could be taken by another file's server.
+    const origin = 'http://127.0.0.1:2';
     server.use(http.all(`${origin}/*`, () => passthrough()));
     cloud = new CloudClient({ baseUrl: origin, apiKey: KEY });
     const error = await cloud.jobs.submit(workflow, { validate: false }).catch((e: unknown) => e);

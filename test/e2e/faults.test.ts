@@ -1,6 +1,5 @@
 // Each fault of the simulator, end to end through the BUILT package: the SDK recovers, or fails
 // with the right error class, and never hangs (every await is bounded by `within`).
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ConnectionError,
@@ -123,17 +122,20 @@ describe('run faults', () => {
 });
 
 describe('HTTP faults', () => {
-  it('retries a share of 5xx on status polls and output reads, and recovers', async () => {
+  it('retries 5xx on status polls, output reads and downloads, and recovers', async () => {
     h = await harness();
     h.sim.faults.refuseSockets(60_000); // every job is followed by polling
-    const polls = h.sim.faults.failRequests({ method: 'GET', path: /^\/api\/(job|jobs|view)\b/, status: 503, rate: 0.3 });
-    const files = h.sim.faults.failRequests({ area: 'files', status: 500, rate: 0.3 });
+    // Counted, not drawn: a download tries 5 times (FAST_RETRY), and 4 failures in all cannot
+    // exhaust one. With a 30% rate on each of its two hops, a download failed all 5 attempts 3.4%
+    // of the time, and only the seeded generator's order of draws kept the test passing.
+    const polls = h.sim.faults.failRequests({ method: 'GET', path: /^\/api\/(job|jobs|view)\b/, status: 503, times: 2 });
+    const files = h.sim.faults.failRequests({ area: 'files', status: 500, times: 2 });
     const specs = await jobs(h, 8, 'fivexx');
     const results = await within(Promise.all(specs.map((s) => h!.cloud.runWorkflow(s.workflow, { download: true }))), 25_000, 'runs amid 5xx');
     expectOwnOutputs(results, specs.map((s) => s.prefix));
     expect(results.every((r) => isPng(r.files?.[0]?.data))).toBe(true);
-    expect(polls.hits).toBeGreaterThan(0);
-    expect(files.hits + polls.hits).toBeGreaterThan(1);
+    expect(polls.hits).toBe(2);
+    expect(files.hits).toBe(2);
   });
 
   // Was a gap: the output routes were read with `retry: false`, so one transient 503 on each
@@ -216,11 +218,8 @@ describe('HTTP faults', () => {
   });
 
   it('fails with ConnectionError, bounded, when nothing listens at the base URL', async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    const registry = new RegistryClient({ baseUrl: `http://127.0.0.1:${port}`, retry: { limit: 2, budgetMs: 2_000, minDelayMs: 10, maxDelayMs: 20 } });
+    // Port 2 is privileged, unused and not blocked by fetch; a port freed by listen(0) could be taken by another server.
+    const registry = new RegistryClient({ baseUrl: 'http://127.0.0.1:2', retry: { limit: 2, budgetMs: 2_000, minDelayMs: 10, maxDelayMs: 20 } });
     expect(await rejectionOf(registry.nodes.get('demo-node'), 5_000, 'get from a closed port')).toBeInstanceOf(ConnectionError);
   });
 });

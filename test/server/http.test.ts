@@ -130,7 +130,7 @@ describe('relay: HTTP routes', () => {
   });
 
   it('answers 502 when the upstream cannot be reached', async () => {
-    const relay = await start({ cloudUrl: 'http://127.0.0.1:9' });
+    const relay = await start({ cloudUrl: 'http://127.0.0.1:2' });
     const response = await fetch(`${relay.url}/api/object_info`);
     expect(response.status).toBe(502);
     expect(await response.json()).toMatchObject({ error: 'upstream_unreachable' });

@@ -145,6 +145,9 @@ export function describeError(error: unknown, context: ErrorContext | undefined)
   }
   if (error instanceof ConnectionError) {
     const url = error.url.replace(/^(https?:\/\/[^/]+).*$/, '$1');
+    if (error.code === 'ERR_BLOCKED_PORT') {
+      return report(EXIT.error, `Cannot reach the ${service} at ${url}: fetch refuses to connect to that port (one the Fetch standard blocks).`, `Serve the ${service} on another port, and change ${context?.urlVariable ?? 'the URL'}.`);
+    }
     return report(EXIT.error, `Could not reach the ${service} at ${url}${error.code ? ` (${error.code})` : ''}.`, `Check ${context?.urlVariable ?? 'the URL'} and your network.`);
   }
   if (error instanceof NotFoundError) return report(EXIT.error, `The ${service} found no such thing (404): ${stripStatus(error.message)}`, 'Check the id.');

@@ -1,5 +1,9 @@
 import { GraphcloudError } from './graphcloud-error.js';
 
+// The code the SDK gives a request fetch refused because of its port: Node's fetch (undici)
+// blocks the Fetch standard's "bad ports" (1, 6000, 5060...) with only "bad port", no code.
+const BLOCKED_PORT = 'ERR_BLOCKED_PORT';
+
 // Error codes that mean the request never left this machine: the connection was refused or never
 // made (DNS, routing, the TLS handshake). Any other failure may have happened after the request
 // reached the server.
@@ -18,10 +22,12 @@ const NOT_SENT_CODES = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  BLOCKED_PORT,
 ]);
 
 /**
- * The `code` of an error or of one of its causes (`ECONNREFUSED`...), when the runtime names one.
+ * The `code` of an error or of one of its causes (`ECONNREFUSED`...), when the runtime names one;
+ * `ERR_BLOCKED_PORT` for fetch's "bad port", which has none.
  *
  * @example
  * ```ts
@@ -33,6 +39,7 @@ export function errorCode(error: unknown): string | undefined {
   for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && code !== '') return code;
+    if ((current as { message?: unknown }).message === 'bad port') return BLOCKED_PORT;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
@@ -58,7 +65,11 @@ export class ConnectionError extends GraphcloudError {
   readonly url: string;
   /** The status, when the headers arrived and the body then broke; `undefined` when nothing arrived. */
   readonly status: number | undefined;
-  /** The runtime's error code (`ECONNREFUSED`, `ENOTFOUND`...), when it gave one. */
+  /**
+   * The runtime's error code (`ECONNREFUSED`, `ENOTFOUND`...), when it gave one; `ERR_BLOCKED_PORT`
+   * when fetch refused the URL's port (a port the Fetch standard blocks, such as 6000): sending
+   * again cannot help, so it is not retried.
+   */
   readonly code: string | undefined;
   /** True when the request certainly never reached a server: safe to send again. */
   readonly notSent: boolean;
@@ -69,6 +80,7 @@ export class ConnectionError extends GraphcloudError {
     const reason = cause instanceof Error ? `: ${cause.message}` : '';
     let what: string;
     if (status) what = `answered ${status}, then the connection broke while the body was read`;
+    else if (code === BLOCKED_PORT) what = 'was not sent: fetch refuses to connect to this port (the Fetch standard blocks it); serve the API on another port';
     else if (notSent) what = `could not connect${code ? ` (${code})` : ''}; nothing was sent, so it is safe to send again`;
     else what = 'failed before a response arrived';
     // For a POST the server may have accepted the request: say so, since it is not sent again.

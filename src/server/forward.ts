@@ -43,8 +43,9 @@ function passedQuery(url: URL, group: RouteGroup): string {
  * ```
  */
 export async function checkGrant(ctx: RelayContext, call: RelayCall, kind: 'job' | 'task', expected: string | undefined): Promise<string | Response> {
-  const token = call.request.headers.get(kind === 'job' ? JOB_TOKEN_HEADER : TASK_TOKEN_HEADER) ?? call.url.searchParams.get(kind);
   const header = kind === 'job' ? JOB_TOKEN_HEADER : TASK_TOKEN_HEADER;
+  if (call.url.searchParams.getAll(kind).length > 1) return refuse(400, 'bad_request', `A URL carries one ${kind}= token, not several`);
+  const token = call.request.headers.get(header) ?? call.url.searchParams.get(kind);
   if (!token) {
     return refuse(403, `${kind}_token_required`, `This route is scoped to one ${kind}: send the relay_token of its submission answer as the ${header} header (or the ${kind}= query of a URL)`);
   }

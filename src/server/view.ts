@@ -1,8 +1,10 @@
 import { answerHeaders, isTextual, jsonAnswer, refuse, scrubStream } from './answers.js';
 import type { RelayCall, RelayContext } from './context.js';
-import { checkGrant, upstreamPath } from './forward.js';
+import { checkGrant } from './forward.js';
 
 const MAX_HOPS = 5;
+// The query names the view route reads; each may appear once.
+const VIEW_QUERY = ['filename', 'subfolder', 'type', 'preview', 'channel', 'job'];
 
 /**
  * `GET /api/view`: an output file, for the holder of its job's token only. The file must be an
@@ -21,14 +23,23 @@ export async function view(ctx: RelayContext, call: RelayCall): Promise<Response
   const promptId = await checkGrant(ctx, call, 'job', undefined);
   if (promptId instanceof Response) return promptId;
   const query = call.url.searchParams;
+  // One value per name: an upstream that reads another value than the one checked here would
+  // serve another job's file. What goes upstream is rebuilt from the checked values only.
+  const repeated = VIEW_QUERY.find((name) => query.getAll(name).length > 1);
+  if (repeated) return refuse(400, 'bad_request', `The view route takes one ${repeated} parameter, not several`);
   const filename = query.get('filename');
   if (!filename) return refuse(400, 'bad_request', 'The view route needs a filename (and the subfolder and type of the output)');
   const ref = { filename, subfolder: query.get('subfolder') ?? '', type: query.get('type') ?? 'output' };
   if (!(await ctx.outputs.has(promptId, ref))) {
     return refuse(404, 'file_not_in_job', 'The file is not an output of the job the token names (or the job has not finished)');
   }
+  const sent = new URLSearchParams(ref);
+  for (const name of ['preview', 'channel'] as const) {
+    const value = query.get(name);
+    if (value !== null) sent.set(name, value);
+  }
   const signal = call.request.signal;
-  let response = await ctx.upstream.send({ method: 'GET', upstream: 'cloud', path: upstreamPath(call), signal });
+  let response = await ctx.upstream.send({ method: 'GET', upstream: 'cloud', path: `/api/view?${sent}`, signal });
   let at = new URL(`${ctx.config.upstreams.cloud?.url ?? ''}/api/view`);
   for (let hop = 0; isRedirect(response.status); hop++) {
     await response.body?.cancel().catch(() => undefined);

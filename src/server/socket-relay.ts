@@ -37,7 +37,18 @@ export interface RelaySocketStats {
   };
   /** Upstream messages dropped: naming no job, unreadable, or holding a credential. */
   dropped: number;
+  /**
+   * Previews and node text without a prompt id (binary types 1 and 3) dropped because not exactly
+   * one job was running on the upstream socket: they could have been any of them.
+   */
+  unattributed: number;
 }
+
+// Messages that show a run going on: its previews without a prompt id may be attributed to it
+// while it is the only one (docs/wire-protocol.md#cloud-binary-frames).
+const ACTIVITY = new Set(['execution_start', 'execution_cached', 'progress', 'progress_state', 'executing', 'executed']);
+// Runs tracked at once; beyond, previews without a prompt id are dropped until the socket reconnects.
+const MAX_ACTIVE = 1024;
 
 // Messages that end a run (docs/wire-protocol.md#cloud-websocket-messages-and-their-order).
 function ends(type: string, data: Record<string, unknown>): boolean {
@@ -53,8 +64,9 @@ function ends(type: string, data: Record<string, unknown>): boolean {
  * subscribed to with their tokens. The cloud sends every job of the account on every socket, so
  * this filter is what keeps visitors apart (docs/wire-protocol.md#cloud-websocket-messages-and-their-order):
  * text frames by `data.prompt_id`, `status` frames to everyone, type-4 previews by their metadata's
- * `prompt_id`, type-1 and type-3 frames to the prompt that last reported activity
- * (docs/wire-protocol.md#cloud-binary-frames). Frames that hold a credential are scrubbed (text) or
+ * `prompt_id` (the upstream socket asks for them with `feature_flags`), type-1 and type-3 frames
+ * (no prompt id) to the one job running on the socket, and to nobody while several run: on one
+ * account two visitors' jobs can run at once (docs/wire-protocol.md#cloud-binary-frames). Frames that hold a credential are scrubbed (text) or
  * dropped (binary).
  *
  * When the upstream socket drops, every browser socket is closed with code 1013: the browsers'
@@ -74,9 +86,11 @@ export class SocketRelay implements SessionHost {
   readonly #sessions = new Set<BrowserSession>();
   readonly #followers = new Map<string, Set<BrowserSession>>();
   readonly #hold: HoldBuffer<string | Uint8Array>;
-  readonly #counts = { received: 0, forwarded: 0, dropped: 0 };
-  /** The prompt that last reported activity: type 1 and 3 frames belong to it. */
-  #current: string | undefined;
+  readonly #counts = { received: 0, forwarded: 0, dropped: 0, unattributed: 0 };
+  /** The runs going on upstream (started, not ended): a type 1 or 3 frame belongs to the only one. */
+  readonly #active = new Set<string>();
+  /** More runs than MAX_ACTIVE were seen since the socket opened: no frame is attributed. */
+  #saturated = false;
 
   constructor(config: RelayConfig, signer: TokenSigner, upstream: UpstreamClient) {
     this.#config = config;
@@ -149,7 +163,8 @@ export class SocketRelay implements SessionHost {
   }
 
   #closeAll(code: number, reason: string): void {
-    this.#current = undefined;
+    this.#active.clear();
+    this.#saturated = false;
     for (const session of [...this.#sessions]) session.close(code, reason);
   }
 
@@ -181,13 +196,14 @@ export class SocketRelay implements SessionHost {
       this.#counts.dropped++;
       return;
     }
-    if (type === 'execution_start' || type === 'progress' || (type === 'executing' && fields.node !== null)) this.#current = promptId;
+    const ended = ends(type, fields);
+    if (ended) this.#active.delete(promptId);
+    else if (ACTIVITY.has(type)) this.#activity(promptId);
     const followers = this.#followers.get(promptId);
     if (!followers) {
       this.#hold.add(promptId, text, text.length);
       return;
     }
-    const ended = ends(type, fields);
     for (const session of followers) {
       session.send(text);
       if (ended) session.ended(promptId);
@@ -198,8 +214,16 @@ export class SocketRelay implements SessionHost {
   #onBinary(bytes: Uint8Array<ArrayBuffer>): void {
     this.#counts.received++;
     const kind = bytes.byteLength >= 4 ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0) : 0;
-    // Type 4 names its prompt; types 1 and 3 belong to the prompt that last reported activity.
-    const promptId = kind === 4 ? decodeBinaryFrame(bytes)?.data.promptId : kind === 1 || kind === 3 ? this.#current : undefined;
+    // Type 4 names its prompt; types 1 and 3 belong to the one run going on, if only one is.
+    let promptId: string | undefined;
+    if (kind === 4) promptId = decodeBinaryFrame(bytes)?.data.promptId;
+    else if (kind === 1 || kind === 3) {
+      promptId = this.#active.size === 1 && !this.#saturated ? (this.#active.values().next().value as string) : undefined;
+      if (promptId === undefined) {
+        this.#counts.unattributed++;
+        return;
+      }
+    }
     if (promptId === undefined || holdsSecret(bytes, this.#socket.secretBytes)) {
       this.#counts.dropped++;
       return;
@@ -212,6 +236,15 @@ export class SocketRelay implements SessionHost {
     }
     for (const session of followers) session.send(bytes);
     this.#counts.forwarded += followers.size;
+  }
+
+  #activity(promptId: string): void {
+    if (this.#active.has(promptId)) return;
+    if (this.#active.size >= MAX_ACTIVE) {
+      this.#saturated = true;
+      return;
+    }
+    this.#active.add(promptId);
   }
 
   #unfollow(session: BrowserSession, promptId: string): void {
@@ -230,10 +263,6 @@ export class SocketRelay implements SessionHost {
     }
     return false;
   }
-
-
-
-
 }
 
 function endsFrame(frame: string): boolean {

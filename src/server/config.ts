@@ -16,6 +16,7 @@ export interface RelayConfig {
   partnerApiKey: boolean;
   viewMode: 'stream' | 'url';
   allowedOrigins: Set<string>;
+  viewOrigins: Set<string> | undefined;
   maxBodyBytes: number;
   timeout: number;
   tokenTtlMs: number;
@@ -118,6 +119,7 @@ const RELAY_RULES: OptionRules = Object.freeze({
   partnerApiKey: rule.boolean,
   viewMode: rule.oneOf(['stream', 'url']),
   allowedOrigins: originsRule,
+  viewOrigins: originsRule,
   maxBodyBytes: positiveInteger,
   timeout: rule.duration,
   tokenTtlMs: rule.duration,
@@ -179,6 +181,7 @@ export function resolveRelayConfig(options: RelayOptions): RelayConfig {
     partnerApiKey: options.partnerApiKey ?? false,
     viewMode: options.viewMode ?? 'stream',
     allowedOrigins: new Set((options.allowedOrigins ?? []).map((origin) => new URL(origin).origin)),
+    viewOrigins: options.viewOrigins ? new Set(options.viewOrigins.map((origin) => new URL(origin).origin)) : undefined,
     maxBodyBytes: options.maxBodyBytes ?? RELAY_DEFAULTS.maxBodyBytes,
     timeout: options.timeout ?? RELAY_DEFAULTS.timeout,
     tokenTtlMs: options.tokenTtlMs ?? RELAY_DEFAULTS.tokenTtlMs,

@@ -3,6 +3,7 @@ import type { OutputIndex } from './output-index.js';
 import type { RouteMatch } from './routes.js';
 import type { TokenSigner } from './tokens.js';
 import type { UpstreamClient } from './upstream.js';
+import type { ViewHosts } from './view-hosts.js';
 
 /**
  * What the relay's route handlers share: the checked options, the upstream caller, the token
@@ -10,7 +11,7 @@ import type { UpstreamClient } from './upstream.js';
  *
  * @example
  * ```ts
- * const ctx: RelayContext = { config, upstream, signer, outputs };
+ * const ctx: RelayContext = { config, upstream, signer, outputs, viewHosts };
  * ```
  */
 export interface RelayContext {
@@ -18,6 +19,7 @@ export interface RelayContext {
   upstream: UpstreamClient;
   signer: TokenSigner;
   outputs: OutputIndex;
+  viewHosts: ViewHosts;
 }
 
 /**

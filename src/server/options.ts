@@ -116,6 +116,13 @@ export interface RelayOptions {
   viewMode?: 'stream' | 'url' | undefined;
   /** Origins (besides the relay's own) whose pages may call it, e.g. `https://app.example.com`. @default none */
   allowedOrigins?: readonly string[] | undefined;
+  /**
+   * Origins `/api/view` follows the cloud's redirects to (its storage host, fetched without the
+   * key), e.g. `https://storage.example.com`. Loopback, private and link-local addresses are
+   * followed only when listed here (or when the cloud itself is on one).
+   * @default the first origin the cloud redirects a file to, learnt once per instance
+   */
+  viewOrigins?: readonly string[] | undefined;
   /** @default RELAY_DEFAULTS.maxBodyBytes (20 MiB) */
   maxBodyBytes?: number | undefined;
   /** Per upstream request, in ms. @default RELAY_DEFAULTS.timeout (60 s) */

@@ -13,6 +13,7 @@ import { submitJob, submitTask } from './submit.js';
 import { TokenSigner } from './tokens.js';
 import { UpstreamClient, UpstreamFailure } from './upstream.js';
 import { view } from './view.js';
+import { ViewHosts } from './view-hosts.js';
 
 /**
  * What `relay.upgrade(request)` decided about a browser's socket: a `response` to answer the
@@ -90,7 +91,7 @@ export function createRelay(options: RelayOptions): Relay {
   const life = new AbortController();
   const upstream = new UpstreamClient(config, life.signal);
   const signer = new TokenSigner(config.secrets, config.tokenTtlMs);
-  const ctx: RelayContext = { config, upstream, signer, outputs: new OutputIndex(config, upstream) };
+  const ctx: RelayContext = { config, upstream, signer, outputs: new OutputIndex(config, upstream), viewHosts: new ViewHosts(config.viewOrigins, config.upstreams.cloud?.url ?? '') };
   const sockets = new SocketRelay(config, signer, upstream);
 
   const handle = async (request: Request): Promise<Response> => withCors(config, request, await answer(request));

@@ -1,3 +1,4 @@
+import { callSafely, GraphcloudError } from '../core/index.js';
 import { answerHeaders, isTextual, jsonAnswer, refuse, scrubStream } from './answers.js';
 import type { RelayCall, RelayContext } from './context.js';
 import { checkGrant } from './forward.js';
@@ -40,17 +41,21 @@ export async function view(ctx: RelayContext, call: RelayCall): Promise<Response
   }
   const signal = call.request.signal;
   let response = await ctx.upstream.send({ method: 'GET', upstream: 'cloud', path: `/api/view?${sent}`, signal });
-  let at = new URL(`${ctx.config.upstreams.cloud?.url ?? ''}/api/view`);
+  const view = new URL(`${ctx.config.upstreams.cloud?.url ?? ''}/api/view`);
+  let at = view;
   for (let hop = 0; isRedirect(response.status); hop++) {
     await response.body?.cancel().catch(() => undefined);
     const location = response.headers.get('location');
-    if (!location || hop >= MAX_HOPS) return refuse(502, 'upstream_refused', 'The cloud answered the file with a redirect the relay cannot follow');
+    if (!location || hop >= MAX_HOPS || !URL.canParse(location, at)) return refuse(502, 'upstream_refused', 'The cloud answered the file with a redirect the relay cannot follow');
     const next = new URL(location, at);
-    if (next.protocol !== 'https:' && next.protocol !== 'http:') return refuse(502, 'upstream_refused', 'The cloud redirected the file to a URL that is not http(s)');
-    const elsewhere = next.origin !== at.origin;
-    if (ctx.config.viewMode === 'url' && elsewhere) return urlAnswer(call.request, next);
-    // The key goes to the cloud's own origin only: UpstreamClient never sends it elsewhere.
-    response = await ctx.upstream.send({ method: 'GET', upstream: 'cloud', url: next.toString(), signal });
+    const refused = nextHop(ctx, view, at, next);
+    if (refused) {
+      callSafely(ctx.config.onError, new GraphcloudError(`The relay did not follow a redirect of /api/view: ${refused}`));
+      return refuse(502, 'upstream_refused', `The relay did not follow the file's redirect: ${refused}`);
+    }
+    if (ctx.config.viewMode === 'url' && next.origin !== view.origin) return urlAnswer(call.request, next);
+    // The key goes with the cloud's own /api/view only (nextHop refuses any other cloud path).
+    response = await ctx.upstream.send({ method: 'GET', upstream: 'cloud', url: next.toString(), credential: next.origin === view.origin, signal });
     at = next;
   }
   const secrets = ctx.upstream.secrets;
@@ -62,6 +67,21 @@ export async function view(ctx: RelayContext, call: RelayCall): Promise<Response
   // The URL carries a token for one visitor: caches shared between visitors must not keep it.
   headers.set('cache-control', 'private, max-age=300');
   return new Response(response.body, { status: 200, headers });
+}
+
+/**
+ * Why a redirect of /api/view is not followed, or `undefined`. The key travels only to the
+ * cloud's own /api/view path, so a hop back to the cloud is followed only to that path and only
+ * before the chain left the cloud (a chain cloud → elsewhere → cloud once fetched an off-list
+ * cloud path with the key); another origin must be the storage host (`ViewHosts`).
+ */
+function nextHop(ctx: RelayContext, view: URL, at: URL, next: URL): string | undefined {
+  if (next.protocol !== 'https:' && next.protocol !== 'http:') return 'it points to a URL that is not http(s)';
+  if (next.origin === view.origin) {
+    if (at.origin !== view.origin) return 'it leads back to the cloud from another host';
+    return next.pathname === view.pathname ? undefined : `it points to ${next.pathname}, not the cloud's /api/view`;
+  }
+  return ctx.viewHosts.check(next);
 }
 
 function urlAnswer(request: Request, url: URL): Response {

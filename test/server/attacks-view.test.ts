@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_TOKEN_HEADER } from '../../src/server/index.js';
-import { hostileStarter, tokenOf } from './hostile.js';
+import { hostileStarter, startHostileCloud, tokenOf } from './hostile.js';
 
 describe('relay: /api/view against a hostile upstream and visitor', () => {
   const start = hostileStarter();
@@ -20,5 +20,72 @@ describe('relay: /api/view against a hostile upstream and visitor', () => {
     expect(cloud.seen.filter((r) => r.path === '/api/view').map((r) => r.query)).toEqual(['?filename=p-B.png&subfolder=&type=output&channel=rgb']);
     // The job= token of an <img src> may not repeat either: it is checked once.
     expect((await fetch(`${relay.url}/api/view?filename=p-B.png&job=${await tokenOf('p-B')}&job=${await tokenOf('p-A')}`)).status).toBe(400);
+  });
+});
+
+describe('relay: /api/view redirect chains', () => {
+  const start = hostileStarter();
+  const view = (relayUrl: string, token: string) => fetch(`${relayUrl}/api/view?filename=p-A.png&type=output`, { headers: { [JOB_TOKEN_HEADER]: token } });
+
+  it('never follows a chain back to the cloud, so the key never reaches an off-list cloud path', async () => {
+    const { cloud, relay } = await start();
+    cloud.on('/api/view', (_req, res) => void res.writeHead(302, { location: `${cloud.storage.url}/hop` }).end());
+    cloud.storage.on('/hop', (_req, res) => void res.writeHead(302, { location: `${cloud.url}/api/steal` }).end());
+    cloud.on('/api/steal', (req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(String(req.headers['x-api-key'])));
+    const response = await view(relay.url, await tokenOf('p-A'));
+    expect(response.status).toBe(502);
+    expect(await response.json()).toMatchObject({ error: 'upstream_refused' });
+    expect(cloud.seen.filter((r) => r.path === '/api/steal')).toEqual([]);
+    // A hop within the cloud goes to its /api/view only.
+    cloud.on('/api/view', (_req, res) => void res.writeHead(302, { location: '/api/steal' }).end());
+    expect((await view(relay.url, await tokenOf('p-A'))).status).toBe(502);
+    expect(cloud.seen.filter((r) => r.path === '/api/steal')).toEqual([]);
+    expect(cloud.storage.seen.every((r) => r.key === undefined)).toBe(true);
+  });
+
+  it('follows the storage host it learnt from the first redirect, and no other', async () => {
+    const { cloud, relay } = await start();
+    const other = await startHostileCloud();
+    try {
+      let target = `${cloud.storage.url}/signed/p-A.png`;
+      cloud.on('/api/view', (_req, res) => void res.writeHead(302, { location: target }).end());
+      for (const server of [cloud.storage, other]) server.on('/signed/p-A.png', (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end('png'));
+      expect((await view(relay.url, await tokenOf('p-A'))).status).toBe(200);
+      target = `${other.url}/signed/p-A.png`;
+      const elsewhere = await view(relay.url, await tokenOf('p-A'));
+      expect(elsewhere.status).toBe(502);
+      expect(((await elsewhere.json()) as { message: string }).message).toContain('not the storage host');
+      expect(other.seen).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses loopback, private and link-local hosts for a cloud that is not on one, unless listed in viewOrigins', async () => {
+    const cloud = await startHostileCloud();
+    const attempts: string[] = [];
+    // The cloud is https://cloud.test, served by the hostile cloud on 127.0.0.1; nothing else leaves loopback.
+    const routed: typeof fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      attempts.push(url.origin);
+      if (url.origin === 'https://cloud.test') return fetch(`${cloud.url}${url.pathname}${url.search}`, init);
+      if (url.hostname === '127.0.0.1') return fetch(url, init);
+      return Promise.reject(new TypeError('fetch failed'));
+    };
+    try {
+      let target = 'http://169.254.169.254/latest/meta-data';
+      cloud.on('/api/view', (_req, res) => void res.writeHead(302, { location: target }).end());
+      cloud.storage.on('/signed', (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end('png'));
+      const bare = await start({ cloudUrl: 'https://cloud.test', fetch: routed });
+      for (const next of ['http://169.254.169.254/latest/meta-data', 'http://10.0.0.8/admin', 'http://[::1]:80/', 'http://localhost:2/', `${cloud.storage.url}/signed`]) {
+        target = next;
+        expect((await view(bare.relay.url, await tokenOf('p-A'))).status, next).toBe(502);
+      }
+      expect(attempts.filter((origin) => origin !== 'https://cloud.test')).toEqual([]);
+      const listed = await start({ cloudUrl: 'https://cloud.test', fetch: routed, viewOrigins: [cloud.storage.url] });
+      expect((await view(listed.relay.url, await tokenOf('p-A'))).status).toBe(200);
+    } finally {
+      await cloud.close();
+    }
   });
 });

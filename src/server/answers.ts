@@ -1,3 +1,5 @@
+import { holdsInUrl } from './scrub-forms.js';
+
 /**
  * The codes of the relay's own refusals (`{error: code, message}` bodies), so an app can tell them
  * from the cloud's answers.
@@ -74,7 +76,10 @@ export function answerHeaders(upstream: Headers, secrets: readonly string[], opt
   const headers = new Headers({ 'x-content-type-options': 'nosniff' });
   for (const name of PASSED) {
     const value = upstream.get(name);
-    if (value !== null) headers.set(name, scrubText(value, secrets));
+    if (value === null) continue;
+    const scrubbed = scrubText(value, secrets);
+    // A percent-escaped credential (`filename*=UTF-8''%73k…`) is decoded by the browser: dropped.
+    if (!holdsInUrl(scrubbed, secrets)) headers.set(name, scrubbed);
   }
   const length = upstream.get('content-length');
   if (options.keepLength && length !== null && !upstream.has('content-encoding')) headers.set('content-length', length);

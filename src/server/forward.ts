@@ -1,5 +1,6 @@
 import { answerHeaders, isTextual, refuse, scrubStream } from './answers.js';
 import { readBounded } from './body.js';
+import { holdsInUrl } from './scrub-forms.js';
 import { JOB_TOKEN_HEADER, TASK_TOKEN_HEADER, type RelayCall, type RelayContext } from './context.js';
 import type { RouteGroup, UpstreamName } from './routes.js';
 
@@ -98,13 +99,15 @@ export function relayAnswer(ctx: RelayContext, response: Response, upstream: Ups
   if (response.status >= 300 && response.status < 400) {
     void response.body?.cancel().catch(() => undefined);
     const location = response.headers.get('location');
-    if (!location) return new Response(null, { status: 502 });
+    if (!location || !URL.canParse(location, `${ctx.config.upstreams[upstream]?.url ?? ''}/`)) return refuse(502, 'upstream_refused', 'The upstream answered with a redirect the relay cannot read');
     const base = new URL(`${ctx.config.upstreams[upstream]?.url ?? ''}/`);
     const target = new URL(location, base);
     const prefix = base.pathname.slice(0, -1);
     // A hop within the upstream goes back through the relay, which adds the credential again.
     const within = target.origin === base.origin && target.pathname.startsWith(`${prefix}/`);
     const own = within ? `${ctx.config.basePath}${target.pathname.slice(prefix.length)}${target.search}` : target.toString();
+    // The browser reads the Location (and a page can decode its escapes): one holding the key is not passed on.
+    if (holdsInUrl(own, secrets)) return refuse(502, 'upstream_refused', 'The upstream redirected to a URL holding the relay’s credential: the redirect was not passed on');
     return new Response(null, { status: response.status, headers: { location: own, 'cache-control': 'no-store' } });
   }
   const textual = isTextual(response.headers.get('content-type'));

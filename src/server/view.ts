@@ -2,6 +2,7 @@ import { callSafely, GraphcloudError } from '../core/index.js';
 import { answerHeaders, isTextual, jsonAnswer, refuse, scrubStream } from './answers.js';
 import type { RelayCall, RelayContext } from './context.js';
 import { checkGrant } from './forward.js';
+import { holdsInUrl } from './scrub-forms.js';
 
 const MAX_HOPS = 5;
 // The query names the view route reads; each may appear once.
@@ -77,6 +78,8 @@ export async function view(ctx: RelayContext, call: RelayCall): Promise<Response
  */
 function nextHop(ctx: RelayContext, view: URL, at: URL, next: URL): string | undefined {
   if (next.protocol !== 'https:' && next.protocol !== 'http:') return 'it points to a URL that is not http(s)';
+  // Neither the storage host nor the browser (url mode) may be handed the key inside a URL.
+  if (holdsInUrl(next.toString(), ctx.upstream.secrets)) return 'it points to a URL holding the relay’s credential';
   if (next.origin === view.origin) {
     if (at.origin !== view.origin) return 'it leads back to the cloud from another host';
     return next.pathname === view.pathname ? undefined : `it points to ${next.pathname}, not the cloud's /api/view`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_TOKEN_HEADER } from '../../src/server/index.js';
-import { hostileStarter, startHostileCloud, tokenOf } from './hostile.js';
+import { hostileStarter, KEY, startHostileCloud, tokenOf } from './hostile.js';
 
 describe('relay: /api/view against a hostile upstream and visitor', () => {
   const start = hostileStarter();
@@ -86,6 +86,39 @@ describe('relay: /api/view redirect chains', () => {
       expect((await view(listed.relay.url, await tokenOf('p-A'))).status).toBe(200);
     } finally {
       await cloud.close();
+    }
+  });
+});
+
+describe('relay: redirects that hold the key', () => {
+  const start = hostileStarter();
+  const encoded = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+
+  it('never passes the key in a Location header, in any spelling', async () => {
+    const { cloud, relay } = await start();
+    let location = '';
+    cloud.on('/api/object_info', (_req, res) => void res.writeHead(302, { location }).end());
+    for (const target of [`${cloud.url}/api/object_info/X?key=${KEY}`, `https://elsewhere.example/${KEY}`, `https://elsewhere.example/?k=${encoded}`, `/api/object_info/${encodeURIComponent(encoded)}`]) {
+      location = target;
+      const response = await fetch(`${relay.url}/api/object_info`, { redirect: 'manual' });
+      const text = `${response.headers.get('location') ?? ''} ${await response.text()}`;
+      expect(text, target).not.toContain(KEY);
+      expect(decodeURIComponent(decodeURIComponent(text)), target).not.toContain(KEY);
+    }
+    cloud.on('/api/object_info', (_req, res) => void res.writeHead(200, { 'content-type': 'application/json', 'content-disposition': `attachment; filename*=UTF-8''${encoded}.json` }).end('{}'));
+    const answer = await fetch(`${relay.url}/api/object_info`);
+    expect(decodeURIComponent(JSON.stringify([...answer.headers]))).not.toContain(KEY);
+  });
+
+  it('never answers a signed URL that holds the key in url mode', async () => {
+    const { cloud, relay } = await start({ viewMode: 'url' });
+    cloud.on('/api/view', (_req, res) => void res.writeHead(302, { location: `${cloud.storage.url}/signed?k=${encoded}` }).end());
+    const headers = { [JOB_TOKEN_HEADER]: await tokenOf('p-A') };
+    for (const accept of ['application/json', 'image/*']) {
+      const response = await fetch(`${relay.url}/api/view?filename=p-A.png`, { headers: { ...headers, accept }, redirect: 'manual' });
+      const text = `${response.headers.get('location') ?? ''} ${await response.text()}`;
+      expect(decodeURIComponent(text), accept).not.toContain(KEY);
+      expect(response.status).toBe(502);
     }
   });
 });

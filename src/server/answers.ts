@@ -30,6 +30,7 @@ export type RelayErrorCode =
   | 'upstream_timeout'
   | 'upstream_unreachable'
   | 'upstream_refused'
+  | 'unscrubbable_answer'
   | 'socket_unavailable'
   | 'relay_closed';
 
@@ -87,8 +88,8 @@ export function answerHeaders(upstream: Headers, secrets: readonly string[], opt
 }
 
 /**
- * True for the answers whose body is text (JSON, text/*, HTML, XML): the ones a server could echo
- * a credential into, scrubbed on the way out. Images and other bytes pass unchanged.
+ * True for the answers whose body is text (JSON, text/*, HTML, XML and `+xml` such as SVG,
+ * JavaScript, or no type): decoded, scrubbed and re-encoded on the way out.
  *
  * @example
  * ```ts
@@ -97,7 +98,7 @@ export function answerHeaders(upstream: Headers, secrets: readonly string[], opt
  */
 export function isTextual(contentType: string | null): boolean {
   if (contentType === null) return true;
-  return /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded)\b)/i.test(contentType.trim());
+  return /^(text\/|[\w.+-]+\/([\w.+-]*\+)?(json|xml)\b|application\/(javascript|ecmascript|x-javascript|x-www-form-urlencoded)\b)/i.test(contentType.trim());
 }
 
 const REDACTED = '[REDACTED]';
@@ -117,39 +118,8 @@ export function scrubText(text: string, secrets: readonly string[]): string {
 }
 
 /**
- * A body stream with every credential replaced, decoded and re-encoded as UTF-8 on the way: a
- * credential split across two chunks is caught (the last characters of a chunk wait for the next).
- *
- * @example
- * ```ts
- * new Response(scrubStream(upstream.body, secrets), { status: upstream.status });
- * ```
- */
-export function scrubStream(body: ReadableStream<Uint8Array>, secrets: readonly string[]): ReadableStream<Uint8Array> {
-  const active = secrets.filter((secret) => secret.length >= 4);
-  if (active.length === 0) return body;
-  const keep = Math.max(...active.map((secret) => secret.length)) - 1;
-  const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
-  let carry = '';
-  const scrub = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      const text = scrubText(carry + decoder.decode(chunk, { stream: true }), active);
-      carry = text.slice(Math.max(0, text.length - keep));
-      const ready = text.slice(0, text.length - carry.length);
-      if (ready) controller.enqueue(encoder.encode(ready));
-    },
-    flush(controller) {
-      const rest = scrubText(carry + decoder.decode(), active);
-      if (rest) controller.enqueue(encoder.encode(rest));
-    },
-  });
-  return body.pipeThrough(scrub);
-}
-
-/**
- * True when `bytes` hold one of the credentials (UTF-8): a binary socket frame that does is not
- * passed on.
+ * True when `bytes` hold one of the byte patterns (a credential's UTF-8 or UTF-16 spelling): a
+ * binary socket frame that does is not passed on.
  *
  * @example
  * ```ts

@@ -19,7 +19,19 @@ export async function readBounded(request: Request, maxBytes: number): Promise<U
     return tooLarge();
   }
   if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
+  return (await readBytes(request.body, maxBytes)) ?? tooLarge();
+}
+
+/**
+ * Reads a stream whole, at most `maxBytes`: `undefined` (the stream cancelled) beyond.
+ *
+ * @example
+ * ```ts
+ * const bytes = await readBytes(response.body, 1024 * 1024);
+ * ```
+ */
+export async function readBytes(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -28,7 +40,7 @@ export async function readBounded(request: Request, maxBytes: number): Promise<U
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      return tooLarge();
+      return undefined;
     }
     chunks.push(value);
   }

@@ -1,5 +1,6 @@
-import { answerHeaders, isTextual, refuse, scrubStream } from './answers.js';
+import { refuse } from './answers.js';
 import { readBounded } from './body.js';
+import { scrubbedAnswer } from './scrub-body.js';
 import { holdsInUrl } from './scrub-forms.js';
 import { JOB_TOKEN_HEADER, TASK_TOKEN_HEADER, type RelayCall, type RelayContext } from './context.js';
 import type { RouteGroup, UpstreamName } from './routes.js';
@@ -86,15 +87,15 @@ export async function forward(ctx: RelayContext, call: RelayCall): Promise<Respo
 }
 
 /**
- * An upstream answer as the browser gets it: allow-listed headers, a textual body scrubbed of every
- * credential, a redirect within the upstream rewritten to the relay's own path.
+ * An upstream answer as the browser gets it: allow-listed headers, a body with no spelling of a
+ * credential (`scrubbedAnswer`), a redirect within the upstream rewritten to the relay's own path.
  *
  * @example
  * ```ts
  * return relayAnswer(ctx, response, 'cloud');
  * ```
  */
-export function relayAnswer(ctx: RelayContext, response: Response, upstream: UpstreamName): Response {
+export async function relayAnswer(ctx: RelayContext, response: Response, upstream: UpstreamName): Promise<Response> {
   const secrets = ctx.upstream.secrets;
   if (response.status >= 300 && response.status < 400) {
     void response.body?.cancel().catch(() => undefined);
@@ -110,7 +111,5 @@ export function relayAnswer(ctx: RelayContext, response: Response, upstream: Ups
     if (holdsInUrl(own, secrets)) return refuse(502, 'upstream_refused', 'The upstream redirected to a URL holding the relay’s credential: the redirect was not passed on');
     return new Response(null, { status: response.status, headers: { location: own, 'cache-control': 'no-store' } });
   }
-  const textual = isTextual(response.headers.get('content-type'));
-  const body = response.body && textual ? scrubStream(response.body, secrets) : response.body;
-  return new Response(body, { status: response.status, headers: answerHeaders(response.headers, secrets, { keepLength: !textual }) });
+  return scrubbedAnswer(response, secrets, ctx.config.onError);
 }

@@ -1,5 +1,6 @@
 import { decodeBinaryFrame } from '../cloud/watch/frames.js';
-import { holdsSecret, scrubText } from './answers.js';
+import { holdsSecret } from './answers.js';
+import { scrubDecodable } from './scrub-body.js';
 import type { RelayConfig } from './config.js';
 import { HoldBuffer } from '../core/index.js';
 import { BrowserSession, TRY_AGAIN_LATER, type RelayPeer, type RelaySocket, type SessionHost } from './socket-session.js';
@@ -182,7 +183,8 @@ export class SocketRelay implements SessionHost {
       this.#counts.dropped++;
       return;
     }
-    const text = scrubText(raw, this.#upstream.secrets);
+    // Parsed, a `\u` escape spells the key as plainly as the key: escapes are written plain first.
+    const text = scrubDecodable(raw, this.#upstream.secrets);
     // The queue state names no job: every browser gets it.
     if (type === 'status') {
       for (const session of this.#sessions) session.send(text);

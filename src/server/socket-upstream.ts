@@ -2,6 +2,7 @@ import { callSafely, GraphcloudError, sleep } from '../core/index.js';
 import { CLOUD_DEFAULTS } from '../cloud/model/defaults.js';
 import { ReconnectingSocket, socketUrl, type SocketDown, type WebSocketConstructor } from '../cloud/watch/socket.js';
 import type { RelayConfig } from './config.js';
+import { secretPatterns } from './scrub-body.js';
 import type { UpstreamClient } from './upstream.js';
 
 /**
@@ -53,7 +54,7 @@ export class UpstreamSocket {
   #refusedAt = 0;
   #idle: AbortController | undefined;
   #closed = false;
-  /** The credentials in UTF-8, for finding them in binary frames. */
+  /** The credentials in UTF-8 and UTF-16, for finding them in binary frames. */
   secretBytes: Uint8Array[] = [];
 
   constructor(config: RelayConfig, upstream: UpstreamClient, handlers: UpstreamHandlers) {
@@ -127,7 +128,7 @@ export class UpstreamSocket {
     this.#socket = new ReconnectingSocket({
       url: async () => {
         const key = await this.#upstream.apiKey();
-        if (key) this.secretBytes = [...new Set([key, ...this.#upstream.secrets])].map((secret) => new TextEncoder().encode(secret));
+        if (key) this.secretBytes = secretPatterns([key, ...this.#upstream.secrets]);
         return socketUrl(cloudUrl, this.#config.clientId, key).url;
       },
       WebSocket,

@@ -1,5 +1,6 @@
 import { callSafely, isPlainObject, scrubSecrets } from '../core/index.js';
-import { answerHeaders, refuse, scrubText } from './answers.js';
+import { answerHeaders, refuse } from './answers.js';
+import { scrubDecodable } from './scrub-body.js';
 import { readAnswer, readJsonObject } from './body.js';
 import type { RelayCall, RelayContext } from './context.js';
 import { upstreamPath } from './forward.js';
@@ -96,7 +97,7 @@ async function withToken(ctx: RelayContext, response: Response, kind: 'job' | 't
   try {
     answer = JSON.parse(text);
   } catch {
-    return new Response(scrubText(text, secrets), { status: response.status, headers });
+    return new Response(scrubDecodable(text, secrets), { status: response.status, headers });
   }
   if (response.ok && isPlainObject(answer)) {
     const id = idOf(answer);

@@ -1,7 +1,8 @@
 import { callSafely, GraphcloudError } from '../core/index.js';
-import { answerHeaders, isTextual, jsonAnswer, refuse, scrubStream } from './answers.js';
+import { jsonAnswer, refuse } from './answers.js';
 import type { RelayCall, RelayContext } from './context.js';
 import { checkGrant } from './forward.js';
+import { scrubbedAnswer } from './scrub-body.js';
 import { holdsInUrl } from './scrub-forms.js';
 
 const MAX_HOPS = 5;
@@ -59,15 +60,12 @@ export async function view(ctx: RelayContext, call: RelayCall): Promise<Response
     response = await ctx.upstream.send({ method: 'GET', upstream: 'cloud', url: next.toString(), credential: next.origin === view.origin, signal });
     at = next;
   }
-  const secrets = ctx.upstream.secrets;
-  if (!response.ok) {
-    const textual = isTextual(response.headers.get('content-type'));
-    return new Response(response.body && textual ? scrubStream(response.body, secrets) : response.body, { status: response.status, headers: answerHeaders(response.headers, secrets, { keepLength: !textual }) });
-  }
-  const headers = answerHeaders(response.headers, secrets, { keepLength: true });
+  // Output files are scrubbed too: a text, SVG or JSON output can hold the key (a hostile
+  // node, a workflow that wrote its inputs), and the page can read every byte.
+  const answer = await scrubbedAnswer(response, ctx.upstream.secrets, ctx.config.onError);
   // The URL carries a token for one visitor: caches shared between visitors must not keep it.
-  headers.set('cache-control', 'private, max-age=300');
-  return new Response(response.body, { status: 200, headers });
+  if (answer.ok) answer.headers.set('cache-control', 'private, max-age=300');
+  return answer;
 }
 
 /**

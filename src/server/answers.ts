@@ -23,6 +23,7 @@ export type RelayErrorCode =
   | 'file_not_in_job'
   | 'bad_request'
   | 'body_too_large'
+  | 'body_timeout'
   | 'unsupported_media_type'
   | 'submission_refused'
   | 'hook_failed'

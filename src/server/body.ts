@@ -1,17 +1,32 @@
 import { refuse } from './answers.js';
 
 /**
- * Reads a request body whole, refusing it (`413`, nothing sent upstream) past `maxBytes`: at once
- * when `content-length` says so, or as soon as the bytes read pass the bound (a chunked body).
+ * The bounds of a request body: its size, and the time to read it whole.
+ *
+ * @example
+ * ```ts
+ * const limits: BodyLimits = { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs };
+ * ```
+ */
+export interface BodyLimits {
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+/**
+ * Reads a request body whole, refusing it (nothing sent upstream) past `maxBytes` (`413`: at
+ * once when `content-length` says so, or as soon as the bytes read pass the bound) or when it
+ * takes longer than `timeoutMs` (`408`: a body sent a byte at a time must not hold the relay).
  * Returns the bytes, or the refusal to answer with.
  *
  * @example
  * ```ts
- * const body = await readBounded(request, 20 * 1024 * 1024);
+ * const body = await readBounded(request, { maxBytes: 20 * 1024 * 1024, timeoutMs: 30_000 });
  * if (body instanceof Response) return body;
  * ```
  */
-export async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | Response> {
+export async function readBounded(request: Request, limits: BodyLimits): Promise<Uint8Array<ArrayBuffer> | Response> {
+  const { maxBytes, timeoutMs } = limits;
   const tooLarge = () => refuse(413, 'body_too_large', `The request body is over the relay's bound of ${maxBytes} bytes (the maxBodyBytes option)`);
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) {
@@ -19,30 +34,50 @@ export async function readBounded(request: Request, maxBytes: number): Promise<U
     return tooLarge();
   }
   if (!request.body) return new Uint8Array(0);
-  return (await readBytes(request.body, maxBytes)) ?? tooLarge();
+  const late = new AbortController();
+  const timer = setTimeout(() => late.abort(), timeoutMs);
+  try {
+    const bytes = await readBytes(request.body, maxBytes, late.signal);
+    if (late.signal.aborted) {
+      return refuse(408, 'body_timeout', `The request body took longer than ${timeoutMs} ms to arrive (the relay's bodyTimeoutMs option)`, { connection: 'close' });
+    }
+    return bytes ?? tooLarge();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
- * Reads a stream whole, at most `maxBytes`: `undefined` (the stream cancelled) beyond.
+ * Reads a stream whole, at most `maxBytes`: `undefined` (the stream cancelled) beyond. When
+ * `signal` aborts, the stream is cancelled and what was read so far is returned: the caller
+ * checks the signal.
  *
  * @example
  * ```ts
  * const bytes = await readBytes(response.body, 1024 * 1024);
  * ```
  */
-export async function readBytes(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+export async function readBytes(body: ReadableStream<Uint8Array>, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const reader = body.getReader();
+  const stop = () => void reader.cancel().catch(() => undefined);
+  signal?.addEventListener('abort', stop, { once: true });
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || signal?.aborted) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        return undefined;
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (error) {
+    if (!signal?.aborted) throw error;
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
   const bytes = new Uint8Array(total);
   let offset = 0;
@@ -60,17 +95,17 @@ export async function readBytes(body: ReadableStream<Uint8Array>, maxBytes: numb
  *
  * @example
  * ```ts
- * const body = await readJsonObject(request, maxBytes);
+ * const body = await readJsonObject(request, { maxBytes, timeoutMs });
  * if (body instanceof Response) return body;
  * ```
  */
-export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown> | Response> {
+export async function readJsonObject(request: Request, limits: BodyLimits): Promise<Record<string, unknown> | Response> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     await request.body?.cancel().catch(() => undefined);
     return refuse(415, 'unsupported_media_type', 'The relay takes this route with Content-Type: application/json only');
   }
-  const bytes = await readBounded(request, maxBytes);
+  const bytes = await readBounded(request, limits);
   if (bytes instanceof Response) return bytes;
   let value: unknown;
   try {

@@ -1,4 +1,5 @@
 import { backoffRules, Checker, checkOptions, credentialRule, isDotSegment, isPlainObject, rule, type Credential, type OptionRules, type Rule } from '../core/index.js';
+import type { BodyLimits } from './body.js';
 import { RELAY_DEFAULTS } from './defaults.js';
 import type { RelayOptions, RelayWebSocketConstructor } from './options.js';
 import { RELAY_DEFAULT_ROUTES, RELAY_ROUTES, RouteTable, type CustomRoute, type RouteName, type UpstreamName } from './routes.js';
@@ -18,6 +19,8 @@ export interface RelayConfig {
   allowedOrigins: Set<string>;
   viewOrigins: Set<string> | undefined;
   maxBodyBytes: number;
+  /** `maxBodyBytes` and `bodyTimeoutMs`, as the body readers take them. */
+  bodyLimits: BodyLimits;
   timeout: number;
   tokenTtlMs: number;
   outputsCacheMs: number;
@@ -121,6 +124,7 @@ const RELAY_RULES: OptionRules = Object.freeze({
   allowedOrigins: originsRule,
   viewOrigins: originsRule,
   maxBodyBytes: positiveInteger,
+  bodyTimeoutMs: (check, path, value) => check.integer(path, value, { min: 1, max: 2 ** 31 - 1 }),
   timeout: rule.duration,
   tokenTtlMs: rule.duration,
   clientId: rule.string,
@@ -183,6 +187,7 @@ export function resolveRelayConfig(options: RelayOptions): RelayConfig {
     allowedOrigins: new Set((options.allowedOrigins ?? []).map((origin) => new URL(origin).origin)),
     viewOrigins: options.viewOrigins ? new Set(options.viewOrigins.map((origin) => new URL(origin).origin)) : undefined,
     maxBodyBytes: options.maxBodyBytes ?? RELAY_DEFAULTS.maxBodyBytes,
+    bodyLimits: { maxBytes: options.maxBodyBytes ?? RELAY_DEFAULTS.maxBodyBytes, timeoutMs: options.bodyTimeoutMs ?? RELAY_DEFAULTS.bodyTimeoutMs },
     timeout: options.timeout ?? RELAY_DEFAULTS.timeout,
     tokenTtlMs: options.tokenTtlMs ?? RELAY_DEFAULTS.tokenTtlMs,
     outputsCacheMs: RELAY_DEFAULTS.outputsCacheMs,

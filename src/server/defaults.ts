@@ -16,6 +16,12 @@ export const RELAY_DEFAULTS = Object.freeze({
    */
   maxBodyBytes: 20 * 1024 * 1024,
   /**
+   * Time allowed to receive a request body whole, in ms; a slower one is answered `408` and its
+   * connection closed (a body sent a byte at a time must not hold a socket for minutes).
+   * @default 30_000
+   */
+  bodyTimeoutMs: 30_000,
+  /**
    * Time allowed for one upstream request, in ms: until its answer's headers, and then between two
    * chunks of its body.
    * @default 60_000

@@ -73,7 +73,7 @@ export async function forward(ctx: RelayContext, call: RelayCall): Promise<Respo
   const sendsBody = match.group.body ?? (method === 'POST' || method === 'PUT' || method === 'PATCH');
   let body: Uint8Array<ArrayBuffer> | undefined;
   if (sendsBody) {
-    const read = await readBounded(request, ctx.config.maxBodyBytes);
+    const read = await readBounded(request, ctx.config.bodyLimits);
     if (read instanceof Response) return read;
     body = read;
   } else {

@@ -66,7 +66,7 @@ export function createNodeHandler(relay: Relay): NodeRelayHandler {
         return;
       }
       relay(request)
-        .then((response) => writeResponse(response, res))
+        .then((response) => writeResponse(response, res, req))
         .catch(() => {
           if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"relay_failed","message":"The relay failed"}');
           else res.destroy();
@@ -134,9 +134,12 @@ function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   return new Request(url, init);
 }
 
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+async function writeResponse(response: Response, res: ServerResponse, req: IncomingMessage): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of response.headers) if (name !== 'set-cookie') headers[name] = value;
+  // A body the relay did not read to its end (refused, too large, too slow) would keep the
+  // connection open while Node reads the rest: it is closed once the answer is written.
+  if (!req.complete) headers.connection = 'close';
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   res.writeHead(response.status, headers);

@@ -125,6 +125,8 @@ export interface RelayOptions {
   viewOrigins?: readonly string[] | undefined;
   /** @default RELAY_DEFAULTS.maxBodyBytes (20 MiB) */
   maxBodyBytes?: number | undefined;
+  /** Time to receive a request body whole, in ms; then `408 body_timeout`. @default RELAY_DEFAULTS.bodyTimeoutMs (30 s) */
+  bodyTimeoutMs?: number | undefined;
   /** Per upstream request, in ms. @default RELAY_DEFAULTS.timeout (60 s) */
   timeout?: number | undefined;
   /** @default RELAY_DEFAULTS.tokenTtlMs (24 h) */

@@ -22,7 +22,7 @@ const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
  * ```
  */
 export async function submitJob(ctx: RelayContext, call: RelayCall): Promise<Response> {
-  const body = await readJsonObject(call.request, ctx.config.maxBodyBytes);
+  const body = await readJsonObject(call.request, ctx.config.bodyLimits);
   if (body instanceof Response) return body;
   if (!isPlainObject(body.prompt)) return refuse(400, 'bad_request', 'A submission is a JSON object { prompt: { <node id>: { class_type, inputs } }, extra_data? }');
   let submission = body as SubmitBody;
@@ -56,7 +56,7 @@ export async function submitJob(ctx: RelayContext, call: RelayCall): Promise<Res
  * ```
  */
 export async function submitTask(ctx: RelayContext, call: RelayCall): Promise<Response> {
-  const body = await readJsonObject(call.request, ctx.config.maxBodyBytes);
+  const body = await readJsonObject(call.request, ctx.config.bodyLimits);
   if (body instanceof Response) return body;
   let submission = body;
   const path = upstreamPath(call);

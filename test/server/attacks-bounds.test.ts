@@ -1,0 +1,50 @@
+import { connect, type Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { createRelay } from '../../src/server/index.js';
+import { SECRET } from './helpers.js';
+import { hostileStarter } from './hostile.js';
+
+/** A raw HTTP/1.1 request whose body never finishes: resolves with what the relay wrote once it closed the connection. */
+function slowRequest(origin: string, path: string, headers: Record<string, string> = {}): { socket: Socket; closed: Promise<string> } {
+  const { hostname, port } = new URL(origin);
+  const socket = connect(Number(port), hostname);
+  const lines = [`POST ${path} HTTP/1.1`, `host: ${hostname}:${port}`, 'content-type: application/json', 'content-length: 1000', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  socket.write(`${lines.join('\r\n')}\r\n\r\n{`);
+  let received = '';
+  socket.on('data', (chunk) => (received += String(chunk)));
+  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
+  socket.on('error', () => undefined);
+  return { socket, closed };
+}
+
+describe('relay: bounds against slow and hostile visitors', () => {
+  const start = hostileStarter();
+
+  it('answers a request body that takes longer than bodyTimeoutMs with 408, and closes the connection (Node)', async () => {
+    const { relay, cloud } = await start({ bodyTimeoutMs: 200 });
+    const submission = slowRequest(relay.origin, `/api/graphcloud/api/prompt`);
+    const upload = slowRequest(relay.origin, `/api/graphcloud/api/upload/image`);
+    // A refused route answers at once; its unread body must not keep the connection either.
+    const refused = slowRequest(relay.origin, `/api/graphcloud/api/interrupt`);
+    const [a, b, c] = await Promise.all([submission.closed, upload.closed, refused.closed]);
+    for (const answer of [a, b]) {
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect(answer).toContain('"error":"body_timeout"');
+    }
+    expect(c).toMatch(/^HTTP\/1\.1 403/);
+    expect(cloud.seen.filter((r) => r.method === 'POST')).toEqual([]);
+  });
+
+  it('bounds the body read on any runtime: the web-standard handler answers 408 to a stream that never ends', async () => {
+    const relay = createRelay({ cloudUrl: 'http://127.0.0.1:2', secret: SECRET, dangerouslyAllowAnyone: true, bodyTimeoutMs: 100 });
+    try {
+      const never = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode('{')) });
+      const request = new Request('http://relay.test/api/prompt', { method: 'POST', headers: { 'content-type': 'application/json' }, body: never, duplex: 'half' } as RequestInit);
+      const response = await relay(request);
+      expect(response.status).toBe(408);
+      expect(await response.json()).toMatchObject({ error: 'body_timeout' });
+    } finally {
+      await relay.close();
+    }
+  });
+});

@@ -205,9 +205,10 @@ async function dispatch(ctx: RelayContext, call: RelayCall): Promise<Response> {
   }
 }
 
+/** The page is the relay's own origin: scheme, host and port (an https page is another origin than the http relay). */
 function sameSite(origin: string, url: URL): boolean {
   try {
-    return new URL(origin).host === url.host;
+    return new URL(origin).origin === url.origin;
   } catch {
     return false;
   }

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createRelay } from '../../src/server/index.js';
-import { SECRET } from './helpers.js';
+import { openSocket, SECRET } from './helpers.js';
 import { hostileStarter } from './hostile.js';
 
 /** A raw HTTP/1.1 request whose body never finishes: resolves with what the relay wrote once it closed the connection. */
@@ -46,5 +46,21 @@ describe('relay: bounds against slow and hostile visitors', () => {
     } finally {
       await relay.close();
     }
+  });
+
+  it('takes a page as same-site only when scheme, host and port all match', async () => {
+    const { relay } = await start();
+    const port = new URL(relay.origin).port;
+    for (const origin of [`https://127.0.0.1:${port}`, `http://127.0.0.1:${Number(port) + 1}`, 'http://127.0.0.1', `ws://127.0.0.1:${port}`, 'null']) {
+      const response = await fetch(`${relay.url}/api/object_info`, { headers: { origin } });
+      expect(response.status, origin).toBe(403);
+      expect(await response.json()).toMatchObject({ error: 'origin_not_allowed' });
+    }
+    await expect(openSocket(relay.url, { origin: `https://127.0.0.1:${port}` })).rejects.toThrow('upgrade refused: 403');
+    expect((await fetch(`${relay.url}/api/object_info`, { headers: { origin: relay.origin } })).status).not.toBe(403);
+    // Behind a proxy that ends TLS, the site's https origin is listed.
+    const behind = await start({ allowedOrigins: [`https://127.0.0.1:${port}`] });
+    expect((await fetch(`${behind.relay.url}/api/object_info`, { headers: { origin: `https://127.0.0.1:${new URL(behind.relay.origin).port}` } })).status).toBe(403);
+    expect((await fetch(`${behind.relay.url}/api/object_info`, { headers: { origin: `https://127.0.0.1:${port}` } })).status).not.toBe(403);
   });
 });

@@ -24,6 +24,7 @@ export type RelayErrorCode =
   | 'bad_request'
   | 'body_too_large'
   | 'body_timeout'
+  | 'body_too_deep'
   | 'unsupported_media_type'
   | 'submission_refused'
   | 'hook_failed'
@@ -33,7 +34,8 @@ export type RelayErrorCode =
   | 'upstream_refused'
   | 'unscrubbable_answer'
   | 'socket_unavailable'
-  | 'relay_closed';
+  | 'relay_closed'
+  | 'relay_failed';
 
 /**
  * A refusal of the relay itself: JSON `{error, message}`, the shape the SDK reads its errors from

@@ -91,7 +91,7 @@ export async function readBytes(body: ReadableStream<Uint8Array>, maxBytes: numb
 /**
  * Reads a JSON object body (bounded as `readBounded`): the object, or the refusal to answer with
  * (`415` without a JSON content type, which also keeps a cross-site form from posting one; `400`
- * when it does not parse to an object).
+ * when it does not parse to an object, or nests deeper than 128 levels).
  *
  * @example
  * ```ts
@@ -114,7 +114,24 @@ export async function readJsonObject(request: Request, limits: BodyLimits): Prom
     return refuse(400, 'bad_request', 'The request body is not valid JSON');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return refuse(400, 'bad_request', 'The request body must be a JSON object');
+  // JSON.parse takes any depth, but sending it again (JSON.stringify) overflows the stack.
+  if (deeperThan(value, MAX_JSON_DEPTH)) return refuse(400, 'body_too_deep', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   return value as Record<string, unknown>;
+}
+
+// A workflow nests about 5 levels (prompt, node, inputs, a value, a link); far more is an attack.
+const MAX_JSON_DEPTH = 128;
+
+/** True when a parsed JSON value nests deeper than `max` (counted without recursion). */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(item)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /**

@@ -94,7 +94,12 @@ export function createRelay(options: RelayOptions): Relay {
   const ctx: RelayContext = { config, upstream, signer, outputs: new OutputIndex(config, upstream), viewHosts: new ViewHosts(config.viewOrigins, config.upstreams.cloud?.url ?? '') };
   const sockets = new SocketRelay(config, signer, upstream);
 
-  const handle = async (request: Request): Promise<Response> => withCors(config, request, await answer(request));
+  // The handler never rejects: a framework would answer its own error page, or crash.
+  const handle = async (request: Request): Promise<Response> => withCors(config, request, await answer(request).catch(failed));
+  const failed = (error: unknown): Response => {
+    callSafely(config.onError, error instanceof Error ? error : new Error(String(error)));
+    return refuse(500, 'relay_failed', 'The relay failed to handle the request');
+  };
   const answer = async (request: Request): Promise<Response> => {
     if (life.signal.aborted) return refuse(503, 'relay_closed', 'The relay is closed');
     const early = preflight(config, request);
@@ -119,16 +124,7 @@ export function createRelay(options: RelayOptions): Relay {
     basePath: { value: config.basePath, enumerable: true },
     stats: { value: () => sockets.stats() },
     upgrade: {
-      value: async (request: Request): Promise<RelayUpgrade> => {
-        if (life.signal.aborted) return { response: refuse(503, 'relay_closed', 'The relay is closed') };
-        const admitted = await admit(config, request);
-        if (admitted instanceof Response) return { response: admitted };
-        if (admitted.match.group.scope !== 'socket') return { response: refuse(404, 'not_found', 'WebSocket upgrades are served at <basePath>/ws only') };
-        if (!(await sockets.ready(request.signal))) {
-          return { response: refuse(503, 'socket_unavailable', 'The relay could not open its upstream socket; try again shortly', { 'retry-after': '1' }) };
-        }
-        return { open: (peer: RelayPeer) => sockets.open(peer) };
-      },
+      value: (request: Request): Promise<RelayUpgrade> => upgrade(request).catch((error: unknown) => ({ response: failed(error) })),
     },
     close: {
       value: async () => {
@@ -139,6 +135,17 @@ export function createRelay(options: RelayOptions): Relay {
     },
   });
   return relay;
+
+  async function upgrade(request: Request): Promise<RelayUpgrade> {
+    if (life.signal.aborted) return { response: refuse(503, 'relay_closed', 'The relay is closed') };
+    const admitted = await admit(config, request);
+    if (admitted instanceof Response) return { response: admitted };
+    if (admitted.match.group.scope !== 'socket') return { response: refuse(404, 'not_found', 'WebSocket upgrades are served at <basePath>/ws only') };
+    if (!(await sockets.ready(request.signal))) {
+      return { response: refuse(503, 'socket_unavailable', 'The relay could not open its upstream socket; try again shortly', { 'retry-after': '1' }) };
+    }
+    return { open: (peer: RelayPeer) => sockets.open(peer) };
+  }
 }
 
 /** The checks every request passes first: the path, the origin, the route list, `authorize`. */

@@ -63,4 +63,27 @@ describe('relay: bounds against slow and hostile visitors', () => {
     expect((await fetch(`${behind.relay.url}/api/object_info`, { headers: { origin: `https://127.0.0.1:${new URL(behind.relay.origin).port}` } })).status).toBe(403);
     expect((await fetch(`${behind.relay.url}/api/object_info`, { headers: { origin: `https://127.0.0.1:${port}` } })).status).not.toBe(403);
   });
+
+  it('answers a submission nested 30,000 levels deep with 400 body_too_deep, and the handler never rejects', async () => {
+    const deep = `{"prompt":{"1":{"class_type":"X","inputs":{"v":${'['.repeat(30_000)}${']'.repeat(30_000)}}}}}`;
+    const { relay, cloud } = await start();
+    const response = await fetch(`${relay.url}/api/prompt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: deep });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: 'body_too_deep' });
+    expect(cloud.seen.filter((r) => r.method === 'POST')).toEqual([]);
+    // A hook that makes an unsendable body: the plain handler answers, it does not reject.
+    const errors: Error[] = [];
+    const hooked = createRelay({ cloudUrl: cloud.url, secret: SECRET, dangerouslyAllowAnyone: true, onError: (error) => errors.push(error), onSubmit: () => ({ prompt: JSON.parse(deep.slice(10, -1)) as Record<string, unknown> }) });
+    try {
+      const request = () => new Request('http://relay.test/api/prompt', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"prompt":{}}' });
+      const answer = await hooked(request());
+      expect(answer.status).toBe(500);
+      expect(await answer.json()).toMatchObject({ error: 'relay_failed' });
+      expect(errors).toHaveLength(1);
+      expect((await hooked(new Request('http://relay.test/api/prompt', { method: 'POST', headers: { 'content-type': 'application/json' }, body: deep }))).status).toBe(400);
+    } finally {
+      await hooked.close();
+    }
+    expect(cloud.seen.filter((r) => r.method === 'POST')).toEqual([]);
+  });
 });

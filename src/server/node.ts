@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
+import { refuse } from './answers.js';
 import type { Relay } from './relay.js';
+import { hasDotSegment } from './routes.js';
 
 /**
  * The relay on Node's `http` server (and Express, Koa, Fastify's raw handlers): a request
@@ -58,6 +60,11 @@ export function createNodeHandler(relay: Relay): NodeRelayHandler {
       res.once('close', () => {
         if (!res.writableFinished) closed.abort();
       });
+      // The URL parser resolves `/a/../b` to `/b`: the path is checked as it came.
+      if (hasDotSegment(pathOf(req))) {
+        void writeResponse(refuse(400, 'bad_path', 'The path holds a dot segment'), res, req);
+        return;
+      }
       let request: Request;
       try {
         request = toRequest(req, closed.signal);

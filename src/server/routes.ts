@@ -244,6 +244,19 @@ export class RouteTable {
   }
 }
 
+/**
+ * True when a path as received holds a dot segment (`.`, `..`, also percent-encoded): a URL parser
+ * resolves them before the relay sees the path, so an adapter that has the raw path checks it.
+ *
+ * @example
+ * ```ts
+ * hasDotSegment('/api/interrupt/../object_info'); // true
+ * ```
+ */
+export function hasDotSegment(rawPath: string): boolean {
+  return rawPath.split('/').some(isDotSegment);
+}
+
 function split(path: string): string[] {
   return path.split('/').slice(1);
 }

@@ -5,11 +5,12 @@ import { openSocket, SECRET } from './helpers.js';
 import { hostileStarter } from './hostile.js';
 
 /** A raw HTTP/1.1 request whose body never finishes: resolves with what the relay wrote once it closed the connection. */
-function slowRequest(origin: string, path: string, headers: Record<string, string> = {}): { socket: Socket; closed: Promise<string> } {
+function slowRequest(origin: string, path: string, headers: Record<string, string> = {}, method = 'POST'): { socket: Socket; closed: Promise<string> } {
   const { hostname, port } = new URL(origin);
   const socket = connect(Number(port), hostname);
-  const lines = [`POST ${path} HTTP/1.1`, `host: ${hostname}:${port}`, 'content-type: application/json', 'content-length: 1000', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
-  socket.write(`${lines.join('\r\n')}\r\n\r\n{`);
+  const fields = { host: `${hostname}:${port}`, 'content-type': 'application/json', 'content-length': '1000', ...headers };
+  const lines = [`${method} ${path} HTTP/1.1`, ...Object.entries(fields).map(([k, v]) => `${k}: ${v}`)];
+  socket.write(`${lines.join('\r\n')}\r\n\r\n${fields['content-length'] === '0' ? '' : '{'}`);
   let received = '';
   socket.on('data', (chunk) => (received += String(chunk)));
   const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
@@ -85,5 +86,16 @@ describe('relay: bounds against slow and hostile visitors', () => {
       await hooked.close();
     }
     expect(cloud.seen.filter((r) => r.method === 'POST')).toEqual([]);
+  });
+
+  it('refuses a raw path with a dot segment before the URL parser resolves it (Node)', async () => {
+    const { relay, cloud } = await start();
+    for (const path of ['/api/graphcloud/api/interrupt/../object_info', '/api/graphcloud/api/x/%2e%2E/object_info', '/api/graphcloud/./api/object_info', '/api/graphcloud/api/object_info/.']) {
+      const request = slowRequest(relay.origin, path, { 'content-length': '0', connection: 'close' }, 'GET');
+      const answer = await request.closed;
+      expect(answer, path).toMatch(/^HTTP\/1\.1 400/);
+      expect(answer, path).toContain('"error":"bad_path"');
+    }
+    expect(cloud.seen.filter((r) => r.path === '/api/object_info')).toEqual([]);
   });
 });

@@ -79,7 +79,19 @@ export async function readBytes(body: ReadableStream<Uint8Array>, maxBytes: numb
   } finally {
     signal?.removeEventListener('abort', stop);
   }
-  const bytes = new Uint8Array(total);
+  return concatBytes(chunks);
+}
+
+/**
+ * The chunks joined in one array.
+ *
+ * @example
+ * ```ts
+ * concatBytes([new Uint8Array([1]), new Uint8Array([2])]); // Uint8Array [1, 2]
+ * ```
+ */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);

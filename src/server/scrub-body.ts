@@ -1,6 +1,6 @@
 import { callSafely, GraphcloudError } from '../core/index.js';
 import { answerHeaders, holdsSecret, isTextual, refuse, scrubText } from './answers.js';
-import { readBytes } from './body.js';
+import { concatBytes, readBytes } from './body.js';
 import { MAX_ESCAPE_LENGTH, safeCut, unescapeJson, unescapeMarkup } from './scrub-forms.js';
 
 // A binary error body is read whole to be checked (error bodies are small); a larger one is refused.
@@ -102,7 +102,7 @@ export async function scrubbedAnswer(response: Response, secrets: readonly strin
       headBytes += read.value.byteLength;
     }
   }
-  const joined = concat(head);
+  const joined = concatBytes(head);
   if (holdsSecret(joined, patterns)) {
     await reader.cancel().catch(() => undefined);
     callSafely(onError, new GraphcloudError(`An upstream ${type} answer held the relay's credential: it was withheld`));
@@ -122,17 +122,6 @@ export async function scrubbedAnswer(response: Response, secrets: readonly strin
   });
   const onHit = () => callSafely(onError, new GraphcloudError(`An upstream ${type} answer held the relay's credential: the relay cut it off`));
   return new Response(scanStream(rest, patterns, onHit), { status, headers: answerHeaders(response.headers, secrets, { keepLength: true }) });
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 function scrubTextStream(body: ReadableStream<Uint8Array>, type: string | null, secrets: readonly string[]): { body: ReadableStream<Uint8Array>; type: string | null } | undefined {

@@ -28,6 +28,8 @@ export interface NodeRelayHandler {
 
 // A browser only ever sends small subscription messages.
 const MAX_PAYLOAD = 64 * 1024;
+// Time a closed browser socket has to answer the close handshake.
+const CLOSE_GRACE_MS = 1_000;
 
 /**
  * Adapts a relay to Node's `http` module: requests become web `Request`s (the body streamed, the
@@ -93,7 +95,12 @@ export function createNodeHandler(relay: Relay): NodeRelayHandler {
         server.handleUpgrade(req, socket, head, (ws) => {
           const session = decision.open({
             send: (data) => ws.send(data),
-            close: (code, reason) => ws.close(code, reason),
+            close: (code, reason) => {
+              ws.close(code, reason);
+              // A browser that reads nothing never answers the close frame (queued behind what it did
+              // not read): its connection and queue are let go after a grace, not ws's 30 s.
+              setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+            },
             bufferedAmount: () => ws.bufferedAmount,
           });
           ws.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)])) : String(data)));

@@ -50,4 +50,21 @@ describe('relay: the socket against a hostile upstream', () => {
     a.ws.terminate();
     b.ws.terminate();
   });
+
+  it('lets go of a browser socket that never reads: closed past maxBufferedBytes, its connection ended without waiting for the close handshake', async () => {
+    const { cloud, relay } = await start({ socket: { maxBufferedBytes: 1024 * 1024 } });
+    const stuck = await openSocket(relay.url);
+    await cloud.connected();
+    (stuck.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const padding = 'x'.repeat(256 * 1024);
+    while (relay.relay.stats().browsers > 0) {
+      cloud.push(text('status', { status: { exec_info: { queue_remaining: 1 } }, padding }));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // The browser never answers the close frame (it reads nothing): the relay ends the connection itself.
+    const connections = () => new Promise<number>((resolve) => relay.server.getConnections((_error, count) => resolve(count)));
+    while ((await connections()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await connections()).toBe(0);
+    stuck.ws.terminate();
+  });
 });

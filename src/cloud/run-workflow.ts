@@ -11,6 +11,7 @@ import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions
 import type { ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import { isUiWorkflow } from './workflow/format.js';
+import { outputNodesOf } from './workflow/output-nodes.js';
 import type { UiWorkflow } from './workflow/types.js';
 
 export type { UploadSpec } from './run-inputs.js';
@@ -150,7 +151,8 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
     callSafely(onSubmitted, submitted);
     // Closed while the submission was in flight: the job runs; name it rather than lose it.
     if (http.closed.aborted) throw new WatcherClosedError(submitted.promptId, http.closed.reason);
-    const watcher = hub.watch(submitted.promptId, { signal, waitTimeout, poll, nodeErrors: submitted.nodeErrors }, since);
+    const outputNodes = outputNodesOf(prepared, info);
+    const watcher = hub.watch(submitted.promptId, { signal, waitTimeout, poll, nodeErrors: submitted.nodeErrors, outputNodes }, since);
     if (onProgress) watcher.on('progress', onProgress);
     if (onEvent) watcher.onEvent(onEvent);
     release();

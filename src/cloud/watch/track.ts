@@ -23,6 +23,8 @@ export class Track implements RouteTarget {
   readonly watchers = new Set<JobWatcher>();
   /** The end is known and being finalised (written by the hub). */
   settling = false;
+  /** The output nodes of the submitted workflow, when the watch named them (written by the hub). */
+  outputNodes: ReadonlySet<string> | undefined;
   readonly #onEnd: (track: Track, end: TerminalEnd) => void;
   #seen: Readonly<Seen> | undefined;
   #poll: JobPoll | undefined;

@@ -53,6 +53,8 @@ export interface HubWatchOptions {
    * its outputs read from the job record; unknown, every cached node without `executed` counts.
    */
   outputNodes?: readonly string[] | undefined;
+  /** The ids of the workflow's nodes: the job's overall progress counts them. */
+  nodes?: readonly string[] | undefined;
 }
 
 /**
@@ -141,8 +143,10 @@ export class WatchHub {
     if (!known) this.#subscribe(promptId);
     if (options.outputNodes) track.outputNodes ??= new Set(options.outputNodes);
     const waitTimeout = options.waitTimeout ?? this.#options.policy.waitTimeout;
-    const watcher: JobWatcher = openWatcher(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors }, () => this.#release(track, watcher));
+    const progress = () => track.progress.snapshot;
+    const watcher: JobWatcher = openWatcher(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors, progress }, () => this.#release(track, watcher));
     track.watchers.add(watcher);
+    if (options.nodes) track.setNodes(options.nodes);
     if (since === undefined || since !== this.#router.epoch || this.#link.state !== 'open') {
       if (since !== undefined) this.#router.markGap(promptId);
       track.poll.readWhenReady();
@@ -272,6 +276,7 @@ export class WatchHub {
         outputsComplete = false;
       }
     }
+    if (end.status === 'completed') track.completed();
     const result = { promptId: track.promptId, ...end, outputs, outputsComplete };
     for (const watcher of [...track.watchers]) finishWatcher(watcher, result);
     this.#link.maybeIdle();

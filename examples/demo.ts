@@ -98,7 +98,8 @@ function progressLine(fraction: number, what: string, columns: number): string {
 class ProgressView {
   readonly #tty = process.stdout.isTTY === true;
   readonly #nodes: Workflow;
-  readonly #done = new Set<string>();
+  /** The SDK's overall progress of the job (`job_progress`): nodes done, cached ones too, and the running node's share. */
+  #fraction = 0;
   #node: string | undefined;
   #step = 0;
   #max = 1;
@@ -110,23 +111,18 @@ class ProgressView {
   }
 
   onEvent(event: WatchEvent): void {
-    if (event.type === 'execution_cached') {
-      for (const id of event.data.nodes ?? []) this.#done.add(id);
-      return;
-    }
-    if (event.type === 'executing' && event.data.node) {
-      if (this.#node) this.#done.add(this.#node);
-      this.#node = event.data.node;
-      this.#step = 0;
-      this.#max = 1;
-      if (!this.#tty) this.#line(`running node ${this.#node} (${this.#nodes[this.#node]?.class_type ?? '?'})`);
+    if (event.type === 'job_progress') {
+      this.#fraction = event.data.fraction ?? 0;
+      if (event.data.node !== this.#node) {
+        this.#node = event.data.node;
+        this.#step = 0;
+        this.#max = 1;
+        if (this.#node && !this.#tty) this.#line(`running node ${this.#node} (${this.#nodes[this.#node]?.class_type ?? '?'})`);
+      }
     } else if (event.type === 'progress') {
       this.#step = event.data.value;
       this.#max = Math.max(1, event.data.max);
-    } else if (event.type === 'execution_success') {
-      if (this.#node) this.#done.add(this.#node);
-      this.#node = undefined;
-      this.#step = 0;
+      return;
     } else return;
     this.#draw();
   }
@@ -135,14 +131,8 @@ class ProgressView {
     if (this.#tty && this.#drawn > 0) process.stdout.write('\n');
   }
 
-  #fraction(): number {
-    const total = Object.keys(this.#nodes).length;
-    const current = this.#node && !this.#done.has(this.#node) ? this.#step / this.#max : 0;
-    return Math.min(1, (this.#done.size + current) / total);
-  }
-
   #draw(): void {
-    const fraction = this.#fraction();
+    const fraction = this.#fraction;
     const step = this.#step > 0 ? ` ${this.#step}/${this.#max}` : '';
     const what = this.#node ? `node ${this.#node} ${this.#nodes[this.#node]?.class_type ?? ''}${step}` : 'done';
     if (this.#tty) {

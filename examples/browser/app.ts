@@ -22,7 +22,6 @@ const workflow: Workflow = {
   '2': { class_type: 'ImageScaleBy', inputs: { image: ['1', 0], upscale_method: 'bilinear', scale_by: 2 } },
   '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'browser-example' } },
 };
-const nodeCount = Object.keys(workflow).length;
 
 let current: { controller: AbortController; promptId?: string } | undefined;
 let previewUrl: string | undefined;
@@ -52,8 +51,6 @@ async function run(): Promise<void> {
   resultCaption.textContent = 'Result';
   preview.dataset.count = '0';
   show('uploading', 'Uploading…');
-  const finished = new Set<string>();
-  let running: string | undefined;
   try {
     const outcome = await cloud.runWorkflow(workflow, {
       uploads: { '1.image': image },
@@ -63,12 +60,11 @@ async function run(): Promise<void> {
         show('running', 'Queued…');
       },
       onEvent: (event) => {
-        if (event.type === 'executing' && event.data.node) {
-          if (running) finished.add(running);
-          running = String(event.data.node);
-          show('running', `Running node ${running}…`);
-        } else if (event.type === 'progress') {
-          progress.value = Math.round((100 * (finished.size + event.data.value / event.data.max)) / nodeCount);
+        if (event.type === 'job_progress') {
+          // The SDK's overall progress: nodes done (cached ones too) and the running node's share.
+          const { fraction, node, done, total } = event.data;
+          progress.value = Math.round(100 * (fraction ?? 0));
+          if (node) show('running', `Running node ${node} (${done} of ${total ?? '?'} done)…`);
         } else if (event.type === 'preview') {
           // The bytes are a Uint8Array<ArrayBuffer>: a Blob takes them as they are.
           if (previewUrl) URL.revokeObjectURL(previewUrl);
@@ -78,7 +74,6 @@ async function run(): Promise<void> {
         }
       },
     });
-    progress.value = 100;
     const [output] = listOutputFiles(outcome.outputs);
     if (!output) throw new GraphcloudError('The workflow finished without an output image');
     // A URL an <img> can load: through the relay, with the job's token (no key).

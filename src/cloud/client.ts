@@ -267,6 +267,8 @@ export declare namespace CloudClient {
   export type WorkflowFormat = import('./workflow/index.js').WorkflowFormat;
   /** Options of `cloud.jobs.watch()`. */
   export type WatchOptions = import('./jobs.js').WatchOptions;
+  /** `cloud.jobs.watch()`'s own options: a relay token, the job's workflow. */
+  export type JobWatchOptions = import('./jobs.js').JobWatchOptions;
   /** Options of `cloud.files.upload()`. */
   export type UploadOptions = import('./files.js').UploadOptions;
   /** Options of `cloud.files.uploadMask()`. */
@@ -317,6 +319,8 @@ export declare namespace CloudClient {
   export type JobWatcher = import('./watch/job-watcher.js').JobWatcher;
   /** The data of each watcher event, by event name. */
   export type WatchEventMap = import('./watch/events.js').WatchEventMap;
+  /** How far along a whole job is (`job_progress`, `watcher.progress`, `onProgress`'s second argument). */
+  export type JobProgress = import('./watch/events.js').JobProgress;
   /** Counters of the shared socket (`cloud.jobs.stats()`). */
   export type WatcherStats = import('./watch/events.js').WatcherStats;
   /** A WebSocket constructor, for runtimes without a global one. */

@@ -3,7 +3,7 @@ export { CloudClient, type CloudClientOptions } from './client.js';
 export { NodeDefinitionsResource } from './nodes.js';
 export { FilesResource, type UploadMaskOptions, type UploadOptions } from './files.js';
 export type { OutputsSource, SavedOutput, SaveOutputsOptions } from './save-outputs.js';
-export { JobsResource, type WatchOptions } from './jobs.js';
+export { JobsResource, type JobWatchOptions, type WatchOptions } from './jobs.js';
 export type { SubmitJobOptions } from './submit.js';
 export type { RunWorkflowOptions, UploadSpec } from './run-workflow.js';
 export { CLOUD_DEFAULTS, type PollPolicy, type SocketPolicy, type WatcherPolicy, type WatcherPolicyOptions } from './model/defaults.js';
@@ -47,6 +47,7 @@ export type {
   ExecutionInterruptedData,
   ExecutionStartData,
   ExecutionSuccessData,
+  JobProgress,
   NotificationData,
   PreviewData,
   ProgressData,

@@ -1,4 +1,4 @@
-import { assertOptions, Checker, checkOptions, REQUEST_RULES, rule, waitRules, type HttpClient, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
+import { assertOptions, Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, waitRules, type HttpClient, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
 import type { DefinitionCache } from './definitions.js';
 import { JobControl } from './job-control.js';
 import { getJob, getQueue, listAllJobs, listJobs, type JobLookupDeps } from './job-lookup.js';
@@ -12,6 +12,7 @@ import { checkWorkflowArgument, PromptIds, SUBMIT_RULES, submitJob, type SubmitJ
 import type { WatcherStats } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import type { JobWatcher } from './watch/job-watcher.js';
+import { outputNodesOf } from './workflow/output-nodes.js';
 import type { UiWorkflow } from './workflow/types.js';
 
 /**
@@ -40,7 +41,28 @@ export interface WatchOptions extends WaitOptions {
 
 /** Rules of `jobs.watch()` options. */
 export const WATCH_RULES: OptionRules = Object.freeze(waitRules(POLL_FLOOR_MS));
-const JOB_WATCH_RULES: OptionRules = Object.freeze({ ...WATCH_RULES, relayToken: rule.string });
+const JOB_WATCH_RULES: OptionRules = Object.freeze({
+  ...WATCH_RULES,
+  relayToken: rule.string,
+  workflow: (check, path, value) => {
+    if (value !== undefined && !isPlainObject(value)) check.fail(path, 'an API-format workflow (an object of nodes by id)', value);
+  },
+});
+
+/**
+ * Options of `cloud.jobs.watch()` beside `WatchOptions`.
+ *
+ * @example
+ * ```ts
+ * cloud.jobs.watch(promptId, { workflow: (await cloud.jobs.get(promptId))?.workflow });
+ * ```
+ */
+export interface JobWatchOptions {
+  /** The job's token from a relay (docs/browser.md). */
+  relayToken?: string | undefined;
+  /** The job's workflow (API format), when known: `watcher.progress` then counts its nodes. */
+  workflow?: Workflow | undefined;
+}
 
 /**
  * What the jobs resource is built on.
@@ -275,11 +297,11 @@ export class JobsResource {
    * for await (const event of cloud.jobs.watch(promptId)) console.log(event.type);
    * ```
    */
-  watch(promptId: string, options?: WatchOptions & { relayToken?: string | undefined }): JobWatcher {
+  watch(promptId: string, options?: WatchOptions & JobWatchOptions): JobWatcher {
     checkCall('cloud.jobs.watch()', promptId, options, JOB_WATCH_RULES);
-    const { relayToken, ...watch } = options ?? {};
+    const { relayToken, workflow, ...watch } = options ?? {};
     if (relayToken !== undefined) this.#deps.tokens.set(promptId, relayToken);
-    return this.#deps.hub.watch(promptId, watch);
+    return this.#deps.hub.watch(promptId, { ...watch, ...(workflow ? { nodes: Object.keys(workflow), outputNodes: outputNodesOf(workflow) } : {}) });
   }
 
   /**

@@ -8,9 +8,10 @@ import { listOutputFiles } from './model/outputs.js';
 import type { JobResult, OutputFile, SubmitResult, Workflow } from './model/types.js';
 import { placeInputs, readUploads, withUploads, type UploadSpec } from './run-inputs.js';
 import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions } from './submit.js';
-import type { ProgressData, WatchEvent } from './watch/events.js';
+import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import { isUiWorkflow } from './workflow/format.js';
+import { outputNodesOf } from './workflow/output-nodes.js';
 import type { UiWorkflow } from './workflow/types.js';
 
 export type { UploadSpec } from './run-inputs.js';
@@ -55,8 +56,13 @@ export interface RunWorkflowOptions extends SubmitJobOptions, WatchOptions {
    * @default false
    */
   download?: boolean | undefined;
-  /** Called with every `progress` message of the job. What it throws is dropped. */
-  onProgress?: ((progress: ProgressData) => unknown) | undefined;
+  /**
+   * Called with every `progress` message of the job (one node's steps) and the job's overall
+   * progress as of that message (`job.fraction` goes from 0 to 1 over the whole workflow, cached
+   * nodes counted). A fully cached run sends no `progress`: listen to `job_progress` through
+   * `onEvent` to see every change. What it throws is dropped.
+   */
+  onProgress?: ((progress: ProgressData, job: JobProgress) => unknown) | undefined;
   /** Called with every event of the job (what `cloud.jobs.watch()` yields). What it throws is dropped. */
   onEvent?: ((event: WatchEvent) => unknown) | undefined;
   /** Called once the submission is accepted, before the wait: the place to store `promptId`. */
@@ -150,8 +156,9 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
     callSafely(onSubmitted, submitted);
     // Closed while the submission was in flight: the job runs; name it rather than lose it.
     if (http.closed.aborted) throw new WatcherClosedError(submitted.promptId, http.closed.reason);
-    const watcher = hub.watch(submitted.promptId, { signal, waitTimeout, poll, nodeErrors: submitted.nodeErrors }, since);
-    if (onProgress) watcher.on('progress', onProgress);
+    const outputNodes = outputNodesOf(prepared, info);
+    const watcher = hub.watch(submitted.promptId, { signal, waitTimeout, poll, nodeErrors: submitted.nodeErrors, outputNodes, nodes: Object.keys(prepared) }, since);
+    if (onProgress) watcher.on('progress', (progress) => onProgress(progress, watcher.progress));
     if (onEvent) watcher.onEvent(onEvent);
     release();
     const result = await watcher.result();

@@ -51,6 +51,25 @@ describe('graphcloud run (piped: JSON lines)', () => {
     expect(readFileSync(join(out, `${prefix}_00001_.png`)).subarray(1, 4).toString()).toBe('PNG');
   });
 
+  it("prints the SDK's overall progress (job_progress), ending at 3 of 3 nodes", async () => {
+    const { path } = workflowFile();
+    const { code, lines } = await run(['run', path, '--upload', `1.image=${image}`]);
+    expect(code).toBe(0);
+    const progress = lines.filter((l) => l.type === 'job_progress').map((l) => l.data as { done: number; total: number; fraction: number });
+    expect(progress.length).toBeGreaterThan(3);
+    expect(progress.at(-1)).toMatchObject({ promptId: lines[0]!.promptId, done: 3, total: 3, fraction: 1 });
+    expect(progress.map((p) => p.fraction)).toEqual([...progress.map((p) => p.fraction)].sort((a, b) => a - b));
+  });
+
+  it('--human off a terminal: one line per node started, with the nodes done', async () => {
+    const { path } = workflowFile();
+    const { code, stdout } = await run(['run', path, '--upload', `1.image=${image}`, '--human']);
+    expect(code).toBe(0);
+    // The loader may be served from cache (an earlier test loaded the same image): it counts as done all the same.
+    expect(stdout).toContain('  running Scale (ImageScale) #2 (1 of 3 nodes done)\n');
+    expect(stdout).toContain('  running SaveImage #3 (2 of 3 nodes done)\n');
+  });
+
   it('describes preview images without printing their bytes', async () => {
     const { path } = workflowFile();
     const { lines } = await run(['run', path, '--upload', `1.image=${image}`]);

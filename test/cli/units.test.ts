@@ -92,12 +92,17 @@ describe('renderRun()', () => {
     '6': { class_type: 'CLIPTextEncode', inputs: {}, _meta: { title: 'Positive' } },
     '9': { class_type: 'SaveImage', inputs: {} },
   };
+  // The events as the SDK delivers them: each message, then the job's overall progress it changed.
+  const job = { promptId: 'p', cached: 1, total: 3 };
   function running(): RunState {
     const state = new RunState(workflow, 0);
     state.submitted('5d1e2c3a-8c4e-4f0e-9a51-0b6f1c2d3e4f');
     state.onEvent({ type: 'execution_cached', data: { prompt_id: 'p', nodes: ['6'] } });
+    state.onEvent({ type: 'job_progress', data: { ...job, done: 1, node: undefined, nodeFraction: 0, fraction: 1 / 3 } });
     state.onEvent({ type: 'executing', data: { prompt_id: 'p', node: '3' } });
+    state.onEvent({ type: 'job_progress', data: { ...job, done: 1, node: '3', nodeFraction: 0, fraction: 1 / 3 } });
     state.onEvent({ type: 'progress', data: { prompt_id: 'p', node: '3', value: 10, max: 20 } });
+    state.onEvent({ type: 'job_progress', data: { ...job, done: 1, node: '3', nodeFraction: 0.5, fraction: 0.5 } });
     return state;
   }
 

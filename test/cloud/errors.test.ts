@@ -99,7 +99,7 @@ describe('user callbacks', () => {
       },
     });
     expect(result.status).toBe('completed');
-    expect(seenBy).toEqual(['onSubmitted', 'onEvent execution_start', 'onProgress', 'onEvent progress', 'onEvent execution_success']);
+    expect(seenBy).toEqual(['onSubmitted', 'onEvent execution_start', 'onProgress', 'onEvent progress', 'onEvent job_progress', 'onEvent execution_success', 'onEvent job_progress']);
     await cloud.close();
   });
 

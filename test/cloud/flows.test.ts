@@ -100,6 +100,56 @@ describe('cloud.runWorkflow() end to end', () => {
     expect(types).toEqual([]);
   });
 
+  it('takes the outputs of a cached re-run whose output nodes sent no executed from the job record', async () => {
+    const { sim, cloud } = await setup();
+    const { name } = await cloud.files.upload(png(), { filename: 'cat.png' });
+    await cloud.runWorkflow(scaleWorkflow(name));
+    sim.faults.set({ cachedWithoutExecuted: true });
+    for (const validate of [true, false]) {
+      const types: string[] = [];
+      const second = await cloud.runWorkflow(scaleWorkflow(name), { validate, onEvent: (e) => types.push(e.type) });
+      expect(types).toEqual(expect.arrayContaining(['execution_start', 'execution_cached', 'execution_success']));
+      expect(types).not.toContain('executed');
+      expect(second).toMatchObject({ status: 'completed', via: 'socket', outputsComplete: true });
+      expect(second.outputs['3']).toMatchObject({ images: [{ filename: 'sim_00001_.png' }] });
+    }
+  });
+
+  it('cloud.jobs.watch() of such a run (no workflow known) reads its outputs from the job record too', async () => {
+    const { sim, cloud } = await setup();
+    const { name } = await cloud.files.upload(png(), { filename: 'cat.png' });
+    await cloud.runWorkflow(scaleWorkflow(name));
+    sim.faults.set({ cachedWithoutExecuted: true });
+    const submitted = await cloud.jobs.submit(scaleWorkflow(name));
+    const result = await cloud.jobs.watch(submitted.promptId).result();
+    expect(result).toMatchObject({ status: 'completed', outputsComplete: true });
+    expect(result.outputs['3']).toMatchObject({ images: [{ filename: 'sim_00001_.png' }] });
+  });
+
+  it('says outputsComplete: false when the job record of such a run cannot be read', async () => {
+    const { sim, cloud } = await setup();
+    const { name } = await cloud.files.upload(png(), { filename: 'cat.png' });
+    await cloud.runWorkflow(scaleWorkflow(name));
+    sim.faults.set({ cachedWithoutExecuted: true });
+    sim.faults.failRequests({ path: /\/(jobs|history_v2|history)\//, status: 404 });
+    const second = await cloud.runWorkflow(scaleWorkflow(name));
+    expect(second).toMatchObject({ status: 'completed', via: 'socket', outputsComplete: false });
+    expect(second.outputs).toEqual({});
+  });
+
+  it('reads no job record when the outputs came on the socket (partly cached run)', async () => {
+    const { sim, cloud } = await setup();
+    const { name } = await cloud.files.upload(png(), { filename: 'cat.png' });
+    await cloud.runWorkflow(scaleWorkflow(name));
+    sim.faults.set({ cachedWithoutExecuted: true });
+    sim.state.clearRequests();
+    // The loader is cached; the scale and the save run again and send their executed.
+    const result = await cloud.runWorkflow(scaleWorkflow(name, 48));
+    expect(result).toMatchObject({ status: 'completed', via: 'socket', outputsComplete: true });
+    expect(result.outputs['3']).toMatchObject({ images: [{ filename: 'sim_00002_.png' }] });
+    expect(sim.state.requests.filter((r) => /\/(jobs|history_v2|history)\//.test(r.path))).toEqual([]);
+  });
+
   it('rejects a failing run with JobFailedError carrying the reason', async () => {
     const { cloud } = await setup();
     const workflow: Workflow = {
@@ -156,7 +206,8 @@ describe('cloud.runWorkflow() end to end', () => {
     const { sim, cloud } = await setup({ stepDelayMs: 0, progressSteps: 3 });
     sim.faults.set({ finishBeforeResponse: true });
     const seen: WatchEvent[] = [];
-    const { promptId, via } = await cloud.runWorkflow(scaleWorkflow('placeholder.png'), { uploads: { '1.image': png() }, onEvent: (e) => seen.push(e) });
+    // The job's overall progress (job_progress, not a wire message) is left out here.
+    const { promptId, via } = await cloud.runWorkflow(scaleWorkflow('placeholder.png'), { uploads: { '1.image': png() }, onEvent: (e) => e.type !== 'job_progress' && seen.push(e) });
     expect(via).toBe('socket');
     // The simulator sends a preview after each progress step of a node that computes an image
     // (ImageScale, node 2): three of them, each right after its progress message.
@@ -225,6 +276,20 @@ describe('cloud.runWorkflow() on a local runtime', () => {
     const result = await cloud.runWorkflow(scaleWorkflow('x'), { uploads: { '1.image': png() } });
     expect(result).toMatchObject({ status: 'completed', via: 'socket' });
     expect(sim.state.jobs()[0]?.clientId).toBe(cloud.clientId);
+  });
+
+  it('takes the outputs of a cached re-run that sent no executed from /history', async () => {
+    const { sim, cloud } = await setup({ runtime: 'local' }, { apiKey: undefined });
+    const { name } = await cloud.files.upload(png(), { filename: 'cat.png' });
+    await cloud.runWorkflow(scaleWorkflow(name));
+    sim.faults.set({ cachedWithoutExecuted: true });
+    // A runtime of 0.3.77's kind: no /api/jobs (docs/wire-protocol.md).
+    sim.faults.failRequests({ path: /\/(jobs|history_v2)\//, status: 404 });
+    sim.state.clearRequests();
+    const second = await cloud.runWorkflow(scaleWorkflow(name));
+    expect(second).toMatchObject({ status: 'completed', via: 'socket', outputsComplete: true });
+    expect(second.outputs['3']).toMatchObject({ images: [{ filename: 'sim_00001_.png' }] });
+    expect(sim.state.requests.some((r) => r.path === `/history/${second.promptId}`)).toBe(true);
   });
 
   it('falls back to /history when the status route answers 404', async () => {

@@ -176,7 +176,7 @@ describe('cloud.jobs.watch(): the key echoed in a binary frame', () => {
     await send(ws, encode({ kind: 'preview', type: 4, second: undefined, head: { entries: [['node_id', ECHO], ['display_node_id', `${ECHO}!`], ['image_type', ECHO]] }, owner: 'mine', tail: 'png' }, promptId, 0));
     await send(ws, JSON.stringify({ type: 'execution_success', data: { prompt_id: promptId } }));
     await bounded(watcher.result(), 5_000, 'the result');
-    expect(events.map((e) => (e as { type: string }).type)).toEqual(['execution_start', 'text', 'preview', 'execution_success']);
+    expect(events.map((e) => (e as { type: string }).type)).toEqual(['execution_start', 'text', 'preview', 'execution_success', 'job_progress']);
     expect(renderings(events)).toContain('[REDACTED]');
     expectNoSecret(events, [KEY]);
   });

@@ -129,6 +129,21 @@ describe('socket faults', () => {
     socket.close();
   });
 
+  it('cached-no-executed: a cached re-run sends no executed, and its record keeps the outputs', async () => {
+    const s = await started();
+    await upload(s, 'cat.png', png());
+    const socket = await openSocket(s);
+    const first = String((await json(await submit(s, { prompt: scaleWorkflow('cat.png') }))).prompt_id);
+    await runEnd(socket, first);
+    expect(socket.types(first)).toContain('executed');
+    const id = String((await json(await submit(s, { prompt: scaleWorkflow('cat.png') }, { 'x-sim-fault': 'cached-no-executed' }))).prompt_id);
+    await runEnd(socket, id);
+    expect(socket.types(id)).toEqual(['execution_start', 'execution_cached', 'execution_success', 'executing']);
+    const record = await fetch(`${s.cloudUrl}/api/jobs/${id}`, { headers: { 'X-API-Key': s.apiKey } });
+    expect(((await record.json()) as { outputs: Record<string, unknown> }).outputs).toHaveProperty('3');
+    socket.close();
+  });
+
   it('drops the socket mid-run and sends the completion while it is down (lost, no replay)', async () => {
     const s = await started({ stepDelayMs: 20, progressSteps: 5 });
     await upload(s, 'cat.png', png());

@@ -154,7 +154,7 @@ async function runWatch(ctx: CommandContext): Promise<ExitCode> {
     ctx,
     reporter,
     async ({ signal, onEvent }) => {
-      const watcher = cloud.jobs.watch(promptId, { signal, ...(waitTimeout === undefined ? {} : { waitTimeout }) });
+      const watcher = cloud.jobs.watch(promptId, { signal, workflow: job.workflow, ...(waitTimeout === undefined ? {} : { waitTimeout }) });
       watcher.onEvent(onEvent);
       const result = await watcher.result();
       if (result.status !== 'completed') throw new JobFailedError(result as typeof result & { status: 'failed' | 'cancelled' });

@@ -70,11 +70,11 @@ export class RunReporter {
       this.#region.draw();
       return;
     }
-    // Plain lines: one per node started, so a log shows where a run was.
-    if (event.type === 'executing' && event.data.node && event.data.node !== this.#lastNode) {
+    // Plain lines: one per node started (the SDK's overall progress names it), so a log shows where a run was.
+    if (event.type === 'job_progress' && event.data.node !== undefined && event.data.node !== this.#lastNode) {
       this.#lastNode = event.data.node;
-      const { done, total } = this.state.counts;
-      out.human(`  running ${this.state.nodeName(event.data.node)}${total > 0 ? ` (${done} of ${total} nodes done)` : ''}`);
+      const { done, total } = event.data;
+      out.human(`  running ${this.state.nodeName(event.data.node)}${total ? ` (${done} of ${total} nodes done)` : ''}`);
     }
   }
 

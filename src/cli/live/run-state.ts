@@ -1,11 +1,12 @@
-import type { WatchEvent, Workflow } from '../../index.js';
+import type { CloudClient, WatchEvent, Workflow } from '../../index.js';
 
 /** Where a run is. */
 export type RunPhase = 'preparing' | 'pending' | 'running' | 'cancelling' | 'finished';
 
 /**
  * What the progress display shows of a run, kept up to date from the job's events: the phase,
- * the node running and its steps, how many nodes are done, the queue position while pending.
+ * the node running and its steps, the queue position while pending, and the job's overall
+ * progress as the SDK reports it (`job_progress`).
  *
  * @example
  * ```ts
@@ -23,13 +24,14 @@ export class RunState {
   queuePosition: number | undefined;
   /** Jobs left in the server's queue (`status` messages), when no position is known. */
   queueRemaining: number | undefined;
+  /** The node running, as the SDK's overall progress names it. */
   node: string | undefined;
+  /** The running node's steps (its last `progress` message). */
   value = 0;
   max = 0;
   readonly startedAt: number;
   readonly #names = new Map<string, string>();
-  readonly #done = new Set<string>();
-  #total: number;
+  #progress: CloudClient.JobProgress | undefined;
 
   constructor(workflow: Workflow | undefined, startedAt: number) {
     this.startedAt = startedAt;
@@ -37,12 +39,11 @@ export class RunState {
       const title = node._meta?.title;
       this.#names.set(id, title && title !== node.class_type ? `${title} (${node.class_type})` : node.class_type);
     }
-    this.#total = this.#names.size;
   }
 
   /** Nodes done (run or cached) and the number of nodes of the workflow (0 when unknown). */
   get counts(): { done: number; total: number } {
-    return { done: this.#done.size, total: this.#total };
+    return { done: this.#progress?.done ?? 0, total: this.#progress?.total ?? this.#names.size };
   }
 
   /** A node's name for people: `KSampler #3`, `Positive (CLIPTextEncode) #6`. */
@@ -51,12 +52,11 @@ export class RunState {
     return name ? `${name} #${id}` : `node ${id}`;
   }
 
-  /** Overall progress from 0 to 1 (nodes done plus the running node's share), or undefined when unknown. */
+  /** Overall progress from 0 to 1 (the SDK's `job_progress`), or undefined when unknown. */
   fraction(): number | undefined {
     if (this.#names.size === 0) return undefined;
     if (this.phase === 'finished') return 1;
-    const current = this.node && !this.#done.has(this.node) && this.max > 0 ? this.value / this.max : 0;
-    return Math.min(1, (this.#done.size + current) / this.#total);
+    return this.#progress?.fraction ?? 0;
   }
 
   /** The job was accepted. */
@@ -74,39 +74,22 @@ export class RunState {
         return;
       }
       case 'execution_start':
-        this.#run();
-        return;
       case 'execution_cached':
-        this.#run();
-        for (const id of event.data.nodes ?? []) this.#finishNode(id);
-        return;
       case 'executing':
-        if (event.data.node === null) {
-          if (this.node) this.#finishNode(this.node);
-          this.node = undefined;
-          return;
-        }
         this.#run();
-        if (this.node && this.node !== event.data.node) this.#finishNode(this.node);
-        this.node = event.data.node;
-        this.value = 0;
-        this.max = 0;
         return;
       case 'progress':
         this.#run();
-        if (event.data.node && event.data.node !== this.node) {
-          if (this.node) this.#finishNode(this.node);
-          this.node = event.data.node;
-        }
         this.value = event.data.value;
         this.max = event.data.max;
         return;
-      case 'executed':
-        this.#finishNode(event.data.node);
-        return;
-      case 'execution_success':
-        if (this.node) this.#finishNode(this.node);
-        this.node = undefined;
+      case 'job_progress':
+        this.#progress = event.data;
+        if (event.data.node !== this.node) {
+          this.node = event.data.node;
+          // The new node's steps come with its own `progress` messages.
+          if (event.data.nodeFraction === 0) this.value = this.max = 0;
+        }
         return;
       default:
         return;
@@ -116,11 +99,5 @@ export class RunState {
   #run(): void {
     if (this.phase === 'pending' || this.phase === 'preparing') this.phase = 'running';
     this.queuePosition = undefined;
-  }
-
-  #finishNode(id: string): void {
-    this.#done.add(id);
-    // A node the workflow does not list (a server-side expansion) still counts.
-    if (this.#names.size > 0 && !this.#names.has(id) && this.#done.size > this.#total) this.#total = this.#done.size;
   }
 }

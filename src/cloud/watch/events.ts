@@ -283,6 +283,40 @@ export interface TextData {
 }
 
 /**
+ * How far along a whole job is: the `job_progress` event, `watcher.progress`, and the second
+ * argument of `runWorkflow`'s `onProgress`. Nodes served from cache count as done; a node's own
+ * steps (`progress` messages) count as its share while it runs.
+ *
+ * @example
+ * ```ts
+ * watcher.on('job_progress', (p) => bar.update(p.fraction ?? 0, `${p.done} of ${p.total ?? '?'} nodes`));
+ * ```
+ */
+export interface JobProgress {
+  /** The id of the job. */
+  promptId: string;
+  /** Nodes done: run to their end, or served from cache. */
+  done: number;
+  /** Of the nodes done, those served from cache (`execution_cached`). */
+  cached: number;
+  /**
+   * The nodes of the workflow, or `undefined` when the watch does not know it
+   * (`cloud.jobs.watch(id)` without its `workflow` option); a node the server ran beyond them
+   * raises it.
+   */
+  total: number | undefined;
+  /** The id of the node running now, if any. */
+  node: string | undefined;
+  /** The running node's share of its own work, from 0 to 1 (its last `progress` `value / max`; 0 before one). */
+  nodeFraction: number;
+  /**
+   * The whole job, from 0 to 1: `(done + nodeFraction) / total`, and 1 once the job completed;
+   * `undefined` while `total` is unknown.
+   */
+  fraction: number | undefined;
+}
+
+/**
  * What each watcher event carries. `execution_blocked` is an `execution_error` with
  * `exception_type: 'ExecutionBlocked'`: not terminal, the run goes on. `result` and `error`
  * fire once, when the watcher settles.
@@ -309,6 +343,8 @@ export interface WatchEventMap {
   executed: ExecutedData;
   /** The run completed. */
   execution_success: ExecutionSuccessData;
+  /** The job's overall progress changed (after the message that changed it); not a wire message. */
+  job_progress: JobProgress;
   /** The run failed: the job's end. */
   execution_error: ExecutionErrorData;
   /** A branch was blocked; the run goes on (not an end). */

@@ -1,4 +1,4 @@
-import { AuthenticationError, Limiter, withSubmitted, type Backoff, type HttpClient } from '../../core/index.js';
+import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff, type HttpClient } from '../../core/index.js';
 import { defined, type WatcherPolicy } from '../model/defaults.js';
 import { initOf, WatcherClosedError } from '../model/errors.js';
 import type { JobReader } from '../model/job-reader.js';
@@ -48,7 +48,21 @@ export interface HubWatchOptions {
   waitTimeout?: number | false | undefined;
   poll?: Partial<Backoff> | undefined;
   nodeErrors?: Record<string, NodeErrors> | undefined;
+  /**
+   * The ids of the submitted workflow's output nodes. A cached one that sent no `executed` has
+   * its outputs read from the job record; unknown, every cached node without `executed` counts.
+   */
+  outputNodes?: readonly string[] | undefined;
+  /** The ids of the workflow's nodes: the job's overall progress counts them. */
+  nodes?: readonly string[] | undefined;
 }
+
+/**
+ * Reads of the job record for the outputs of cached nodes, and the pause between them: a local
+ * runtime writes its history just after `execution_success` (docs/wire-protocol.md).
+ */
+const RECORD_READS = 3;
+const RECORD_PAUSE_MS = 250;
 
 type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'>;
 
@@ -127,9 +141,12 @@ export class WatchHub {
     const known = this.#tracks.get(promptId);
     const track = known ?? this.#follow(promptId, options.poll);
     if (!known) this.#subscribe(promptId);
+    if (options.outputNodes) track.outputNodes ??= new Set(options.outputNodes);
     const waitTimeout = options.waitTimeout ?? this.#options.policy.waitTimeout;
-    const watcher: JobWatcher = openWatcher(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors }, () => this.#release(track, watcher));
+    const progress = () => track.progress.snapshot;
+    const watcher: JobWatcher = openWatcher(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors, progress }, () => this.#release(track, watcher));
     track.watchers.add(watcher);
+    if (options.nodes) track.setNodes(options.nodes);
     if (since === undefined || since !== this.#router.epoch || this.#link.state !== 'open') {
       if (since !== undefined) this.#router.markGap(promptId);
       track.poll.readWhenReady();
@@ -213,8 +230,12 @@ export class WatchHub {
       track.poll.readNow();
       return;
     }
-    const fetch = end.status === 'completed' && !end.wholeRun;
-    void this.#settle(track, { status: end.status, error: end.error, via: 'socket', outputsComplete: end.wholeRun }, fetch);
+    const completed = end.status === 'completed';
+    // Some servers send no `executed` for cached output nodes: their outputs are only in the record.
+    const unsent = completed && end.wholeRun ? unsentOutputs(track) : [];
+    // Without the workflow's output nodes, which cached nodes have outputs is the record's to say.
+    const required = unsent.length === 0 ? undefined : track.outputNodes ? unsent : [];
+    void this.#settle(track, { status: end.status, error: end.error, via: 'socket', outputsComplete: end.wholeRun }, (completed && !end.wholeRun) || unsent.length > 0, required);
   }
 
   #onPolledEnd(track: Track, info: JobStatusInfo): void {
@@ -230,21 +251,32 @@ export class WatchHub {
     for (const each of [...this.#tracks.values()]) this.#fail(each, () => (each === track ? error : new AuthenticationError(initOf(error))));
   }
 
-  async #settle(track: Track, end: End, fetch: boolean): Promise<void> {
+  /**
+   * Settles every watcher of the job. With `fetch`, the outputs come from the job record. With
+   * `required` (nodes the record must hold, maybe none), it is read again a few times while it
+   * lacks them or answers nothing.
+   */
+  async #settle(track: Track, end: End, fetch: boolean, required?: readonly string[]): Promise<void> {
     if (track.settling) return;
     this.#retire(track);
     let outputs = wireMap(track.seen.outputs);
     let outputsComplete = end.outputsComplete;
     if (fetch) {
+      const signal = this.#options.http.closed;
       try {
-        const fetched = await this.#options.reader.outputs(track.promptId, { signal: this.#options.http.closed });
-        // The server's record is authoritative; outputs seen on the socket fill in what it lacks.
-        outputs = wireMap(track.seen.outputs, fetched.outputs);
-        outputsComplete = fetched.complete;
+        for (let read = 1; ; read++) {
+          const fetched = await this.#options.reader.outputs(track.promptId, { signal });
+          // The server's record is authoritative; outputs seen on the socket fill in what it lacks.
+          outputs = wireMap(track.seen.outputs, fetched.outputs);
+          outputsComplete = fetched.complete && (required ?? []).every((id) => Object.hasOwn(outputs, id));
+          if (outputsComplete || required === undefined || read >= RECORD_READS) break;
+          await sleep(RECORD_PAUSE_MS, signal);
+        }
       } catch {
         outputsComplete = false;
       }
     }
+    if (end.status === 'completed') track.completed();
     const result = { promptId: track.promptId, ...end, outputs, outputsComplete };
     for (const watcher of [...track.watchers]) finishWatcher(watcher, result);
     this.#link.maybeIdle();
@@ -270,4 +302,15 @@ export class WatchHub {
     if (track.watchers.size === 0 && !track.settling) this.#retire(track);
     this.#link.maybeIdle();
   }
+}
+
+/**
+ * Cached nodes that sent no `executed`: the output nodes of the workflow among them or, when the
+ * watch did not name them, every such node (the record then decides).
+ */
+function unsentOutputs(track: Track): string[] {
+  const { cached, outputs } = track.seen;
+  const unsent: string[] = [];
+  for (const id of cached) if (!Object.hasOwn(outputs, id) && (track.outputNodes?.has(id) ?? true)) unsent.push(id);
+  return unsent;
 }

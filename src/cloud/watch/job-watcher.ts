@@ -1,7 +1,7 @@
 import { callSafely, sleep, TimeoutError, ValidationError, withSubmitted } from '../../core/index.js';
 import { JobFailedError, WatcherClosedError } from '../model/errors.js';
 import type { JobResult, NodeErrors } from '../model/types.js';
-import type { WatchEvent, WatcherListeners } from './events.js';
+import type { JobProgress, WatchEvent, WatcherListeners } from './events.js';
 import { Listeners } from './listeners.js';
 
 // Previews and node texts are of live interest only: a consumer that falls behind gets at most this many bytes of them.
@@ -13,7 +13,7 @@ const liveBytes = (event: WatchEvent): number => (event.type === 'preview' ? eve
  *
  * @example
  * ```ts
- * const settings: WatcherSettings = { waitTimeout: 3_600_000, nodeErrors: submitted.nodeErrors };
+ * const settings: WatcherSettings = { waitTimeout: 3_600_000, nodeErrors: submitted.nodeErrors, progress: () => track.progress.snapshot };
  * ```
  */
 export interface WatcherSettings {
@@ -21,6 +21,8 @@ export interface WatcherSettings {
   waitTimeout: number | false;
   /** The submission's `node_errors`, copied into the result. */
   nodeErrors?: Record<string, NodeErrors> | undefined;
+  /** The job's overall progress now (shared by the watchers of the job). */
+  progress: () => JobProgress;
 }
 
 interface Access {
@@ -38,7 +40,7 @@ let access!: Access;
  *
  * @example
  * ```ts
- * const watcher = openWatcher('p1', { waitTimeout: false }, () => hub.release(watcher));
+ * const watcher = openWatcher('p1', { waitTimeout: false, progress: () => track.progress.snapshot }, () => hub.release(watcher));
  * ```
  */
 export function openWatcher(promptId: string, settings: WatcherSettings, detach: () => void): JobWatcher {
@@ -107,6 +109,7 @@ export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIter
   readonly #queues = new Set<Queue>();
   readonly #nodeErrors: Record<string, NodeErrors>;
   readonly #stop = new AbortController();
+  readonly #progress: () => JobProgress;
   #resolve!: (result: JobResult) => void;
   #reject!: (error: unknown) => void;
   #settled = false;
@@ -127,6 +130,7 @@ export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIter
     super();
     this.promptId = promptId;
     this.#nodeErrors = settings.nodeErrors ?? {};
+    this.#progress = settings.progress;
     this.#detach = detach;
     this.#result = new Promise<JobResult>((resolve, reject) => {
       this.#resolve = resolve;
@@ -155,6 +159,19 @@ export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIter
   /** True once the watcher has settled. */
   get settled(): boolean {
     return this.#settled;
+  }
+
+  /**
+   * How far along the whole job is now (what the last `job_progress` event carried): nodes done,
+   * cached, the workflow's node count, the running node's share, and a fraction from 0 to 1.
+   *
+   * @example
+   * ```ts
+   * watcher.on('progress', () => console.log(`${Math.round((watcher.progress.fraction ?? 0) * 100)}%`));
+   * ```
+   */
+  get progress(): JobProgress {
+    return this.#progress();
   }
 
   /**

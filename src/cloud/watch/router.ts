@@ -17,6 +17,8 @@ import { HoldBuffer } from '../../core/index.js';
 export interface Seen {
   /** Outputs of `executed` messages by node id (a prototype-free map). */
   readonly outputs: Record<string, NodeOutput>;
+  /** The nodes `execution_cached` named: they do not run, and some servers send no `executed` for them. */
+  readonly cached: Set<string>;
   /** `execution_start` was seen. */
   sawStart: boolean;
   /** The router's epoch when it was seen (a run seen across two epochs has a gap). */
@@ -129,7 +131,7 @@ export class JobRouter {
   follow(promptId: string, target: RouteTarget): Readonly<Seen> {
     const existing = this.#followed.get(promptId);
     if (existing) return existing.seen;
-    const seen: Seen = { outputs: wireMap<NodeOutput>(), sawStart: false, startEpoch: -1, gap: false, lastActivity: Date.now() };
+    const seen: Seen = { outputs: wireMap<NodeOutput>(), cached: new Set(), sawStart: false, startEpoch: -1, gap: false, lastActivity: Date.now() };
     this.#followed.set(promptId, { seen, target });
     this.#recent.delete(promptId);
     return seen;
@@ -237,6 +239,9 @@ export class JobRouter {
       case 'execution_start':
         seen.sawStart = true;
         seen.startEpoch = epoch;
+        break;
+      case 'execution_cached':
+        if (Array.isArray(data.nodes)) for (const node of data.nodes) if (typeof node === 'string' || typeof node === 'number') seen.cached.add(String(node));
         break;
       case 'executed':
         mergeOutput(seen.outputs, String(data.node), data.output as NodeOutput);

@@ -1,5 +1,6 @@
 import type { WatchEvent } from './events.js';
 import type { JobPoll } from './job-poll.js';
+import { ProgressTracker } from './progress.js';
 import { deliverTo, type JobWatcher } from './job-watcher.js';
 import type { RouteTarget, Seen, TerminalEnd } from './router.js';
 
@@ -23,12 +24,17 @@ export class Track implements RouteTarget {
   readonly watchers = new Set<JobWatcher>();
   /** The end is known and being finalised (written by the hub). */
   settling = false;
+  /** The output nodes of the submitted workflow, when the watch named them (written by the hub). */
+  outputNodes: ReadonlySet<string> | undefined;
+  /** The job's overall progress, fed by every event of the job. */
+  readonly progress: ProgressTracker;
   readonly #onEnd: (track: Track, end: TerminalEnd) => void;
   #seen: Readonly<Seen> | undefined;
   #poll: JobPoll | undefined;
 
   constructor(promptId: string, onEnd: (track: Track, end: TerminalEnd) => void) {
     this.promptId = promptId;
+    this.progress = new ProgressTracker(promptId);
     this.#onEnd = onEnd;
   }
 
@@ -48,8 +54,28 @@ export class Track implements RouteTarget {
     this.#poll = poll;
   }
 
-  /** One message of this job, for every watcher. */
+  /** One message of this job, for every watcher; then the overall progress when it changed. */
   event(event: WatchEvent): void {
+    // Updated first: listeners of the message read `watcher.progress` as of that message.
+    const changed = this.progress.update(event);
+    for (const watcher of this.watchers) deliverTo(watcher, event);
+    if (changed) this.#progressChanged();
+  }
+
+  /** The workflow's node ids are known (the first watch that names them). */
+  setNodes(ids: readonly string[]): void {
+    const before = this.progress.snapshot;
+    this.progress.setNodes(ids);
+    if (this.progress.snapshot !== before) this.#progressChanged();
+  }
+
+  /** The job completed, however that was learned: its progress reaches 1. */
+  completed(): void {
+    if (this.progress.complete()) this.#progressChanged();
+  }
+
+  #progressChanged(): void {
+    const event: WatchEvent = { type: 'job_progress', data: this.progress.snapshot };
     for (const watcher of this.watchers) deliverTo(watcher, event);
   }
 

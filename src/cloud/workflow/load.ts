@@ -6,6 +6,7 @@
 import type { ObjectInfo } from '../model/validate-workflow.js';
 import { WorkflowConversionError } from './errors.js';
 import { isRecord, own, type Graph, type GraphNode, type InputSlot, type Link, type OutputSlot, type SubgraphDefinition, type SubgraphSlot } from './model.js';
+import { GROUP_DEFINITION } from './group-nodes.js';
 import { createNodeTemplate, type NodeTemplate } from './node-template.js';
 import { bindSubgraphInputs } from './subgraph-instance.js';
 import { setWidgetValues } from './widget-values.js';
@@ -96,7 +97,8 @@ function loadSubgraphs(context: LoadContext, definitions: unknown[], rootNodes: 
     const nodes = (Array.isArray(raw.nodes) ? raw.nodes : []).map((node, at) => checkNodeData(node, `subgraph ${raw.id as string} nodes[${at}]`));
     const links = (Array.isArray(raw.links) ? raw.links : []).map(parseLink).filter((link): link is Link => link !== undefined);
     const remap = new Map<UiNodeId, number>();
-    for (const node of nodes) {
+    // A group node's inner ids are their indexes in its definition, `outer:index` in the prompt.
+    for (const node of (raw as Record<symbol, unknown>)[GROUP_DEFINITION] === true ? [] : nodes) {
       if (typeof node.id !== 'number') continue;
       if (used.has(node.id)) {
         let next = context.state.lastNodeId + 1;

@@ -7,6 +7,7 @@ import type { Workflow, WorkflowNode } from '../model/types.js';
 import type { ObjectInfo } from '../model/validate-workflow.js';
 import { WorkflowConversionError } from './errors.js';
 import { isUiWorkflow } from './format.js';
+import { expandGroupNodes } from './group-nodes.js';
 import { loadWorkflow } from './load.js';
 import { isRecord, isVirtual, MODE_BYPASS, MODE_NEVER, type Graph, type Widget } from './model.js';
 import { computeExecutionOrder } from './order.js';
@@ -20,7 +21,8 @@ import type { ToApiWorkflowOptions } from './types.js';
  * producing what the web UI itself sends: widget values placed on their inputs
  * (`control_after_generate` modes and upload buttons left out), links followed through reroutes
  * and bypassed nodes, muted nodes and notes dropped, primitive values copied into the inputs they
- * feed, subgraphs expanded with `outer:inner` ids, and each node's title in `_meta.title`.
+ * feed, subgraphs and legacy group nodes (`workflow>Name`, defined in `extra.groupNodes`) expanded
+ * with `outer:inner` ids, and each node's title in `_meta.title`.
  *
  * Pure and synchronous; the input is not changed.
  *
@@ -43,7 +45,7 @@ export function toApiWorkflow(uiWorkflow: unknown, objectInfo: ObjectInfo, optio
   const random = options.random ?? Math.random;
   const now = options.now ?? new Date();
 
-  const root = loadWorkflow(uiWorkflow, objectInfo);
+  const root = loadWorkflow(expandGroupNodes(uiWorkflow, objectInfo), objectInfo);
   forEachGraph(root, configurePrimitives);
   const order = computeExecutionOrder(root);
 
@@ -83,8 +85,8 @@ function toApiNode(map: ExecMap, exec: ExecNode, root: Graph, random: () => numb
     throw new WorkflowConversionError(
       group ? 'unsupported_node' : 'unknown_node_type',
       { nodeId: exec.id, nodeType: node.type, nodeTitle: typeof node.title === 'string' ? node.title : undefined },
-      group ? 'group nodes (the legacy "workflow>" nodes) are not converted' : `the server has no node type "${node.type}"`,
-      group ? 'Open the workflow in the web UI, convert the group node to a subgraph and save it again' : 'Install the node pack that provides it on the server, or replace, mute or bypass this node',
+      group ? `the group node's definition is not in the workflow's extra.groupNodes` : `the server has no node type "${node.type}"`,
+      group ? 'Save the workflow again from the web UI with the group node in it, or convert the group node to a subgraph' : 'Install the node pack that provides it on the server, or replace, mute or bypass this node',
       node.type,
     );
   }

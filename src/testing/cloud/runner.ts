@@ -205,7 +205,7 @@ export class CloudRunner {
         results.set(id, hit);
         if (hit.ui) {
           job.outputs[id] = hit.ui;
-          await emit('executed', { node: id, display_node: id, output: hit.ui, prompt_id });
+          if (!job.faults.cachedWithoutExecuted) await emit('executed', { node: id, display_node: id, output: hit.ui, prompt_id });
         }
         continue;
       }

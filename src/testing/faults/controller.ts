@@ -14,6 +14,7 @@ export const NO_FAULTS: Readonly<FaultSettings> = Object.freeze({
   finishBeforeResponse: false,
   dropSocketsMidRun: false,
   garbageFrames: false,
+  cachedWithoutExecuted: false,
   delayMs: 0,
   taskStatusField: 'status',
   wrapStyleTransfer: false,

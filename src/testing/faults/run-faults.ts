@@ -28,6 +28,11 @@ export class RunFaults {
     return this.#settings.garbageFrames;
   }
 
+  /** `cachedWithoutExecuted`: a cached output node sends no `executed`; the job record still holds its output. */
+  get cachedWithoutExecuted(): boolean {
+    return this.#settings.cachedWithoutExecuted;
+  }
+
   /**
    * `dropSocketsMidRun`, asked after each executed node: true the first time, when the run's
    * sockets must be dropped; from then on upgrades are refused until {@link RunFaults.end}, so

@@ -91,6 +91,8 @@ export interface FaultSettings {
   dropSocketsMidRun: boolean;
   /** Interleave garbage frames (unknown binary types, truncated frames, malformed JSON, unknown types) into runs. */
   garbageFrames: boolean;
+  /** Cached output nodes send no `executed` (as some server versions do): their outputs are only in the job record. */
+  cachedWithoutExecuted: boolean;
   /** Delay every response by this many milliseconds. */
   delayMs: number;
   /** Field name of an image task's status (`task_status` mimics some upstreams). */

@@ -135,7 +135,7 @@ describe('cloud.jobs.watch()', () => {
     })();
     await tick(10);
     await iterate;
-    expect(events).toEqual(['execution_start', 'execution_cached', 'progress_state', 'executing', 'notification', 'execution_blocked', 'execution_success']);
+    expect(events).toEqual(['execution_start', 'execution_cached', 'progress_state', 'executing', 'job_progress', 'notification', 'execution_blocked', 'execution_success', 'job_progress']);
   });
 
   it('treats executing with node null as the end when no execution_success is sent', async () => {
@@ -196,7 +196,7 @@ describe('cloud.jobs.watch()', () => {
     const late = cloud.jobs.watch('late');
     late.onEvent((e) => events.push(e.type));
     await expect(late.result()).resolves.toMatchObject({ status: 'completed', outputs: { '1': { text: ['x'] } }, outputsComplete: true });
-    expect(events).toEqual(['execution_start', 'executed', 'execution_success']);
+    expect(events).toEqual(['execution_start', 'executed', 'job_progress', 'execution_success', 'job_progress']);
     first.close();
   });
 

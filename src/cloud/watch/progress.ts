@@ -1,0 +1,125 @@
+import type { JobProgress, WatchEvent } from './events.js';
+
+/**
+ * Follows how far along a whole job is from its events: nodes done (run, or served from cache),
+ * the node running and its share, over the nodes of the workflow when they are known. One per
+ * watched job; every watcher of the job reads the same snapshots.
+ *
+ * @example
+ * ```ts
+ * const progress = new ProgressTracker('p1');
+ * progress.setNodes(Object.keys(workflow));
+ * if (progress.update(event)) console.log(progress.snapshot.fraction);
+ * ```
+ */
+export class ProgressTracker {
+  readonly #promptId: string;
+  readonly #done = new Set<string>();
+  readonly #cached = new Set<string>();
+  #nodes: ReadonlySet<string> | undefined;
+  #total: number | undefined;
+  #node: string | undefined;
+  #share = 0;
+  #finished = false;
+  #snapshot: JobProgress;
+
+  constructor(promptId: string) {
+    this.#promptId = promptId;
+    this.#snapshot = this.#make();
+  }
+
+  /** The latest overall progress (a new frozen object after every change). */
+  get snapshot(): JobProgress {
+    return this.#snapshot;
+  }
+
+  /** The ids of the workflow's nodes: the first call sets the total, later ones are ignored. */
+  setNodes(ids: readonly string[]): void {
+    if (this.#nodes) return;
+    this.#nodes = new Set(ids);
+    this.#total = Math.max(this.#nodes.size, this.#done.size);
+    this.#refresh();
+  }
+
+  /** Feeds one event of the job; true when the overall progress changed. */
+  update(event: WatchEvent): boolean {
+    switch (event.type) {
+      case 'execution_cached':
+        for (const id of event.data.nodes ?? []) {
+          if (!this.#done.has(String(id))) this.#cached.add(String(id));
+          this.#finishNode(String(id));
+        }
+        break;
+      case 'executing':
+        if (event.data.node === null) this.#finishRunning();
+        else this.#start(String(event.data.node));
+        break;
+      case 'progress': {
+        if (event.data.node !== undefined && event.data.node !== null) this.#start(String(event.data.node));
+        const { value, max } = event.data;
+        // A node reports `value` of `max` steps; anything else leaves its share as it was.
+        if (typeof value === 'number' && typeof max === 'number' && Number.isFinite(value) && Number.isFinite(max) && max > 0) this.#share = Math.min(1, Math.max(0, value / max));
+        break;
+      }
+      case 'executed':
+        this.#finishNode(String(event.data.node));
+        break;
+      case 'execution_success':
+        this.#finishRunning();
+        this.#finished = true;
+        break;
+      case 'execution_start':
+        break;
+      default:
+        return false;
+    }
+    return this.#refresh();
+  }
+
+  /** The job completed (learned by polling, maybe without any message): every node counts as done. */
+  complete(): boolean {
+    this.#finishRunning();
+    this.#finished = true;
+    return this.#refresh();
+  }
+
+  #start(id: string): void {
+    if (this.#node === id) return;
+    this.#finishRunning();
+    this.#node = id;
+    this.#share = 0;
+  }
+
+  #finishRunning(): void {
+    if (this.#node !== undefined) this.#finishNode(this.#node);
+    this.#node = undefined;
+    this.#share = 0;
+  }
+
+  #finishNode(id: string): void {
+    this.#done.add(id);
+    if (this.#node === id) {
+      this.#node = undefined;
+      this.#share = 0;
+    }
+    // A node the workflow does not list (expanded by the server) still counts.
+    if (this.#total !== undefined && this.#done.size > this.#total) this.#total = this.#done.size;
+  }
+
+  #refresh(): boolean {
+    const next = this.#make();
+    const last = this.#snapshot;
+    const changed = next.done !== last.done || next.cached !== last.cached || next.total !== last.total || next.node !== last.node || next.nodeFraction !== last.nodeFraction || next.fraction !== last.fraction;
+    if (changed) this.#snapshot = next;
+    return changed;
+  }
+
+  #make(): JobProgress {
+    const total = this.#total;
+    const done = this.#finished && total !== undefined ? Math.max(total, this.#done.size) : this.#done.size;
+    let fraction: number | undefined;
+    if (this.#finished) fraction = 1;
+    else if (total !== undefined && total > 0) fraction = Math.min(1, (done + this.#share) / total);
+    return Object.freeze({ promptId: this.#promptId, done, cached: this.#cached.size, total, node: this.#node, nodeFraction: this.#share, fraction });
+  }
+}

@@ -3,7 +3,7 @@
 // (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
 import { NotFoundError, paginateOffsets, path, scrubSecrets, ValidationError, type HttpClient, type RequestOptions } from '../core/index.js';
 import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './model/job-types.js';
-import { JobDetailSchema, JobListSchema, QueueSchema, toJobDetail, toJobPage, toJobQueue } from './model/job-wire.js';
+import { JobDetailSchema, JobListSchema, QueueSchema, toExtraData, toJobDetail, toJobPage, toJobQueue } from './model/job-wire.js';
 import type { JobReader } from './model/job-reader.js';
 import { readOutputs } from './model/outputs.js';
 import { AnyObjectSchema } from './model/schemas.js';
@@ -119,7 +119,7 @@ export async function getQueue(deps: JobLookupDeps, options: RequestOptions | un
 async function findLocally(deps: JobLookupDeps, promptId: string, options: RequestOptions | undefined): Promise<JobDetail | undefined> {
   const queue = await getQueue(deps, options);
   const queued = [...queue.running, ...queue.pending].find((item) => item.promptId === promptId);
-  const empty = { raw: '', createdAt: undefined, startedAt: undefined, endedAt: undefined, durationMs: undefined, error: undefined, outputsCount: undefined, preview: undefined, workflowId: undefined };
+  const empty = { raw: '', createdAt: undefined, startedAt: undefined, endedAt: undefined, durationMs: undefined, error: undefined, outputsCount: undefined, preview: undefined, workflowId: undefined, extraData: undefined };
   if (queued) return { ...empty, promptId, status: queued.status, raw: `queue:${queued.status}`, number: queued.number, outputs: Object.create(null) as JobDetail['outputs'], workflow: queued.workflow };
   const body = await deps.http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options });
   if (!Object.hasOwn(body, promptId)) return undefined;
@@ -135,6 +135,8 @@ async function findLocally(deps: JobLookupDeps, promptId: string, options: Reque
     error: status.status === 'failed' || status.status === 'cancelled' ? { message: status.errorMessage ?? `Job ${status.status}` } : undefined,
     outputs: readOutputs(body, promptId) ?? (Object.create(null) as JobDetail['outputs']),
     workflow: prompt?.success ? (prompt.data as JobDetail['workflow']) : undefined,
+    // A history entry's prompt is [number, prompt_id, prompt, extra_data, outputs to execute].
+    extraData: toExtraData(entry.success && Array.isArray(entry.data.prompt) ? entry.data.prompt[3] : undefined),
   };
 }
 

@@ -64,6 +64,15 @@ describe.each(['cloud', 'local'] as const)('listing jobs on a %s runtime', (runt
     expect(await cloud.jobs.get('00000000-0000-4000-8000-000000000000')).toBeUndefined();
   });
 
+  it('reads back the extra_data a job was submitted with, without the partner key', async () => {
+    const { sim, cloud } = await setup({ runtime });
+    const { promptId } = await cloud.jobs.submit(scaleWorkflow('cat.png'), { extraData: { tag: 'nightly' }, partnerApiKey: sim.apiKey });
+    await sim.state.waitForIdle();
+    const job = await cloud.jobs.get(promptId);
+    expect(job?.extraData).toMatchObject({ tag: 'nightly' });
+    expect(job?.extraData).not.toHaveProperty('api_key_platform_org');
+  });
+
   it('shows the queue with the position of each pending job', async () => {
     const { sim, cloud } = await setup({ runtime, stepDelayMs: 60 });
     const ids = [];

@@ -95,7 +95,7 @@ export class JobsResource {
   /** @internal Built by `CloudClient` (use `cloud.jobs`). */
   constructor(deps: JobsDeps) {
     this.#deps = deps;
-    this.#lookup = { http: deps.http, reader: deps.reader, routes: deps.routes, statusMap: deps.statusMap };
+    this.#lookup = { http: deps.http, reader: deps.reader, routes: deps.routes, statusMap: deps.statusMap, listing: { missing: false } };
     this.#control = new JobControl({ ...this.#lookup, hub: deps.hub });
     this.#ids = new PromptIds(deps.runtime, deps.reader);
   }

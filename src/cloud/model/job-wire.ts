@@ -201,7 +201,15 @@ export function toJobQueue(body: z.infer<typeof QueueSchema>): JobQueue {
   return { running: read(body.queue_running, 'in_progress'), pending };
 }
 
-function toErrorInfo(raw: unknown, fallback: string | null | undefined): JobErrorInfo | undefined {
+/**
+ * Reads an `execution_error` (the listing's, or a history message's data) into the SDK's error shape.
+ *
+ * @example
+ * ```ts
+ * toErrorInfo({ exception_message: 'boom', node_id: '3' }, undefined)?.nodeId; // '3'
+ * ```
+ */
+export function toErrorInfo(raw: unknown, fallback: string | null | undefined): JobErrorInfo | undefined {
   const error = AnyObjectSchema.safeParse(raw);
   if (!error.success) return fallback ? { message: fallback } : undefined;
   const text = (key: string) => (typeof error.data[key] === 'string' && error.data[key] !== '' ? error.data[key] : undefined);

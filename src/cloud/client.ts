@@ -139,7 +139,7 @@ export class CloudClient {
     this.baseUrl = this.#http.baseUrl;
     this.clientId = clientId ?? globalThis.crypto.randomUUID();
     const tokens = new RelayTokens();
-    const reader = new JobReader({ http: this.#http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens });
+    const reader = new JobReader({ http: this.#http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens, queueRoute: jobRoutes?.queue });
     this.#hub = new WatchHub({ http: this.#http, clientId: this.clientId, WebSocket, reader, policy, tokens });
     this.#definitions = new DefinitionCache(this.#http);
     this.nodes = new NodeDefinitionsResource(this.#http, this.#definitions);

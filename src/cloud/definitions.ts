@@ -1,6 +1,6 @@
 import type { HttpClient, RequestOptions } from '../core/index.js';
 import type { WorkflowIssue } from './model/errors.js';
-import { ObjectInfoSchema } from './model/schemas.js';
+import { ObjectInfoSchema } from './model/definition-schemas.js';
 import type { Workflow } from './model/types.js';
 import { validateWorkflow, type ObjectInfo } from './model/validate-workflow.js';
 import { WorkflowConversionError } from './workflow/errors.js';

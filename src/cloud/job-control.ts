@@ -49,6 +49,7 @@ export class JobControl {
         const answer = await http.request({ method: 'POST', path: fill(routes.cancel, promptId), schema: CancelSchema, idempotent: true, options });
         this.#cancelRoute = 'present';
         if (!answer.cancelled) return NOT_CANCELLED('ended_or_unknown');
+        this.#deps.reader.noteCancelled(promptId);
         hub.cancelled(promptId, undefined);
         return { cancelled: true, via: 'cancel', reason: undefined };
       } catch (error) {
@@ -80,6 +81,7 @@ export class JobControl {
       // The cloud names what it removed; a local runtime answers nothing, so look again.
       if (deleted?.includes(promptId) !== true) queue = await getQueue(this.#deps, options);
       if (deleted?.includes(promptId) === true || (!has(queue.pending, promptId) && !has(queue.running, promptId))) {
+        reader.noteCancelled(promptId);
         hub.cancelled(promptId, false);
         return { cancelled: true, via: 'queue', reason: undefined };
       }
@@ -88,6 +90,7 @@ export class JobControl {
     if (runtime === 'cloud') return NOT_CANCELLED('running_not_cancellable');
     // Only this job: a local runtime interrupts the job its body names if that one runs.
     await http.request({ method: 'POST', path: routes.interrupt, json: { prompt_id: promptId }, idempotent: true, options });
+    reader.noteCancelled(promptId);
     hub.cancelled(promptId, true);
     return { cancelled: true, via: 'interrupt', reason: undefined };
   }

@@ -3,7 +3,8 @@
 // (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
 import { NotFoundError, paginateOffsets, path, scrubSecrets, ValidationError, type HttpClient, type RequestOptions } from '../core/index.js';
 import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './model/job-types.js';
-import { JobDetailSchema, JobListSchema, QueueSchema, toJobDetail, toJobPage, toJobQueue } from './model/job-wire.js';
+import { JobDetailSchema, JobListSchema, QueueSchema, toExtraData, toJobDetail, toJobPage, toJobQueue } from './model/job-wire.js';
+import { historyPage } from './model/job-history.js';
 import type { JobReader } from './model/job-reader.js';
 import { readOutputs } from './model/outputs.js';
 import { AnyObjectSchema } from './model/schemas.js';
@@ -22,6 +23,8 @@ export interface JobLookupDeps {
   reader: JobReader;
   routes: Readonly<JobRoutes>;
   statusMap?: Readonly<Record<string, StatusMapping>> | undefined;
+  /** Set once a local runtime answered the listing route 404: its jobs are listed from `/history` from then on. */
+  listing?: { missing: boolean } | undefined;
 }
 
 const SORT_NAMES = {
@@ -33,7 +36,8 @@ const SORT_NAMES = {
 export const DEFAULT_PAGE_SIZE = 100;
 
 /**
- * Reads one page of `GET /api/jobs`, with the runtime's own sort names.
+ * Reads one page of `GET /api/jobs`, with the runtime's own sort names; on a local runtime without
+ * that route (`404`, remembered in `deps.listing`), from its queue and `GET /history`.
  *
  * @example
  * ```ts
@@ -46,6 +50,7 @@ export async function listJobs(deps: JobLookupDeps, params: ListJobsParams, opti
   if (runtime === 'local' && params.outputType !== undefined) {
     throw new ValidationError([{ path: 'params.outputType', rule: 'the cloud only: a local runtime cannot filter jobs by output type', received: params.outputType }], 'cloud.jobs.list()');
   }
+  if (runtime === 'local' && deps.listing?.missing === true) return scrubbed(http, await listFromHistory(deps, params, options));
   const offset = params.offset ?? 0;
   const status = params.status === undefined ? undefined : typeof params.status === 'string' ? params.status : params.status.join(',');
   const body = await http.request({
@@ -61,8 +66,28 @@ export async function listJobs(deps: JobLookupDeps, params: ListJobsParams, opti
     },
     schema: JobListSchema,
     options,
+  }).catch((error: unknown) => {
+    // ComfyUI 0.3.77 has no listing route: its jobs are in its queue and /history (docs/cloud.md).
+    if (!(error instanceof NotFoundError) || runtime !== 'local') throw error;
+    if (deps.listing) deps.listing.missing = true;
+    return undefined;
   });
+  if (!body) return scrubbed(http, await listFromHistory(deps, params, options));
   return scrubbed(http, toJobPage(body, offset, statusMap));
+}
+
+/**
+ * A page of a local runtime's jobs from its queue and `GET /history`, filtered, ordered and cut
+ * by the client. Newest first by submission without a status filter (the default), only the
+ * newest `offset + limit` entries of the history are asked for (`max_items`); otherwise all of it.
+ */
+async function listFromHistory(deps: JobLookupDeps, params: ListJobsParams, options: RequestOptions | undefined): Promise<JobPage> {
+  const queue = await getQueue(deps, options);
+  const newestFirst = params.status === undefined && params.sortBy !== 'executionTime' && params.sortOrder !== 'asc';
+  const maxItems = newestFirst ? (params.offset ?? 0) + (params.limit ?? DEFAULT_PAGE_SIZE) : undefined;
+  const history = await deps.http.request({ method: 'GET', path: '/history', query: { max_items: maxItems }, schema: AnyObjectSchema, options });
+  const complete = maxItems === undefined || Object.keys(history).length < maxItems;
+  return historyPage(queue, { history, complete }, params, DEFAULT_PAGE_SIZE, deps.statusMap);
 }
 
 /**
@@ -119,7 +144,7 @@ export async function getQueue(deps: JobLookupDeps, options: RequestOptions | un
 async function findLocally(deps: JobLookupDeps, promptId: string, options: RequestOptions | undefined): Promise<JobDetail | undefined> {
   const queue = await getQueue(deps, options);
   const queued = [...queue.running, ...queue.pending].find((item) => item.promptId === promptId);
-  const empty = { raw: '', createdAt: undefined, startedAt: undefined, endedAt: undefined, durationMs: undefined, error: undefined, outputsCount: undefined, preview: undefined, workflowId: undefined };
+  const empty = { raw: '', createdAt: undefined, startedAt: undefined, endedAt: undefined, durationMs: undefined, error: undefined, outputsCount: undefined, preview: undefined, workflowId: undefined, extraData: undefined };
   if (queued) return { ...empty, promptId, status: queued.status, raw: `queue:${queued.status}`, number: queued.number, outputs: Object.create(null) as JobDetail['outputs'], workflow: queued.workflow };
   const body = await deps.http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options });
   if (!Object.hasOwn(body, promptId)) return undefined;
@@ -135,6 +160,8 @@ async function findLocally(deps: JobLookupDeps, promptId: string, options: Reque
     error: status.status === 'failed' || status.status === 'cancelled' ? { message: status.errorMessage ?? `Job ${status.status}` } : undefined,
     outputs: readOutputs(body, promptId) ?? (Object.create(null) as JobDetail['outputs']),
     workflow: prompt?.success ? (prompt.data as JobDetail['workflow']) : undefined,
+    // A history entry's prompt is [number, prompt_id, prompt, extra_data, outputs to execute].
+    extraData: toExtraData(entry.success && Array.isArray(entry.data.prompt) ? entry.data.prompt[3] : undefined),
   };
 }
 

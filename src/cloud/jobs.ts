@@ -3,6 +3,7 @@ import type { DefinitionCache } from './definitions.js';
 import { JobControl } from './job-control.js';
 import { getJob, getQueue, listAllJobs, listJobs, type JobLookupDeps } from './job-lookup.js';
 import { POLL_FLOOR_MS } from './model/defaults.js';
+import type { WorkflowIssue } from './model/errors.js';
 import type { JobReader } from './model/job-reader.js';
 import type { RelayTokens } from './model/relay-tokens.js';
 import type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './model/job-types.js';
@@ -116,7 +117,7 @@ export class JobsResource {
   /** @internal Built by `CloudClient` (use `cloud.jobs`). */
   constructor(deps: JobsDeps) {
     this.#deps = deps;
-    this.#lookup = { http: deps.http, reader: deps.reader, routes: deps.routes, statusMap: deps.statusMap };
+    this.#lookup = { http: deps.http, reader: deps.reader, routes: deps.routes, statusMap: deps.statusMap, listing: { missing: false } };
     this.#control = new JobControl({ ...this.#lookup, hub: deps.hub });
     this.#ids = new PromptIds(deps.runtime, deps.reader);
   }
@@ -149,11 +150,12 @@ export class JobsResource {
   }
 
   /**
-   * @internal `runWorkflow()`'s submission: an API-format workflow already converted and checked.
+   * @internal `runWorkflow()`'s submission: an API-format workflow already converted and checked
+   * (`warnings`: that check's warnings, passed on in the result).
    * `onChosen` receives the prompt id before it is sent when this server keeps client-chosen ids.
    */
-  async submitPrepared(workflow: Workflow, options: SubmitJobOptions, onChosen: (promptId: string) => void): Promise<SubmitResult> {
-    return submitJob({ ...this.#deps, ids: this.#ids, onChosen }, workflow, { ...options, validate: false }, 'cloud.runWorkflow()');
+  async submitPrepared(workflow: Workflow, options: SubmitJobOptions, onChosen: (promptId: string) => void, warnings: WorkflowIssue[] = []): Promise<SubmitResult> {
+    return submitJob({ ...this.#deps, ids: this.#ids, onChosen, warnings }, workflow, { ...options, validate: false }, 'cloud.runWorkflow()');
   }
 
   /**

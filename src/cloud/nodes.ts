@@ -1,6 +1,6 @@
 import { assertOptions, Checker, checkOptions, path, REQUEST_RULES, type HttpClient, type RequestOptions } from '../core/index.js';
 import type { DefinitionCache } from './definitions.js';
-import { ObjectInfoSchema } from './model/schemas.js';
+import { ObjectInfoSchema } from './model/definition-schemas.js';
 import type { NodeDefinition, ObjectInfo } from './model/validate-workflow.js';
 
 /**

@@ -3,7 +3,7 @@ import type { DefinitionCache } from './definitions.js';
 import type { FilesResource } from './files.js';
 import { WATCH_RULES, type JobsResource, type WatchOptions } from './jobs.js';
 import { CLOUD_DEFAULTS } from './model/defaults.js';
-import { InvalidWorkflowError, JobFailedError, OutputDownloadError, WatcherClosedError } from './model/errors.js';
+import { InvalidWorkflowError, JobFailedError, OutputDownloadError, splitIssues, WatcherClosedError, type WorkflowIssue } from './model/errors.js';
 import { listOutputFiles } from './model/outputs.js';
 import type { JobResult, OutputFile, SubmitResult, Workflow } from './model/types.js';
 import { placeInputs, readUploads, withUploads, type UploadSpec } from './run-inputs.js';
@@ -136,10 +136,12 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
     const api = await toApiFormat(definitions, input, request, 'cloud.runWorkflow()');
     const info = validate ? await definitions.current(request) : undefined;
     const placed = placeInputs(api, inputs, targets, info);
+    let warnings: WorkflowIssue[] = [];
     if (validate) {
       const pending = new Set(placed.uploads.map(({ nodeId, input: name }) => `${nodeId}.${name}`));
-      const issues = await definitions.check(placed.workflow, { ...request, pending });
-      if (issues.length > 0) throw new InvalidWorkflowError(issues);
+      const issues = splitIssues(await definitions.check(placed.workflow, { ...request, pending }));
+      if (issues.errors.length > 0) throw new InvalidWorkflowError(issues.errors);
+      warnings = issues.warnings;
     }
     const names = await Promise.all(
       targets.map(async ({ file, options: upload }) => {
@@ -151,7 +153,7 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
     const since = await ready;
     throwIfAborted(signal);
     http.throwIfClosed();
-    const submitted = await jobs.submitPrepared(prepared, { ...request, partnerApiKey, extraData }, (promptId) => (sent = promptId));
+    const submitted = await jobs.submitPrepared(prepared, { ...request, partnerApiKey, extraData }, (promptId) => (sent = promptId), warnings);
     sent = submitted.promptId;
     callSafely(onSubmitted, submitted);
     // Closed while the submission was in flight: the job runs; name it rather than lose it.

@@ -4,7 +4,7 @@
 // (docs/wire-protocol.md#cloud-local-runtimes).
 import { Checker, checkAnsweredId, ConnectionError, isPlainObject, redactUrl, REQUEST_RULES, rule, scrubSecrets, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
 import type { DefinitionCache } from './definitions.js';
-import { initOf, InvalidWorkflowError, SubmissionUnknownError, WorkflowError, WorkflowValidationError } from './model/errors.js';
+import { initOf, InvalidWorkflowError, splitIssues, SubmissionUnknownError, WorkflowError, WorkflowValidationError, type WorkflowIssue } from './model/errors.js';
 import type { JobReader } from './model/job-reader.js';
 import type { RelayTokens } from './model/relay-tokens.js';
 import { PromptResponseSchema, toNodeErrors } from './model/schemas.js';
@@ -118,6 +118,8 @@ export interface SubmitDeps {
   ids: PromptIds;
   /** Where the token a relay signs for the job is kept (`relay_token` of the answer). */
   tokens?: RelayTokens | undefined;
+  /** Warnings of a check made before (`runWorkflow()`'s), passed on in the result. */
+  warnings?: WorkflowIssue[] | undefined;
   /** Told the prompt id before the submission is sent, when the server keeps client-chosen ids. */
   onChosen?: ((promptId: string) => void) | undefined;
 }
@@ -135,9 +137,11 @@ export async function submitJob(deps: SubmitDeps, input: Workflow | UiWorkflow, 
   const { http, clientId, definitions, ids } = deps;
   const { validate = true, partnerApiKey, extraData, ...request } = options ?? {};
   const workflow = await toApiFormat(definitions, input, request, context);
+  let warnings = deps.warnings ?? [];
   if (validate) {
-    const issues = await definitions.check(workflow, request);
-    if (issues.length > 0) throw new InvalidWorkflowError(issues, context);
+    const issues = splitIssues(await definitions.check(workflow, request));
+    if (issues.errors.length > 0) throw new InvalidWorkflowError(issues.errors, context);
+    warnings = issues.warnings;
   }
   const extra: Record<string, unknown> = { ...extraData };
   if (partnerApiKey === true) extra.api_key_platform_org = await clientKey(http, context);
@@ -170,7 +174,7 @@ export async function submitJob(deps: SubmitDeps, input: Workflow | UiWorkflow, 
   // Submitted through a relay (graphcloud/server): its token opens the job's routes and socket messages.
   deps.tokens?.set(answer.prompt_id, answer.relay_token);
   const relayToken = deps.tokens?.get(answer.prompt_id);
-  return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors, ...(relayToken === undefined ? {} : { relayToken }) };
+  return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors, ...(relayToken === undefined ? {} : { relayToken }), ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 /**

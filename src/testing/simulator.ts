@@ -49,6 +49,8 @@ export const SIMULATOR_DEFAULTS = Object.freeze({
   signedUrlTtlMs: 300_000,
   /** `POST /api/jobs/{id}/cancel` is served, as on the newest servers. */
   cancelRoutes: true,
+  /** `GET /api/jobs` and `GET /api/jobs/{id}` are served, as on servers from ComfyUI 0.8 and the cloud. */
+  jobsRoutes: true,
 });
 
 /**
@@ -137,7 +139,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     area: 'cloud',
     routes: [
       mount(cloudRoutes, { runtime, runner, hub, store, defs, users: cloudUsers, signer }),
-      mount(jobRoutes, { runtime, runner, users: cloudUsers, cancelRoutes: options.cancelRoutes ?? SIMULATOR_DEFAULTS.cancelRoutes }),
+      mount(jobRoutes, { runtime, runner, users: cloudUsers, cancelRoutes: options.cancelRoutes ?? SIMULATOR_DEFAULTS.cancelRoutes, jobsRoutes: options.jobsRoutes ?? SIMULATOR_DEFAULTS.jobsRoutes }),
     ],
   });
   const registryServer = createAreaServer({

@@ -75,8 +75,10 @@ describe('cloud.nodes.list()', () => {
     expect(seen[0]?.headers.get('x-api-key')).toBe(KEY);
   });
 
-  it('rejects a definition without an input object', async () => {
+  it('lists a definition without an input object with no inputs, and rejects an answer that is no catalog', async () => {
     server.use(http.get(`${BASE}/api/object_info`, () => HttpResponse.json({ Broken: { output: [] } })));
+    expect(await client().nodes.list()).toEqual({ Broken: { input: {}, output: [] } });
+    server.use(http.get(`${BASE}/api/object_info`, () => HttpResponse.json(['Broken'])));
     await expect(client().nodes.list()).rejects.toBeInstanceOf(ResponseValidationError);
   });
 });

@@ -59,6 +59,25 @@ describe('listing: each runtime’s wire', () => {
     expect(JSON.stringify(job)).not.toContain('sk-secret-key');
   });
 
+  it('reads a job’s extra_data (without partner credentials) from the job route and from a local history', async () => {
+    const extra = { client_id: 'c', tag: 'nightly', api_key_platform_org: 'sk-partner', auth_token_platform_org: 'tok-partner' };
+    server.use(
+      http.get(`${BASE}/api/jobs/p`, () => HttpResponse.json({ id: 'p', status: 'completed', create_time: 1, outputs: {}, workflow: { prompt: { '1': { class_type: 'X', inputs: {} } }, extra_data: extra } })),
+      http.get(`${BASE}/api/jobs/old`, () => HttpResponse.json({ id: 'old', status: 'completed', create_time: 1, workflow: { prompt: {} } })),
+    );
+    const cloud = new CloudClient({ baseUrl: BASE, apiKey: 'sk-list', runtime: 'cloud' });
+    expect((await cloud.jobs.get('p'))?.extraData).toEqual({ client_id: 'c', tag: 'nightly' });
+    expect((await cloud.jobs.get('old'))?.extraData).toBeUndefined();
+    server.use(
+      http.get(`${BASE}/api/jobs/:id`, () => HttpResponse.json({ message: 'Not Found' }, { status: 404 })),
+      http.get(`${BASE}/api/queue`, () => HttpResponse.json({ queue_running: [], queue_pending: [] })),
+      http.get(`${BASE}/history/done`, () => HttpResponse.json({ done: { prompt: [2, 'done', {}, extra, ['9']], outputs: {}, status: { status_str: 'success', completed: true, messages: [] } } })),
+    );
+    const local = await new CloudClient({ baseUrl: BASE, runtime: 'local' }).jobs.get('done');
+    expect(local?.extraData).toEqual({ client_id: 'c', tag: 'nightly' });
+    expect(JSON.stringify(local)).not.toContain('partner');
+  });
+
   it('looks a job up through the queue and /history on a local runtime without the job route', async () => {
     server.use(
       http.get(`${BASE}/api/jobs/:id`, () => HttpResponse.json({ message: 'Not Found' }, { status: 404 })),

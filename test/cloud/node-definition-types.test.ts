@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
-import { InputOptionsSchema, InputSpecSchema, NodeDefinitionSchema, ObjectInfoSchema } from '../../src/cloud/model/schemas.js';
+import { InputOptionsSchema, InputSpecSchema, NodeDefinitionSchema, ObjectInfoSchema } from '../../src/cloud/model/definition-schemas.js';
 import type { InputOptions, InputSpec, NodeDefinition, ObjectInfo } from '../../src/cloud/model/validate-workflow.js';
 
 // The public types are written out for readers (and the API reference); the schemas that check

@@ -10,7 +10,7 @@ import { ResponseValidationError, ValidationError } from '../../src/core/index.j
 import { InvalidWorkflowError } from '../../src/cloud/index.js';
 import { useMsw } from '../helpers/msw.js';
 import { ECHO, echoed, expectBuiltinsUnchanged, expectNoSecret, expectSdkError, hostileJson, params, snapshotBuiltins, toJsonText } from './helpers.js';
-import { createClients, OPERATIONS, SECRETS } from './operations.js';
+import { createClients, OPERATIONS, SECRETS, WORKFLOW } from './operations.js';
 
 const { server } = useMsw();
 
@@ -82,9 +82,9 @@ function respond(request: Request, sent: string): Response {
 
 describe('an answer that names the credential as a field', () => {
   it('keeps it out of the ResponseValidationError (its field, problems and message)', async () => {
-    server.use(http.all('*', ({ request }) => HttpResponse.json({ [credentialOf(request)]: { input: 'not an object' } })));
+    server.use(http.all('*', ({ request }) => HttpResponse.json({ prompt_id: 'p1', node_errors: { [credentialOf(request)]: { errors: 'not a list' } } })));
     const clients = createClients();
-    const error = await clients.cloud.nodes.list().catch((e: unknown) => e);
+    const error = await clients.cloud.jobs.submit(WORKFLOW, { validate: false }).catch((e: unknown) => e);
     await clients.close();
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).field).toContain('[REDACTED]');

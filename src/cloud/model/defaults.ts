@@ -131,6 +131,14 @@ export const CLOUD_DEFAULTS = Object.freeze({
    */
   jobRoutes: Object.freeze({ cancel: '/api/jobs/{id}/cancel', jobs: '/api/jobs', job: '/api/jobs/{id}', queue: '/api/queue', interrupt: '/api/interrupt' }) as Readonly<JobRoutes>,
   /**
+   * Status reads in a row that find a watched job in neither the queue nor the history of a local
+   * runtime before the watch fails with a `NotFoundError` (`code: 'job_not_found'`). A job deleted
+   * from the queue is recorded nowhere, and a finished one reaches the history just after its
+   * last message; a job this client cancelled ends as `cancelled` at the first such read.
+   * @default 3
+   */
+  absentReads: 3,
+  /**
    * The whole cancel `runWorkflow()` sends after an abort or a missed deadline
    * (`cancelOnAbort`), in ms: the rejection waits for it at most this long.
    * @default 10_000

@@ -1,7 +1,9 @@
 import { ApiError, BadRequestError, ConnectionError, GraphcloudError, PaymentRequiredError, ValidationError, type ApiErrorInit, type ValidationIssue } from '../../core/index.js';
 import { toNodeErrors } from './schemas.js';
 import { describeNodeErrors, topLevelDetails } from './node-errors.js';
-import type { JobResult, NodeErrors, Workflow } from './types.js';
+import type { JobResult, NodeErrors, Workflow, WorkflowIssue } from './types.js';
+
+export type { WorkflowIssue } from './types.js';
 
 /**
  * Rebuilds the init of an existing `ApiError` so it can be re-thrown as a more precise class.
@@ -102,30 +104,17 @@ export class SubscriptionInactiveError extends ApiError {
   override name = 'SubscriptionInactiveError';
 }
 
+
 /**
- * One problem `validateWorkflow()` found.
+ * Splits the issues of a check into those that stop a run and the warnings that do not.
  *
  * @example
  * ```ts
- * const issue: WorkflowIssue = { nodeId: '3', input: 'seed', code: 'out_of_range', message: 'an integer from 0 to 100', received: -1 };
+ * const { errors, warnings } = splitIssues(validateWorkflow(workflow, info));
  * ```
  */
-export interface WorkflowIssue {
-  /** The id of the node concerned, or `(workflow)` when the workflow as a whole has the wrong shape. */
-  nodeId: string;
-  /** The input concerned, when there is one. */
-  input?: string | undefined;
-  /**
-   * The kind of problem: a node type the server does not have, a required input not set, a number
-   * outside `min`/`max`, a value outside the option list, a literal of the wrong type, a link to a
-   * node that is not in the workflow, a node that is not `{class_type, inputs}`, or a whole
-   * workflow in the web UI's format.
-   */
-  code: 'unknown_class_type' | 'missing_required_input' | 'out_of_range' | 'not_in_options' | 'wrong_type' | 'missing_link_target' | 'invalid_node' | 'ui_format';
-  /** What was expected (`an integer from 0 to 100`, `one of: "euler", "dpmpp_2m"`...). */
-  message: string;
-  /** The value found, when there is one. */
-  received?: unknown;
+export function splitIssues(issues: readonly WorkflowIssue[]): { errors: WorkflowIssue[]; warnings: WorkflowIssue[] } {
+  return { errors: issues.filter((issue) => issue.severity !== 'warning'), warnings: issues.filter((issue) => issue.severity === 'warning') };
 }
 
 /**

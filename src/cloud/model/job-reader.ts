@@ -1,4 +1,6 @@
-import { NotFoundError, path, scrubSecrets, type HttpClient, type RequestOptions } from '../../core/index.js';
+import { NotFoundError, path, redactUrl, scrubSecrets, type HttpClient, type RequestOptions } from '../../core/index.js';
+import { CLOUD_DEFAULTS } from './defaults.js';
+import { QueueSchema, toJobQueue } from './job-wire.js';
 import { readOutputs } from './outputs.js';
 import type { RelayTokens } from './relay-tokens.js';
 import { AnyObjectSchema, JobStatusSchema } from './schemas.js';
@@ -22,6 +24,26 @@ export interface JobReaderConfig {
   outputRoutes: readonly string[];
   /** Tokens of jobs submitted through a relay, sent with their reads. */
   tokens?: RelayTokens | undefined;
+  /** The queue route (`GET`), asked when a watched job is absent from a local runtime's history. @default '/api/queue' */
+  queueRoute?: string | undefined;
+}
+
+/** Ids of the jobs this client cancelled that are remembered (the newest). */
+const CANCELLED_KEPT = 1_000;
+/** `historyStatus()`'s `raw` for a job its history does not hold. */
+const ABSENT = 'history:absent';
+
+/**
+ * What a watch counts between its reads: the reads in a row that found the job nowhere.
+ *
+ * @example
+ * ```ts
+ * const absence: Absence = { reads: 0 };
+ * await reader.watchStatus(promptId, { retry: false }, absence);
+ * ```
+ */
+export interface Absence {
+  reads: number;
 }
 
 /**
@@ -37,6 +59,7 @@ export interface JobReaderConfig {
  */
 export class JobReader {
   readonly #config: JobReaderConfig;
+  readonly #cancelled = new Set<string>();
   #runtime: 'cloud' | 'local' | undefined;
 
   constructor(config: JobReaderConfig) {
@@ -47,6 +70,44 @@ export class JobReader {
   /** `local` once detected or configured, `cloud` when configured, `undefined` while unknown. */
   get runtime(): 'cloud' | 'local' | undefined {
     return this.#runtime;
+  }
+
+  /**
+   * Notes a job this client cancelled (`cloud.jobs.cancel()`): a watch that then finds it
+   * nowhere ends as `cancelled`.
+   */
+  noteCancelled(promptId: string): void {
+    this.#cancelled.delete(promptId);
+    this.#cancelled.add(promptId);
+    if (this.#cancelled.size > CANCELLED_KEPT) this.#cancelled.delete(this.#cancelled.values().next().value as string);
+  }
+
+  /**
+   * The status of a watched job. A job deleted from a local runtime's queue is in neither its
+   * queue nor its history afterwards, and a job the cloud removed from its queue is a `404`
+   * (docs/wire-protocol.md#cloud-job-control-listing-and-queue): a job this client cancelled is
+   * then `cancelled`; any other job found nowhere `DEFAULTS.cloud.absentReads` reads in a row
+   * (counted in `absence`) is a `NotFoundError` (`code: 'job_not_found'`). Fewer reads are lag: a
+   * finished job reaches the history just after its last message.
+   */
+  async watchStatus(promptId: string, options: RequestOptions, absence: Absence): Promise<JobStatusInfo> {
+    let info: JobStatusInfo;
+    try {
+      info = await this.status(promptId, options);
+    } catch (error) {
+      if (error instanceof NotFoundError && this.#cancelled.has(promptId)) return cancelledHere(promptId);
+      throw error;
+    }
+    if (info.raw !== ABSENT || (await this.#queued(promptId, options)) !== false) {
+      absence.reads = 0;
+      return info;
+    }
+    if (this.#cancelled.has(promptId)) return cancelledHere(promptId);
+    absence.reads += 1;
+    if (absence.reads < CLOUD_DEFAULTS.absentReads) return info;
+    const { http } = this.#config;
+    const message = `Job ${promptId} is in neither the queue nor the history of this local runtime (${absence.reads} reads in a row): it was removed from the queue by another client, or never existed`;
+    throw new NotFoundError({ status: 404, method: 'GET', url: redactUrl(`${http.baseUrl}/history/${encodeURIComponent(promptId)}`), body: { error: 'job_not_found', message } });
   }
 
   /** The status of one job, mapped onto the documented values (`raw` keeps the server's). */
@@ -110,6 +171,20 @@ export class JobReader {
     return { outputs: Object.create(null) as Record<string, NodeOutput>, complete: false };
   }
 
+  /** Whether the job is in the queue (running or pending); `undefined` when the queue cannot be read. */
+  async #queued(promptId: string, options: RequestOptions): Promise<boolean | undefined> {
+    const { http, tokens, queueRoute = CLOUD_DEFAULTS.jobRoutes.queue } = this.#config;
+    try {
+      const body = await http.request({ method: 'GET', path: queueRoute, schema: QueueSchema, options: tokens?.withToken(promptId, options) ?? options });
+      const queue = toJobQueue(body);
+      return [...queue.running, ...queue.pending].some((item) => item.promptId === promptId);
+    } catch (error) {
+      // A server without the route (a relay) cannot tell: the job is not counted as absent.
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  }
+
   async #history(promptId: string, options: RequestOptions | undefined, statusRoute404?: NotFoundError): Promise<JobStatusInfo> {
     let body: Record<string, unknown>;
     try {
@@ -121,4 +196,8 @@ export class JobReader {
     this.#runtime ??= 'local';
     return historyStatus(promptId, body, this.#config.statusMap);
   }
+}
+
+function cancelledHere(promptId: string): JobStatusInfo {
+  return { promptId, status: 'cancelled', raw: 'cancelled', terminal: true, errorMessage: `Job ${promptId} was cancelled (cloud.jobs.cancel())` };
 }

@@ -50,6 +50,12 @@ export interface JobDetail extends JobSummary {
   outputs: Record<string, NodeOutput>;
   /** The API-format workflow it ran, when the server returned it. */
   workflow: Workflow | undefined;
+  /**
+   * The `extra_data` it was submitted with (`client_id`, what `extraData` added...), when the
+   * server returned it; partner credentials (`api_key_platform_org`, `auth_token_platform_org`)
+   * are left out.
+   */
+  extraData: Record<string, unknown> | undefined;
 }
 
 /**

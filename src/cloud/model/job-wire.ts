@@ -153,7 +153,29 @@ export function toJobDetail(body: z.infer<typeof JobDetailSchema>, statusMap?: R
     ...toJobSummary(body, statusMap),
     outputs: toOutputs(body.outputs) ?? (Object.create(null) as JobDetail['outputs']),
     workflow: prompt?.success ? (prompt.data as Workflow) : undefined,
+    extraData: toExtraData(workflow.success ? workflow.data.extra_data : undefined),
   };
+}
+
+// Credentials a submission may carry in its extra_data: never kept in what the SDK returns.
+const PARTNER_FIELDS: ReadonlySet<string> = new Set(['api_key_platform_org', 'auth_token_platform_org']);
+
+/**
+ * A job's `extra_data` as the job route (`workflow.extra_data`) or a local history entry
+ * (`prompt[3]`) holds it, in a prototype-free copy without partner credentials; `undefined` when
+ * it is not an object.
+ *
+ * @example
+ * ```ts
+ * toExtraData({ client_id: 'c', api_key_platform_org: 'sk-p' }); // { client_id: 'c' }
+ * ```
+ */
+export function toExtraData(raw: unknown): Record<string, unknown> | undefined {
+  const parsed = AnyObjectSchema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(parsed.data)) if (!PARTNER_FIELDS.has(key)) out[key] = value;
+  return out;
 }
 
 /**
@@ -179,7 +201,15 @@ export function toJobQueue(body: z.infer<typeof QueueSchema>): JobQueue {
   return { running: read(body.queue_running, 'in_progress'), pending };
 }
 
-function toErrorInfo(raw: unknown, fallback: string | null | undefined): JobErrorInfo | undefined {
+/**
+ * Reads an `execution_error` (the listing's, or a history message's data) into the SDK's error shape.
+ *
+ * @example
+ * ```ts
+ * toErrorInfo({ exception_message: 'boom', node_id: '3' }, undefined)?.nodeId; // '3'
+ * ```
+ */
+export function toErrorInfo(raw: unknown, fallback: string | null | undefined): JobErrorInfo | undefined {
   const error = AnyObjectSchema.safeParse(raw);
   if (!error.success) return fallback ? { message: fallback } : undefined;
   const text = (key: string) => (typeof error.data[key] === 'string' && error.data[key] !== '' ? error.data[key] : undefined);

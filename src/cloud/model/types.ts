@@ -120,6 +120,11 @@ export interface SubmitResult {
    * prompt id to watch the job again after a page reload (`jobs.watch(promptId, { relayToken })`).
    */
   relayToken?: string | undefined;
+  /**
+   * Warnings of the check before sending (`validate`), when there were any: nodes sent unchecked
+   * because the server's definition of their type could not be read (`code: 'unchecked_node'`).
+   */
+  warnings?: WorkflowIssue[] | undefined;
 }
 
 /**
@@ -238,4 +243,36 @@ export interface JobResult {
   error?: JobErrorInfo | undefined;
   /** Output bytes, with `download: true`. */
   files?: OutputFile[] | undefined;
+}
+
+/**
+ * One problem `validateWorkflow()` found.
+ *
+ * @example
+ * ```ts
+ * const issue: WorkflowIssue = { nodeId: '3', input: 'seed', code: 'out_of_range', message: 'an integer from 0 to 100', received: -1 };
+ * ```
+ */
+export interface WorkflowIssue {
+  /** The id of the node concerned, or `(workflow)` when the workflow as a whole has the wrong shape. */
+  nodeId: string;
+  /** The input concerned, when there is one. */
+  input?: string | undefined;
+  /**
+   * The kind of problem: a node type the server does not have, a required input not set, a number
+   * outside `min`/`max`, a value outside the option list, a literal of the wrong type, a link to a
+   * node that is not in the workflow, a node that is not `{class_type, inputs}`, or a whole
+   * workflow in the web UI's format; or, as a warning, a node left unchecked because the server's
+   * definition of its type could not be read.
+   */
+  code: 'unknown_class_type' | 'missing_required_input' | 'out_of_range' | 'not_in_options' | 'wrong_type' | 'missing_link_target' | 'invalid_node' | 'ui_format' | 'unchecked_node';
+  /**
+   * `'warning'` for an issue that does not stop a run (`unchecked_node`); absent for the others,
+   * which do.
+   */
+  severity?: 'warning' | undefined;
+  /** What was expected (`an integer from 0 to 100`, `one of: "euler", "dpmpp_2m"`...). */
+  message: string;
+  /** The value found, when there is one. */
+  received?: unknown;
 }

@@ -1,103 +1,10 @@
 import { isPlainObject, type Checker } from '../../core/index.js';
+import { readNodeDefinition, type InputSpec, type ObjectInfo } from './definition-schemas.js';
 import type { WorkflowIssue } from './errors.js';
 import type { Workflow } from './types.js';
 
-/**
- * `GET /api/object_info`: node type name to its definition.
- *
- * @example
- * ```ts
- * const info: ObjectInfo = await cloud.nodes.list();
- * info.KSampler?.input.required?.steps; // ['INT', { default: 20, min: 1, max: 10000 }]
- * ```
- */
-export type ObjectInfo = Record<string, NodeDefinition>;
-
-/**
- * One node type's definition (`input.required` / `optional` / `hidden`, outputs, category...),
- * as the server sends it. Fields the server adds beyond these are kept.
- *
- * @example
- * ```ts
- * const def: NodeDefinition | undefined = info.LoadImage;
- * ```
- */
-export interface NodeDefinition {
-  /** The node's inputs, by input name, in three groups. */
-  input: {
-    /** Inputs a workflow must set on a node of this type. */
-    required?: Record<string, InputSpec> | undefined;
-    /** Inputs a workflow may leave out (the node then uses its own default). */
-    optional?: Record<string, InputSpec> | undefined;
-    /** Inputs the server fills in itself (`"PROMPT"`, `"UNIQUE_ID"`...), never set by a workflow; any shape. */
-    hidden?: Record<string, unknown> | undefined;
-    /** Any other group the server sends, kept as it is. */
-    [key: string]: unknown;
-  };
-  /** Input names in the order the web UI shows them, per group (`required`, `optional`); absent on older servers. */
-  input_order?: Record<string, string[]> | undefined;
-  /** The type of each output slot, in slot order (`"IMAGE"`, `"LATENT"`, or a list of values for a combo output). */
-  output?: unknown[] | null | undefined;
-  /** The display name of each output slot, in slot order. */
-  output_name?: string[] | null | undefined;
-  /** For each output slot, whether it yields a list rather than one value. */
-  output_is_list?: boolean[] | null | undefined;
-  /** `true` for a node that produces a result of the run (`SaveImage`, `PreviewImage`...); a workflow needs at least one. */
-  output_node?: boolean | null | undefined;
-  /** The node type name, the key it has in {@link ObjectInfo} and the `class_type` of a workflow node. */
-  name?: string | null | undefined;
-  /** The name the web UI shows. */
-  display_name?: string | null | undefined;
-  /** The menu path the web UI files the node under (`"sampling"`, `"image/upscaling"`). */
-  category?: string | null | undefined;
-  /** What the node does, in the node author's words. */
-  description?: string | null | undefined;
-  /** `true` when the node type is kept only for old workflows and should not be used in new ones. */
-  deprecated?: boolean | null | undefined;
-  /** `true` when the node type is a preview whose inputs or behaviour may still change. */
-  experimental?: boolean | null | undefined;
-  /** Any other field the server sends, kept as it is. */
-  [key: string]: unknown;
-}
-
-/**
- * An input definition: `[type]` or `[type, options]`, where `type` is a name (`INT`, `FLOAT`,
- * `STRING`, `BOOLEAN`, `COMBO`, `IMAGE`...) or, in the legacy combo form, the list of values.
- *
- * @example
- * ```ts
- * const spec: InputSpec = ['INT', { min: 1, max: 100 }];
- * ```
- */
-export type InputSpec = [type: string | Array<string | number | boolean>, options?: InputOptions | undefined];
-
-/**
- * Options of an input definition (`min`, `max`, `step`, `default`, `options`...). Fields the
- * server adds beyond these (`control_after_generate`, `image_upload`...) are kept.
- *
- * @example
- * ```ts
- * const options: InputOptions = { min: 0, max: 1, step: 0.01 };
- * ```
- */
-export interface InputOptions {
-  /** The value the node uses when the input is not set; any JSON value. */
-  default?: unknown;
-  /** The smallest value a number input accepts (inclusive); absent when unbounded. */
-  min?: number | null | undefined;
-  /** The largest value a number input accepts (inclusive); absent when unbounded. */
-  max?: number | null | undefined;
-  /** The increment the web UI's number widget moves by (the SDK does not check it). */
-  step?: number | null | undefined;
-  /** The allowed values of a `COMBO` input (files, models, sampler names...). */
-  options?: Array<string | number | boolean> | null | undefined;
-  /** `true` when a `STRING` input is edited as a multi-line text box. */
-  multiline?: boolean | null | undefined;
-  /** The help text the web UI shows beside the input. */
-  tooltip?: string | null | undefined;
-  /** Any other option the server sends, kept as it is. */
-  [key: string]: unknown;
-}
+// The definition types live beside the schemas that read them; re-exported for the modules that read definitions.
+export type { InputOptions, InputSpec, NodeDefinition, ObjectInfo } from './definition-schemas.js';
 
 /**
  * Options of `validateWorkflow()`.
@@ -116,7 +23,9 @@ export interface ValidateWorkflowOptions {
  * Checks an API-format workflow against the server's node definitions, before anything is sent:
  * unknown `class_type`, missing required inputs, numbers outside `min`/`max`, values outside an
  * option list (legacy `[[...values]]` and `COMBO` forms), literals of the wrong type, and links to
- * missing nodes. Returns every issue found (empty when the workflow looks valid).
+ * missing nodes. Returns every issue found (empty when the workflow looks valid). A node whose
+ * definition cannot be read is not checked: its issue is a warning (`severity: 'warning'`,
+ * `code: 'unchecked_node'`), which does not stop a run.
  *
  * @example
  * ```ts
@@ -136,9 +45,15 @@ export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, opt
       issues.push({ nodeId, code: 'invalid_node', message: 'a node {class_type: string, inputs: object}', received: node });
       continue;
     }
-    const definition = own(objectInfo, node.class_type);
-    if (!definition) {
+    const raw = own(objectInfo, node.class_type);
+    if (raw === undefined) {
       issues.push({ nodeId, code: 'unknown_class_type', message: `a node type the server knows (unknown class_type "${node.class_type}")`, received: node.class_type });
+      continue;
+    }
+    // A definition the SDK cannot read costs its nodes their checks, never the run (docs/cloud.md).
+    const { definition, unreadable } = readNodeDefinition(raw);
+    if (unreadable !== undefined) {
+      issues.push({ nodeId, code: 'unchecked_node', severity: 'warning', message: `inputs not checked: the server's definition of "${node.class_type}" could not be read (${unreadable})`, received: node.class_type });
       continue;
     }
     const required = definition.input.required ?? {};

@@ -178,9 +178,11 @@ export class WatchHub {
     const { reader, policy, random } = this.#options;
     const track = new Track(promptId, (ended, end) => this.#onSocketEnd(ended, end));
     const seen = this.#router.follow(promptId, track);
+    // A job found nowhere is counted across this track's reads (JobReader.watchStatus).
+    const absence = { reads: 0 };
     const read = (signal: AbortSignal) => {
       this.stats.polls++;
-      return reader.status(promptId, { signal, retry: false });
+      return reader.watchStatus(promptId, { signal, retry: false }, absence);
     };
     const link = () => this.#link.link;
     const poll = new JobPoll({ promptId, read, policy: { ...policy.poll, ...defined(backoff) }, limiter: this.#limiter, link, lastActivity: () => seen.lastActivity, random });

@@ -18,6 +18,8 @@ export interface JobRouteDeps {
   users: ReadonlyMap<string, string>;
   /** Serve `POST /api/jobs/{id}/cancel` (newest servers); `false` answers 404 like older ones. */
   cancelRoutes: boolean;
+  /** Serve `GET /api/jobs` and `GET /api/jobs/{id}`; `false` answers 404 (and no cancel route), like ComfyUI 0.3.77. @default true */
+  jobsRoutes?: boolean | undefined;
 }
 
 /**
@@ -38,23 +40,26 @@ export const jobRoutes: RouteModule<JobRouteDeps> = (router, deps) => {
   const visible = (job: Job, userId: string): boolean => (local ? !(job.status === 'cancelled' && job.startedAt === undefined) : job.userId === userId);
   const mine = (userId: string): Job[] => runner.all().filter((job) => visible(job, userId));
 
-  route('GET', '/jobs', ({ res, url }, userId) => {
-    const { status, body } = listJobs(mine(userId), url.searchParams, runtime);
-    sendJson(res, status, body);
-  });
-  route('GET', '/jobs/:id', (ctx, userId) => {
-    const job = runner.get(ctx.params.id ?? '');
-    if (job && !local && job.userId !== userId) return sendJson(ctx.res, 403, { message: 'Access denied: this job belongs to another user' });
-    if (!job || !visible(job, userId)) return sendJson(ctx.res, 404, { message: 'Job not found' });
-    return sendJson(ctx.res, 200, jobDetail(job, runtime));
-  });
-  if (deps.cancelRoutes) {
-    route('POST', '/jobs/:id/cancel', (ctx, userId) => {
-      const job = runner.get(ctx.params.id ?? '');
-      // A finished, unknown or foreign job is not cancelled.
-      const cancelled = !!job && visible(job, userId) && cancelOne(runner, job);
-      sendJson(ctx.res, 200, { cancelled });
+  // ComfyUI 0.3.77 has none of these routes (docs/wire-protocol.md#cloud-local-runtimes).
+  if (deps.jobsRoutes !== false) {
+    route('GET', '/jobs', ({ res, url }, userId) => {
+      const { status, body } = listJobs(mine(userId), url.searchParams, runtime);
+      sendJson(res, status, body);
     });
+    route('GET', '/jobs/:id', (ctx, userId) => {
+      const job = runner.get(ctx.params.id ?? '');
+      if (job && !local && job.userId !== userId) return sendJson(ctx.res, 403, { message: 'Access denied: this job belongs to another user' });
+      if (!job || !visible(job, userId)) return sendJson(ctx.res, 404, { message: 'Job not found' });
+      return sendJson(ctx.res, 200, jobDetail(job, runtime));
+    });
+    if (deps.cancelRoutes) {
+      route('POST', '/jobs/:id/cancel', (ctx, userId) => {
+        const job = runner.get(ctx.params.id ?? '');
+        // A finished, unknown or foreign job is not cancelled.
+        const cancelled = !!job && visible(job, userId) && cancelOne(runner, job);
+        sendJson(ctx.res, 200, { cancelled });
+      });
+    }
   }
   route('POST', '/interrupt', async ({ req, res }, userId) => {
     const body = await readJson(req).catch(() => undefined);

@@ -16,19 +16,24 @@ export interface NodeDefinition {
   input: {
     required: Record<string, InputSpec>;
     optional?: Record<string, InputSpec>;
-    hidden?: Record<string, string>;
+    /** A name (`"PROMPT"`), or on newer node packs a list holding it (`["PROMPT"]`). */
+    hidden?: Record<string, string | string[]>;
   };
   input_order: { required: string[]; optional?: string[] };
   output: string[];
-  output_is_list: boolean[];
+  /** `[null]` on the dataset text nodes of ComfyUI 0.3.77 (the simulator's `TruncateText`). */
+  output_is_list: Array<boolean | null>;
   output_name: string[];
   name: string;
-  display_name: string;
+  /** `null` on about 190 nodes of a real local runtime (ComfyUI 0.3.77). */
+  display_name: string | null;
   description: string;
   python_module: string;
   category: string;
   output_node: boolean;
   api_node?: boolean;
+  /** Fields some versions or node packs add (`output_tooltips`, `output_matchtypes`...). */
+  [field: string]: unknown;
   deprecated: boolean;
   experimental: boolean;
 }
@@ -47,7 +52,7 @@ interface Draft {
   description: string;
   required: Record<string, InputSpec>;
   optional?: Record<string, InputSpec>;
-  hidden?: Record<string, string>;
+  hidden?: Record<string, string | string[]>;
   output?: string[];
   outputNode?: boolean;
   apiNode?: boolean;
@@ -78,6 +83,32 @@ function define(name: string, draft: Draft): NodeDefinition {
   if (draft.hidden) definition.input.hidden = draft.hidden;
   if (draft.apiNode) definition.api_node = true;
   return definition;
+}
+
+/**
+ * A definition shaped like the text dataset nodes of a real local runtime (ComfyUI 0.3.77):
+ * `output_is_list: [null]`, `display_name: null`, a hidden input as a list, an input kind of the
+ * newer node schema with options of its own, a limit beyond 2^53 and fields other versions lack.
+ * The simulator never runs it (no output node depends on it); clients must read the catalog.
+ */
+function truncateText(): NodeDefinition {
+  const definition = define('TruncateText', {
+    display: '',
+    category: 'dataset/text',
+    description: 'Truncates a text to a maximum length.',
+    required: {
+      text: ['STRING', { multiline: true, default: '' }],
+      max_length: ['INT', { default: 77, min: 1, max: 10000 }],
+    },
+    optional: {
+      seed: ['INT', { default: 0, min: 0, max: 2 ** 64 /* 18446744073709551615 as JSON parses to this */, control_after_generate: true }],
+      mode: ['COMFY_DYNAMICCOMBO_V3', { options: [{ key: 'start', inputs: { required: {} } }, { key: 'end', inputs: { required: { ellipsis: ['STRING', {}] } } }] }],
+    },
+    hidden: { unique_id: ['UNIQUE_ID'] },
+    output: ['STRING'],
+    module: 'comfy_extras.nodes_dataset',
+  });
+  return { ...definition, display_name: null, output_is_list: [null], output_tooltips: [null], output_matchtypes: null, api_node: false };
 }
 
 const SCALE_METHODS = ['nearest-exact', 'bilinear', 'area', 'bicubic', 'lanczos'];
@@ -168,6 +199,7 @@ export function nodeDefinitions(uploadedNames: string[]): Record<string, NodeDef
       output: ['IMAGE'],
       module: 'custom_nodes.simulator',
     }),
+    TruncateText: truncateText(),
     BlockExecution: define('BlockExecution', {
       display: 'Block Execution (simulator)',
       category: 'testing',

@@ -67,6 +67,20 @@ export const cloudRoutes: RouteModule<CloudDeps> = (router, deps) => {
     const done = job && job.startedAt !== undefined && job.endedAt !== undefined && (local || job.userId === userId);
     sendJson(ctx.res, 200, done ? { [job.id]: historyEntry(job) } : {});
   };
+  if (local) {
+    // The whole history, oldest first: `max_items` keeps the newest N unless `offset` is given
+    // (ComfyUI's get_history).
+    route('GET', '/history', ({ res, url }) => {
+      const done = deps.runner.all().filter((job) => job.startedAt !== undefined && job.endedAt !== undefined);
+      done.sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0) || a.number - b.number);
+      const max = Number.parseInt(url.searchParams.get('max_items') ?? '', 10);
+      const given = Number.parseInt(url.searchParams.get('offset') ?? '', 10);
+      const limit = Number.isInteger(max) ? max : undefined;
+      const offset = Number.isInteger(given) && given >= 0 ? given : limit !== undefined ? Math.max(0, done.length - limit) : 0;
+      const page = done.slice(offset, limit === undefined ? undefined : offset + Math.max(1, limit));
+      sendJson(res, 200, Object.fromEntries(page.map((job) => [job.id, historyEntry(job)])));
+    });
+  }
   route('GET', '/history/:id', history);
   route('GET', '/history_v2/:id', history);
 

@@ -27,6 +27,12 @@ export interface SimulatorOptions {
    * @default true
    */
   cancelRoutes?: boolean;
+  /**
+   * Serve `GET /api/jobs` and `GET /api/jobs/{id}` (and the cancel route); `false` answers them
+   * 404, like a local runtime of ComfyUI 0.3.77, where jobs are listed from `GET /history`.
+   * @default true
+   */
+  jobsRoutes?: boolean;
   /** Answer CORS preflights and add `Access-Control-Allow-Origin: *` so a browser can call the simulator. @default false */
   cors?: boolean;
   /** Time a proxy task takes from creation to its terminal state. @default 1000 */

@@ -18,7 +18,7 @@ const steps = [
   ['build', 'build', 'npm', ['run', 'build', '--silent']],
   ['typecheck-e2e', 'typecheck e2e tests against dist', 'node', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.e2e.json']],
   ['pack', 'package contents (npm pack: entry points, types, CHANGELOG; no tests, sources or credentials)', 'node', ['scripts/check-pack.mjs']],
-  ['consumer', 'consumer type-check of the packed package (TypeScript 6 and 5.9, skipLibCheck false)', 'node', ['scripts/check-consumer.mjs']],
+  ['consumer', 'consumer type-check of every entry of the packed package (TypeScript 5.9, 6 and 7, skipLibCheck false)', 'node', ['scripts/check-consumer.mjs']],
   ['publint', 'publint', 'npx', ['publint', '--strict']],
   ['attw', 'types (attw, ESM-only profile)', 'npx', ['attw', '--pack', '.', '--profile', 'esm-only']],
   ['smoke-esm', 'smoke: ESM import of dist', 'node', ['test/smoke/esm.mjs']],

@@ -4,6 +4,7 @@
 // quietly run everything.
 import { spawnSync } from 'node:child_process';
 import { ensureNode } from './node-floor.mjs';
+import { ensurePrerequisites } from './prerequisites.mjs';
 
 ensureNode('npm test', ['node', 'scripts/test.mjs']);
 
@@ -39,6 +40,8 @@ if (unknown.length > 0) {
   console.error(`GRAPHCLOUD_TEST_SKIP names no step: ${unknown.join(', ')}. Steps: ${steps.map(([id]) => id).join(', ')}`);
   process.exit(2);
 }
+// Chromium, redis-server...: found, installed, or refused now rather than minutes in.
+ensurePrerequisites(new Set(steps.filter(([id, name]) => !skip.has(id) && !skip.has(name)).map(([id]) => id)));
 const started = Date.now();
 for (const [id, name, command, args, env = {}] of steps) {
   if (skip.has(id) || skip.has(name)) {

@@ -1,4 +1,4 @@
-import type { OpenedFile } from '../../core/index.js';
+import { GraphcloudError, type OpenedFile } from '../../core/index.js';
 
 /**
  * Size of the pieces a streamed upload is cut into, in bytes. Measured on Node 24 with a 1 GiB
@@ -27,9 +27,9 @@ export interface StreamedForm {
 /**
  * Encodes the form `formOf` builds with the runtime's own `FormData` encoder (`new Response(form)`:
  * the boundary, part headers and content type are the platform's, never built by hand), around a
- * placeholder file of MIME type `type`: a unique marker, whose place in the encoding is where the file's bytes go.
- * The body is the encoding before the marker, the opened file read from disk (re-cut into 8 KiB
- * views, no copy), then the encoding after it; its length is exact.
+ * placeholder file of MIME type `type`: a unique marker, whose place in the encoding is where the
+ * file's bytes go. The body is the encoding before the marker, the opened file read from disk
+ * (re-cut into 8 KiB views, no copy), then the encoding after it; its length is exact.
  *
  * @example
  * ```ts
@@ -45,7 +45,7 @@ export async function streamForm(formOf: (file: Blob) => FormData, file: OpenedF
   const headers: Record<string, string> = { 'content-type': encoded.headers.get('content-type') ?? '' };
   const bytes = new Uint8Array(await encoded.arrayBuffer());
   const at = indexOf(bytes, marker);
-  if (at === -1) throw new TypeError('the runtime\'s multipart encoder did not keep the file\'s bytes as they are');
+  if (at === -1) throw new GraphcloudError('The runtime\'s multipart encoder did not keep the file\'s bytes as they are; pass the file as a Blob instead of a path');
   const before = bytes.subarray(0, at);
   const after = bytes.subarray(at + marker.byteLength);
   headers['content-length'] = String(before.byteLength + file.size + after.byteLength);

@@ -1,5 +1,8 @@
 // A user's view of the types: compiles test/consumer/ against the BUILT package (run
 // `npm run build` first) the way an installed copy resolves, with `strict` and `skipLibCheck: false`.
+// Every entry of package.json#exports is imported too (exports.<setting>.ts, written from package.json), so
+// each entry's declarations, and every declaration they reach, are checked: a new entry is covered
+// without editing this file.
 // The README's TypeScript code blocks compile too, each as a module named after its line
 // (readme-L<line>.ts), as a Node app; `cloud` and `workflow`, which the Errors block uses
 // without defining, are declared for them.
@@ -18,16 +21,24 @@ import path from 'node:path';
 import process from 'node:process';
 
 const repo = process.cwd();
+// Each is a devDependency (the older and newer ones under an npm alias), run through the `tsc` its
+// package.json#bin names; TypeScript 7 is the native compiler, whose bin starts its platform binary.
 const TYPESCRIPTS = [
-  { name: 'TypeScript 6', tsc: 'node_modules/typescript/bin/tsc' },
-  { name: 'TypeScript 5.9', tsc: 'node_modules/typescript5/bin/tsc' },
+  { name: 'TypeScript 6', tsc: binOf('typescript') },
+  { name: 'TypeScript 5.9', tsc: binOf('typescript5') },
+  { name: 'TypeScript 7', tsc: binOf('typescript7') },
 ];
 // nodenext as a Node app compiles it (Node's types, no DOM); bundler as a browser app does (DOM).
-// Each extends test/consumer/tsconfig.json (strict, skipLibCheck false).
+// Each extends test/consumer/tsconfig.json (strict, skipLibCheck false). `serverOnly` entries are
+// left out of the browser app, with the reason: no browser app imports them, and the Node app
+// compiles them.
 const SETTINGS = [
   { name: 'nodenext, Node app', id: 'nodenext', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2023'], types: ['node'] } },
-  { name: 'bundler, browser app', id: 'bundler', compilerOptions: { module: 'esnext', moduleResolution: 'bundler', lib: ['es2023', 'dom', 'dom.iterable'], types: [] } },
+  { name: 'bundler, browser app', id: 'bundler', browser: true, compilerOptions: { module: 'esnext', moduleResolution: 'bundler', lib: ['es2023', 'dom', 'dom.iterable'], types: [] } },
 ];
+// Entries of `exports` no browser app imports: the relay runs on a server, and its Node adapter's
+// declarations name `node:http` types.
+const SERVER_ONLY = new Map([['./server', 'the relay runs on a server (its Node adapter names node:http types)']]);
 // What a user's project has besides graphcloud's own dependencies: Node's types, for a Node app.
 const USER_TYPES = ['@types/node'];
 
@@ -41,12 +52,20 @@ const project = mkdtempSync(path.join(os.tmpdir(), 'graphcloud-consumer-'));
 let failed = 0;
 let total = TYPESCRIPTS.length * SETTINGS.length;
 let readmeBlocks = 0;
+const entries = exportedEntries(pkg);
+for (const key of SERVER_ONLY.keys()) {
+  if (!entries.some((entry) => entry.key === key)) {
+    console.error(`check-consumer: SERVER_ONLY names ${key}, which package.json#exports does not have`);
+    process.exit(2);
+  }
+}
 try {
   install(project);
   for (const ts of TYPESCRIPTS) {
     const version = spawnSync(process.execPath, [path.join(repo, ts.tsc), '--version'], { encoding: 'utf8' }).stdout.trim();
     for (const setting of SETTINGS) {
-      const label = `${ts.name} (${version}), ${setting.name}`;
+      const left = setting.browser ? entries.filter((entry) => SERVER_ONLY.has(entry.key)).map((entry) => entry.specifier) : [];
+      const label = `${ts.name} (${version}), ${setting.name}: ${entries.length - left.length} entries${left.length > 0 ? ` (not ${left.join(', ')}: server only)` : ''}`;
       const run = spawnSync(process.execPath, [path.join(repo, ts.tsc), '-p', path.join(project, `tsconfig.${setting.id}.json`), '--pretty', 'false'], {
         cwd: project,
         encoding: 'utf8',
@@ -77,7 +96,36 @@ if (failed > 0) {
   console.error(`\n✖ ${failed} of ${total} consumer compiles failed (paths are relative to a temporary project: node_modules/graphcloud is the packed package)`);
   process.exit(1);
 }
-console.log(`✔ the packed package type-checks for a consumer: ${total} compiles, strict, skipLibCheck false`);
+console.log(`✔ the packed package type-checks for a consumer: ${total} compiles, strict, skipLibCheck false, entries ${entries.map((e) => e.specifier).join(', ')}`);
+
+/** The `tsc` of an installed TypeScript package, from its package.json#bin. */
+function binOf(name) {
+  const manifest = path.join(repo, 'node_modules', name, 'package.json');
+  if (!existsSync(manifest)) {
+    console.error(`check-consumer: ${name} is not installed (a devDependency); run \`npm install\``);
+    process.exit(2);
+  }
+  const { bin } = JSON.parse(readFileSync(manifest, 'utf8'));
+  const tsc = typeof bin === 'string' ? bin : bin?.tsc;
+  if (!tsc) {
+    console.error(`check-consumer: ${name}'s package.json names no tsc in bin`);
+    process.exit(2);
+  }
+  return path.join('node_modules', name, tsc);
+}
+
+/** Every entry of package.json#exports as the specifier a user imports, and whether it is JSON. */
+function exportedEntries(manifest) {
+  const exportsField = manifest.exports;
+  const keys = typeof exportsField === 'object' && exportsField !== null && Object.keys(exportsField).every((key) => key.startsWith('.')) ? Object.keys(exportsField) : ['.'];
+  return keys.map((key) => {
+    if (key.includes('*')) {
+      console.error(`check-consumer: the exports entry ${key} is a pattern; list its files as entries of their own to have them checked`);
+      process.exit(2);
+    }
+    return { key, specifier: key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`, json: key.endsWith('.json') };
+  });
+}
 
 function install(dir) {
   // The files `npm pack` would publish, copied (a link would let imports escape to the repository).
@@ -102,8 +150,19 @@ function install(dir) {
   }
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'graphcloud-consumer', private: true, type: 'module' }, null, 2));
   cpSync(path.join(repo, 'test/consumer'), dir, { recursive: true });
+  // Every entry, imported whole: its declarations and all they reach are compiled.
   for (const setting of SETTINGS) {
-    writeFileSync(path.join(dir, `tsconfig.${setting.id}.json`), JSON.stringify({ extends: './tsconfig.json', compilerOptions: setting.compilerOptions }, null, 2));
+    const imported = entries.filter((entry) => !(setting.browser && SERVER_ONLY.has(entry.key)));
+    const lines = imported.map((entry, i) =>
+      entry.json ? `import entry${i} from '${entry.specifier}' with { type: 'json' };` : `import * as entry${i} from '${entry.specifier}';`,
+    );
+    const left = entries.filter((entry) => !imported.includes(entry)).map((entry) => `// ${entry.specifier}: not imported here, ${SERVER_ONLY.get(entry.key)}\n`);
+    const source = `${left.join('')}${lines.join('\n')}\nexport const everyEntry = [${imported.map((_, i) => `entry${i}`).join(', ')}];\n`;
+    writeFileSync(path.join(dir, `exports.${setting.id}.ts`), source);
+    writeFileSync(
+      path.join(dir, `tsconfig.${setting.id}.json`),
+      JSON.stringify({ extends: './tsconfig.json', compilerOptions: setting.compilerOptions, files: ['consumer.ts', `exports.${setting.id}.ts`] }, null, 2),
+    );
   }
   // The README's blocks: each ```ts fence becomes a module of its own.
   const lines = readFileSync(path.join(repo, 'README.md'), 'utf8').split(/\r?\n/);

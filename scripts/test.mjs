@@ -4,6 +4,7 @@
 // quietly run everything.
 import { spawnSync } from 'node:child_process';
 import { ensureNode } from './node-floor.mjs';
+import { ensurePrerequisites } from './prerequisites.mjs';
 
 ensureNode('npm test', ['node', 'scripts/test.mjs']);
 
@@ -18,7 +19,7 @@ const steps = [
   ['build', 'build', 'npm', ['run', 'build', '--silent']],
   ['typecheck-e2e', 'typecheck e2e tests against dist', 'node', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.e2e.json']],
   ['pack', 'package contents (npm pack: entry points, types, CHANGELOG; no tests, sources or credentials)', 'node', ['scripts/check-pack.mjs']],
-  ['consumer', 'consumer type-check of the packed package (TypeScript 6 and 5.9, skipLibCheck false)', 'node', ['scripts/check-consumer.mjs']],
+  ['consumer', 'consumer type-check of every entry of the packed package (TypeScript 5.9, 6 and 7, skipLibCheck false)', 'node', ['scripts/check-consumer.mjs']],
   ['publint', 'publint', 'npx', ['publint', '--strict']],
   ['attw', 'types (attw, ESM-only profile)', 'npx', ['attw', '--pack', '.', '--profile', 'esm-only']],
   ['smoke-esm', 'smoke: ESM import of dist', 'node', ['test/smoke/esm.mjs']],
@@ -39,6 +40,8 @@ if (unknown.length > 0) {
   console.error(`GRAPHCLOUD_TEST_SKIP names no step: ${unknown.join(', ')}. Steps: ${steps.map(([id]) => id).join(', ')}`);
   process.exit(2);
 }
+// Chromium, redis-server...: found, installed, or refused now rather than minutes in.
+ensurePrerequisites(new Set(steps.filter(([id, name]) => !skip.has(id) && !skip.has(name)).map(([id]) => id)));
 const started = Date.now();
 for (const [id, name, command, args, env = {}] of steps) {
   if (skip.has(id) || skip.has(name)) {

@@ -1,5 +1,4 @@
-import { baseName, buildUrl, Checker, checkOptions, GraphcloudError, isPlainObject, mimeTypeOf, REQUEST_RULES, rule, toBlob, type FileInput, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
-import { streamForm, streamsUploads } from './model/multipart.js';
+import { baseName, buildUrl, Checker, checkOptions, GraphcloudError, isPlainObject, mimeTypeOf, REQUEST_RULES, rule, toBlob, withFile, type FileInput, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
 import type { RelayTokens } from './model/relay-tokens.js';
 import { UploadSchema } from './model/schemas.js';
 import type { FileRef, UploadResult } from './model/types.js';
@@ -210,22 +209,35 @@ export class FilesResource {
     check.throwIfInvalid(context);
     const { type, overwrite, filename, subfolder, originalRef, ...request } = (options ?? {}) as Partial<UploadMaskOptions>;
     const name = fileName(input, filename);
-    let blob = await toBlob(input, 'input');
-    const mime = mimeTypeOf(name);
-    if (!blob.type && mime) blob = blob.slice(0, blob.size, mime);
     const form = (file: Blob) => formOf(file, name, kind, type, overwrite, subfolder, originalRef);
-    // A file path is streamed from disk in small pieces (model/multipart.ts): the peak memory of a
-    // large upload stays far below the file's size. Other inputs are in memory already.
-    const streamed = typeof input === 'string' && streamsUploads() ? await streamForm(form(blob), form(new Blob([], { type: blob.type })), blob.size) : undefined;
-    // streamBody: fetch would otherwise tee the form to replay it on a redirect, holding the whole file in memory.
-    const answer = await this.#http.request({
-      method: 'POST',
-      path: `/api/upload/${kind}`,
-      body: streamed?.body ?? form(blob),
-      streamBody: true,
-      schema: UploadSchema,
-      options: streamed ? { ...request, headers: { ...request.headers, ...streamed.headers } } : request,
-    });
+    const send = (body: FormData | ReadableStream<Uint8Array>, headers?: Record<string, string>) =>
+      this.#http.request({
+        method: 'POST',
+        path: `/api/upload/${kind}`,
+        body,
+        // streamBody: fetch would otherwise tee the form to replay it on a redirect, holding the whole file in memory.
+        streamBody: true,
+        schema: UploadSchema,
+        options: headers ? { ...request, headers: { ...request.headers, ...headers } } : request,
+      });
+    let answer: Awaited<ReturnType<typeof send>>;
+    if (typeof input === 'string' && streamsUploads()) {
+      // A file path is opened by this call and closed before it settles, however it ends, and
+      // streamed from disk in small pieces (model/multipart.ts): the peak memory of a large upload
+      // stays far below the file's size.
+      // Node only: loaded on first use, so no browser bundle carries it.
+      const { streamForm } = await import('./model/multipart.js');
+      answer = await withFile(input, 'input', async (file) => {
+        const streamed = await streamForm(form, file, file.type || (mimeTypeOf(name) ?? ''));
+        return send(streamed.body, streamed.headers);
+      });
+    } else {
+      // Other inputs are in memory already (a path on Bun and Deno is the runtime's file blob).
+      let blob = await toBlob(input, 'input');
+      const mime = mimeTypeOf(name);
+      if (!blob.type && mime) blob = blob.slice(0, blob.size, mime);
+      answer = await send(form(blob));
+    }
     return { name: answer.name, subfolder: answer.subfolder ?? '', type: answer.type ?? undefined };
   }
 }
@@ -255,6 +267,16 @@ function checkView(ref: FileRef, options: unknown, rules: OptionRules, context: 
 
 function viewQuery(ref: FileRef): { filename: string; subfolder: string; type: string } {
   return { filename: ref.filename, subfolder: ref.subfolder ?? '', type: ref.type ?? 'output' };
+}
+
+/**
+ * True where a file path is streamed from an opened file (model/multipart.ts): Node's own `fetch`
+ * (undici), which accepts a streamed request body and a computed `content-length`. Bun and Deno
+ * send the `FormData` with the runtime's file blob.
+ */
+function streamsUploads(): boolean {
+  const g = globalThis as { process?: { versions?: Record<string, string | undefined> }; Deno?: unknown };
+  return Boolean(g.process?.versions?.node) && !g.process?.versions?.bun && g.Deno === undefined;
 }
 
 function fileName(input: FileInput, explicit: string | undefined): string {

@@ -1,4 +1,7 @@
 import { ValidationError } from './errors/validation-error.js';
+import type { OpenedFile } from './open-file.js';
+
+export type { OpenedFile } from './open-file.js';
 
 /**
  * Binary input accepted wherever the SDK takes a file: a `Blob`/`File`, bytes, a stream, or
@@ -71,7 +74,30 @@ export async function toBytes(input: FileInput, field = 'input'): Promise<Uint8A
   if (input instanceof Uint8Array) return input;
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (typeof input === 'string') return withFile(input, field, (file) => file.head(file.size));
   return new Uint8Array(await (await toBlob(input, field)).arrayBuffer());
+}
+
+/**
+ * Opens the file at `path`, runs `use` on it, and closes it when `use` settles, whatever way.
+ *
+ * @throws {@link ValidationError} naming `field` for a path outside Node-like runtimes, or a path
+ * that is not a readable regular file.
+ * @example
+ * ```ts
+ * const bytes = await withFile('./photo.png', 'image', (file) => file.head(file.size));
+ * ```
+ */
+export async function withFile<T>(path: string, field: string, use: (file: OpenedFile) => Promise<T>): Promise<T> {
+  // Node, Bun and Deno only: loaded on first use, so no browser bundle carries it.
+  const { openFile } = await import('./open-file.js');
+  const file = await openFile(path, field, mimeTypeOf(path) ?? '');
+  try {
+    return await use(file);
+  } finally {
+    // Waits for a read in flight; a stream still held by fetch then fails its next read.
+    await file.close();
+  }
 }
 
 /** Base64 of bytes, using the runtime's native encoder when it has one. */

@@ -42,8 +42,11 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
   query?: Record<string, QueryValue> | undefined;
   /** JSON body. */
   json?: unknown;
-  /** Any other body (a `FormData` gets its multipart content type from fetch). */
-  body?: RequestBody | undefined;
+  /**
+   * Any other body (a `FormData` gets its multipart content type from fetch), or a function that
+   * makes it for each attempt: a stream can be sent once, so a retried stream is made anew.
+   */
+  body?: RequestBody | (() => RequestBody) | undefined;
   /** Schema of the success body; without one the body is ignored and `undefined` returned. */
   schema?: S;
   /** Credentials the body carries (a partner key, a personal access token): scrubbed from every error. */
@@ -195,7 +198,7 @@ export class HttpClient {
     let streaming = false;
     try {
       let method: string = spec.method;
-      let body: RequestBody | undefined = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
+      let body: RequestBody | undefined = spec.json !== undefined ? JSON.stringify(spec.json) : typeof spec.body === 'function' ? spec.body() : spec.body;
       for (let hop = 0; ; hop++) {
         // An anonymous call (a signed URL) carries no credential, whatever its origin.
         const sameOrigin = !spec.anonymous && new URL(url).origin === this.#origin;

@@ -15,4 +15,4 @@ export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS } 
 export { sleep, throwIfAborted } from './sleep.js';
 export { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 export { parseResponse, formatPath } from './schema.js';
-export { toBlob, toBytes, bytesToBase64, mimeTypeOf, baseName, type FileInput } from './files.js';
+export { toBlob, toBytes, withFile, bytesToBase64, mimeTypeOf, baseName, type FileInput, type OpenedFile } from './files.js';

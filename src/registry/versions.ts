@@ -1,4 +1,4 @@
-import { Checker, checkIds, checkOptions, paginate, path, rule, toBlob, ValidationError, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
+import { Checker, checkIds, checkOptions, paginate, path, rule, toBlob, ValidationError, withFile, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
 import { body, stringList, withOptions } from './checks.js';
 import { REGISTRY_DEFAULTS } from './defaults.js';
 import { PackageUploadError } from './errors.js';
@@ -153,25 +153,27 @@ export class VersionsResource {
       if (typeof params.personalAccessToken !== 'string' || params.personalAccessToken.trim() === '') check.fail('params.personalAccessToken', 'a non-empty personal access token (registry.publishers.createToken())', typeof params.personalAccessToken);
     }
     checkIds('registry.versions.publish()', { publisherId, nodeId }, check);
-    const pkg = await openPackage(params.package, 'params.package');
-    const token = params.personalAccessToken;
-    const answer = await this.#http.request({
-      method: 'POST',
-      path: path`/publishers/${publisherId}/nodes/${nodeId}/versions`,
-      json: { personal_access_token: token, node: { ...params.node, id: params.node.id ?? nodeId }, node_version: params.version },
-      schema: PublishAnswerSchema,
-      secrets: [token],
-      options,
+    // The package is opened by this call and closed before it settles, however it ends.
+    return withPackage(params.package, 'params.package', 'registry.versions.publish()', async (pkg) => {
+      const token = params.personalAccessToken;
+      const answer = await this.#http.request({
+        method: 'POST',
+        path: path`/publishers/${publisherId}/nodes/${nodeId}/versions`,
+        json: { personal_access_token: token, node: { ...params.node, id: params.node.id ?? nodeId }, node_version: params.version },
+        schema: PublishAnswerSchema,
+        secrets: [token],
+        options,
+      });
+      const version: NodeVersion = answer.node_version ?? { version: params.version.version, node_id: nodeId };
+      if (!answer.signedUrl) throw new PackageUploadError(version, undefined);
+      try {
+        await this.#put(answer.signedUrl, pkg, options);
+      } catch (error) {
+        // Even on an abort: the version exists now, and the error is the only place that says so.
+        throw new PackageUploadError(version, answer.signedUrl, error);
+      }
+      return version;
     });
-    const version: NodeVersion = answer.node_version ?? { version: params.version.version, node_id: nodeId };
-    if (!answer.signedUrl) throw new PackageUploadError(version, undefined);
-    try {
-      await this.#put(answer.signedUrl, pkg, options);
-    } catch (error) {
-      // Even on an abort: the version exists now, and the error is the only place that says so.
-      throw new PackageUploadError(version, answer.signedUrl, error);
-    }
-    return version;
   }
 
   /**
@@ -188,17 +190,18 @@ export class VersionsResource {
     if (typeof signedUrl !== 'string' || !/^https?:\/\//i.test(signedUrl) || !URL.canParse(signedUrl)) check.fail('signedUrl', 'the absolute upload URL of a PackageUploadError', '(not an absolute http(s) URL)');
     check.required('package', pkg);
     check.throwIfInvalid('registry.versions.uploadPackage()');
-    await this.#put(signedUrl, await openPackage(pkg, 'package'), options);
+    await withPackage(pkg, 'package', 'registry.versions.uploadPackage()', (opened) => this.#put(signedUrl, opened, options));
   }
 
-  async #put(signedUrl: string, pkg: Blob, options: RequestOptions | undefined): Promise<void> {
+  async #put(signedUrl: string, pkg: Package, options: RequestOptions | undefined): Promise<void> {
     await this.#http.request({
       method: 'PUT',
       path: signedUrl,
-      body: pkg,
+      // A file is a new stream on each attempt (its length given, as a signed URL needs it).
+      body: pkg.body,
       anonymous: true,
       streamBody: true,
-      options: { ...options, headers: { ...options?.headers, 'content-type': 'application/zip' } },
+      options: { ...options, headers: { ...options?.headers, ...pkg.headers, 'content-type': 'application/zip' } },
     });
   }
 }
@@ -215,14 +218,28 @@ function versionIdOnly(check: Checker, nodeId: string, versionId: unknown): void
 
 const ZIP_MAGIC = [[0x50, 0x4b, 0x03, 0x04], [0x50, 0x4b, 0x05, 0x06], [0x50, 0x4b, 0x07, 0x08]];
 
-// Opens the package (a path stays on disk, read as it is sent) and checks it is a non-empty zip
-// before anything is sent: a version published without its package is worse than no version.
-async function openPackage(input: FileInput, field: string): Promise<Blob> {
-  const blob = await toBlob(input, field);
-  const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
-  const isZip = ZIP_MAGIC.some((magic) => magic.every((byte, i) => head[i] === byte));
-  if (blob.size === 0 || !isZip) {
-    throw new ValidationError([{ path: field, rule: 'a zip archive of the node\'s files (a path, Blob or bytes)', received: blob.size === 0 ? '(empty)' : '(not a zip archive)' }], 'registry.versions.publish()');
+/** A package ready to send: its body for each attempt, and the headers it needs. */
+interface Package {
+  body: () => Blob | ReadableStream<Uint8Array>;
+  headers: Record<string, string>;
+}
+
+// Opens the package (a path stays on disk, read as it is sent, and is closed when `use` settles)
+// and checks it is a non-empty zip before anything is sent: a version published without its
+// package is worse than no version.
+async function withPackage<T>(input: FileInput, field: string, context: string, use: (pkg: Package) => Promise<T>): Promise<T> {
+  const refuse = (size: number) => {
+    throw new ValidationError([{ path: field, rule: 'a zip archive of the node\'s files (a path, Blob or bytes)', received: size === 0 ? '(empty)' : '(not a zip archive)' }], context);
+  };
+  const isZip = (head: Uint8Array) => ZIP_MAGIC.some((magic) => magic.every((byte, i) => head[i] === byte));
+  if (typeof input === 'string') {
+    return withFile(input, field, async (file) => {
+      if (file.size === 0 || !isZip(await file.head(4))) refuse(file.size);
+      return use({ body: () => file.stream(), headers: { 'content-length': String(file.size) } });
+    });
   }
-  return blob.type ? blob : blob.slice(0, blob.size, 'application/zip');
+  const blob = await toBlob(input, field);
+  if (blob.size === 0 || !isZip(new Uint8Array(await blob.slice(0, 4).arrayBuffer()))) refuse(blob.size);
+  const zip = blob.type ? blob : blob.slice(0, blob.size, 'application/zip');
+  return use({ body: () => zip, headers: {} });
 }

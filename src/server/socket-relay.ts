@@ -131,7 +131,7 @@ export class SocketRelay implements SessionHost {
     return session;
   }
 
-  /** @internal Called by a session once its token is verified. */
+  /** Called by a session once its token is verified (SessionHost: not tagged internal, as stripInternal would drop it from the declarations, which would then fail `implements SessionHost`). */
   subscribe(session: BrowserSession, promptId: string): boolean {
     if (!this.#sessions.has(session)) return false;
     if (!session.follows.has(promptId)) {
@@ -149,7 +149,7 @@ export class SocketRelay implements SessionHost {
     return true;
   }
 
-  /** @internal Called by a session that closed. */
+  /** Called by a session that closed (SessionHost). */
   leave(session: BrowserSession): void {
     if (!this.#sessions.delete(session)) return;
     for (const promptId of session.follows.keys()) this.#unfollow(session, promptId);

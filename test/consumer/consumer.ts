@@ -1,7 +1,7 @@
 // What a user's project compiles against: the BUILT package through its `exports`, with strict
 // settings and skipLibCheck false (so every declaration the package ships is checked too).
 // `node scripts/check-consumer.mjs` installs the packed package beside this file and compiles it
-// with TypeScript 6 and 5.9, under moduleResolution nodenext and bundler.
+// with TypeScript 6, 5.9 and 7, under moduleResolution nodenext and bundler.
 // Keep it small: constructors, DEFAULTS, the error classes and each client's main call.
 import {
   ApiError,

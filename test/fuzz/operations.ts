@@ -49,12 +49,12 @@ export interface Clients {
   close(): Promise<void>;
 }
 
-/** Fresh clients with fast, bounded retries and waits. */
-export function createClients(): Clients {
+/** Fresh clients with fast, bounded retries and waits; `fetch` answers their requests when given. */
+export function createClients(options: { fetch?: typeof fetch } = {}): Clients {
   const payloads: unknown[] = [];
   const hooks = { onRequest: (e: unknown) => void payloads.push(e), onResponse: (e: unknown) => void payloads.push(e) };
   const retry = { limit: 1, budgetMs: 50, minDelayMs: 1, maxDelayMs: 2 };
-  const common = { retry, timeout: 2_000, ...hooks };
+  const common = { retry, timeout: 2_000, ...hooks, ...(options.fetch ? { fetch: options.fetch } : {}) };
   const cloud = new CloudClient({
     baseUrl: CLOUD,
     apiKey: SECRETS.apiKey,

@@ -1,19 +1,22 @@
+import { GraphcloudError, type OpenedFile } from '../../core/index.js';
+
 /**
  * Size of the pieces a streamed upload is cut into, in bytes. Measured on Node 24 with a 1 GiB
- * file (bench/cloud-upload.ts): the 64 KiB chunks the file reader yields (copied once more by the
- * FormData encoder) leave up to ~64 MB of spent chunks waiting for V8's external-memory GC
- * trigger (peak RSS growth 66-93 MB); 8 KiB views of them (no copy) add enough small objects that
- * the young-generation collections which free spent chunks run far more often (32-39 MB).
+ * file (bench/cloud-upload.ts), when the file was a blob in the platform's FormData encoder: the
+ * 64 KiB chunks the file reader yields (copied once more by the encoder) leave up to ~64 MB of
+ * spent chunks waiting for V8's external-memory GC trigger (peak RSS growth 66-93 MB); 8 KiB views
+ * of them (no copy) add enough small objects that the young-generation collections which free
+ * spent chunks run far more often (32-39 MB).
  */
 const PIECE_BYTES = 8 * 1024;
 
 /**
  * A multipart body as the platform encodes it, ready to stream: the body, and the platform's own
- * `content-type` (with its boundary) plus `content-length` when it can be known exactly.
+ * `content-type` (with its boundary) plus the exact `content-length`.
  *
  * @example
  * ```ts
- * const { body, headers } = await streamForm(form, twin, file.size);
+ * const { body, headers } = await streamForm((file) => form(file), opened, 'image/png');
  * ```
  */
 export interface StreamedForm {
@@ -22,49 +25,59 @@ export interface StreamedForm {
 }
 
 /**
- * Encodes `form` with the runtime's own `FormData` encoder (`new Response(form)`: the boundary and
- * content type are the platform's, never built by hand) and re-cuts its stream into 8 KiB views
- * (no copy). `twin` is the same form with an empty file: its encoded size plus `fileSize` is the
- * exact length, provided both boundaries have the same length (checked through the two content
- * types); otherwise the body goes out chunked.
+ * Encodes the form `formOf` builds with the runtime's own `FormData` encoder (`new Response(form)`:
+ * the boundary, part headers and content type are the platform's, never built by hand), around a
+ * placeholder file of MIME type `type`: a unique marker, whose place in the encoding is where the
+ * file's bytes go. The body is the encoding before the marker, the opened file read from disk
+ * (re-cut into 8 KiB views, no copy), then the encoding after it; its length is exact.
  *
  * @example
  * ```ts
- * const { body, headers } = await streamForm(form, twin, blob.size);
- * await http.request({ method: 'POST', path, body, streamBody: true, options: { headers } });
+ * await withFile(path, 'input', async (file) => {
+ *   const { body, headers } = await streamForm((blob) => formOf(blob, name), file, file.type);
+ *   return http.request({ method: 'POST', path, body, streamBody: true, options: { headers } });
+ * });
  * ```
  */
-export async function streamForm(form: FormData, twin: FormData, fileSize: number): Promise<StreamedForm> {
-  const encoded = new Response(form);
-  const probe = new Response(twin);
-  const type = encoded.headers.get('content-type') ?? '';
-  const headers: Record<string, string> = { 'content-type': type };
-  const probeType = probe.headers.get('content-type') ?? '';
-  const probeBytes = (await probe.arrayBuffer()).byteLength;
-  if (probeType.length === type.length) headers['content-length'] = String(probeBytes + fileSize);
-  const source = encoded.body;
-  if (!source) throw new TypeError('the runtime returned no multipart body');
-  const body = source.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        for (let at = 0; at < chunk.byteLength; at += PIECE_BYTES) controller.enqueue(chunk.subarray(at, at + PIECE_BYTES));
+export async function streamForm(formOf: (file: Blob) => FormData, file: OpenedFile, type: string): Promise<StreamedForm> {
+  const marker = new TextEncoder().encode(`graphcloud-file-${crypto.randomUUID()}`);
+  const encoded = new Response(formOf(new Blob([marker], { type })));
+  const headers: Record<string, string> = { 'content-type': encoded.headers.get('content-type') ?? '' };
+  const bytes = new Uint8Array(await encoded.arrayBuffer());
+  const at = indexOf(bytes, marker);
+  if (at === -1) throw new GraphcloudError('The runtime\'s multipart encoder did not keep the file\'s bytes as they are; pass the file as a Blob instead of a path');
+  const before = bytes.subarray(0, at);
+  const after = bytes.subarray(at + marker.byteLength);
+  headers['content-length'] = String(before.byteLength + file.size + after.byteLength);
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(before);
       },
-    }),
+      async pull(controller) {
+        reader ??= file.stream().getReader();
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.enqueue(after);
+          controller.close();
+          return;
+        }
+        for (let from = 0; from < value.byteLength; from += PIECE_BYTES) controller.enqueue(value.subarray(from, from + PIECE_BYTES));
+      },
+      async cancel(reason) {
+        await reader?.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
   );
   return { body, headers };
 }
 
-/**
- * True where a file path is streamed through the re-cut body: Node's own `fetch` (undici), which
- * accepts a streamed request body and a computed `content-length`. Bun, Deno and browsers send
- * the `FormData` itself.
- *
- * @example
- * ```ts
- * if (typeof input === 'string' && streamsUploads()) ({ body, headers } = await streamForm(form, twin, blob.size));
- * ```
- */
-export function streamsUploads(): boolean {
-  const g = globalThis as { process?: { versions?: Record<string, string | undefined> }; Deno?: unknown };
-  return Boolean(g.process?.versions?.node) && !g.process?.versions?.bun && g.Deno === undefined;
+function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
+  search: for (let i = 0; i + needle.byteLength <= haystack.byteLength; i++) {
+    for (let j = 0; j < needle.byteLength; j++) if (haystack[i + j] !== needle[j]) continue search;
+    return i;
+  }
+  return -1;
 }

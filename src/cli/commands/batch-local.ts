@@ -90,8 +90,8 @@ export async function runLocalBatch(ctx: CommandContext, cloud: CloudClient, wor
   interrupts.setLeaveNotice(() => {
     const ids = [...inflight.values()].flatMap((run) => (run.promptId ? [run.promptId] : []));
     if (ids.length === 0) return { text: 'Left the batch; no job of it was running.', json: { type: 'left', promptIds: [] } };
-    const what = stopping ? 'their cancellation was asked; see how they ended with `graphcloud jobs get <id>`' : 'they go on; follow one with `graphcloud jobs watch <id>`';
-    return { text: `Left the batch without waiting for ${ids.length} job${ids.length === 1 ? '' : 's'} (${what}):\n${ids.map((id) => `  ${id}`).join('\n')}`, json: { type: 'left', promptIds: ids, cancelAsked: stopping } };
+    const what = stopping ? 'Their cancellation was asked; see how each ended: graphcloud jobs get <id>' : 'They go on; follow one: graphcloud jobs watch <id>';
+    return { text: `Left the batch without waiting for ${ids.length} job${ids.length === 1 ? '' : 's'}:\n${ids.map((id) => `  ${id}`).join('\n')}\n${what}`, json: { type: 'left', promptIds: ids, cancelAsked: stopping } };
   });
 
   const runOne = async (set: BatchSet): Promise<void> => {

@@ -100,7 +100,7 @@ export class BatchReporter {
     const { out } = this.#ctx;
     this.state.cancelling = true;
     out.json({ type: 'cancelling' });
-    out.notice(`${out.errorStyle('yellow', '⚠')} Cancelling the batch: no new set starts, and the jobs running are cancelled… (Ctrl-C again leaves now)`);
+    out.notice(`${out.errorStyle('yellow', '⚠')} Cancelling the batch's jobs; no new set starts… (Ctrl-C again leaves now)`);
     this.#region?.draw();
   }
 

@@ -50,6 +50,8 @@ export interface JobDetail extends JobSummary {
   outputs: Record<string, NodeOutput>;
   /** The API-format workflow it ran, when the server returned it. */
   workflow: Workflow | undefined;
+  /** The submission's `extra_data` (`workflow.extra_data`), partner credentials left out, when the server returned it. */
+  extraData?: Record<string, unknown> | undefined;
 }
 
 /**

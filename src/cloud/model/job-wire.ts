@@ -153,7 +153,17 @@ export function toJobDetail(body: z.infer<typeof JobDetailSchema>, statusMap?: R
     ...toJobSummary(body, statusMap),
     outputs: toOutputs(body.outputs) ?? (Object.create(null) as JobDetail['outputs']),
     workflow: prompt?.success ? (prompt.data as Workflow) : undefined,
+    extraData: workflow.success ? toExtraData(workflow.data.extra_data) : undefined,
   };
+}
+
+/** The `extra_data` a job was submitted with, without the partner credentials it may carry. */
+function toExtraData(raw: unknown): Record<string, unknown> | undefined {
+  const extra = AnyObjectSchema.safeParse(raw);
+  if (!extra.success) return undefined;
+  const copy: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(extra.data)) if (key !== 'api_key_platform_org' && key !== 'auth_token_platform_org') copy[key] = value;
+  return copy;
 }
 
 /**

@@ -141,7 +141,7 @@ export async function runLocalBatch(ctx: CommandContext, cloud: CloudClient, wor
     interrupts.setLeaveNotice(undefined);
   }
   // The sets never started were never sent.
-  for (const set of sets.slice(next)) reporter.ended(set, { status: 'cancelled' }, false);
+  for (const set of sets.slice(next)) reporter.ended(set, { status: 'cancelled' }, true);
   if (fatal !== undefined) throw fatal;
 }
 

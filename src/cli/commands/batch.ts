@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
 import { isUiWorkflow, setInputs, type CloudClient, type Workflow } from '../../index.js';
 import { createCloud } from '../base/clients.js';
 import type { CommandContext, CommandSpec } from '../base/command.js';
@@ -7,7 +8,10 @@ import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { checkReadable, readJsonFile } from '../base/files.js';
 import { parseAssignment, parseDuration } from '../base/values.js';
 import { BatchReporter } from '../live/batch-reporter.js';
+import { batchAdminCommands } from './batch-admin.js';
 import { runLocalBatch } from './batch-local.js';
+import { runQueueBatch } from './batch-queue.js';
+import { DEFAULT_QUEUE, openQueue, redisUrl, shownUrl } from './batch-redis.js';
 import { SetsFileError } from './batch-sets-error.js';
 import { readSets, type BatchSet } from './batch-sets.js';
 import { applySets, loadWorkflow, locate } from './workflow-input.js';
@@ -38,7 +42,10 @@ export const batchCommand: CommandSpec = {
     '--set values; an empty CSV cell keeps the workflow\'s value ("" sets empty text).\n\n' +
     'Every set is checked before the first one is sent: a mistake names its line and column, and costs\n' +
     'nothing. Ctrl-C starts no new set and cancels the jobs the batch submitted; a second Ctrl-C leaves\n' +
-    'at once, printing their ids.',
+    'at once, printing their ids.\n\n' +
+    'With --redis (or GRAPHCLOUD_REDIS_URL) the sets become runs of a queue that `graphcloud worker`s run,\n' +
+    'on any machines; the batch follows them (or, with --detach, adds them and exits). Its runs are\n' +
+    '<batch id>-<set>: `graphcloud batch status|cancel|results <batch id>` read them from anywhere.',
   args: '<workflow.json>',
   positionals: [1, 1],
   service: 'cloud',
@@ -52,11 +59,16 @@ export const batchCommand: CommandSpec = {
     timeout: { type: 'string', value: '<duration>', description: 'Give up on a set after this long, cancelling its job: 90s, 10m, 1h, none (default 1h)' },
     'skip-validation': { type: 'boolean', description: 'Send the sets without checking them against the node definitions' },
     'partner-key': { type: 'boolean', description: 'Send your API key for partner nodes (extra_data.api_key_platform_org)' },
+    redis: { type: 'string', value: '<url>', description: 'Add the sets to the run queue on this Redis (default: $GRAPHCLOUD_REDIS_URL; no password here)' },
+    queue: { type: 'string', value: '<name>', description: `With --redis: the queue's name (default ${DEFAULT_QUEUE})` },
+    detach: { type: 'boolean', description: 'With --redis: add the sets and exit (follow them with `batch status`)' },
   },
+  subcommands: batchAdminCommands,
   examples: [
     'graphcloud batch portrait.json --inputs sweep.jsonl --out ./out',
     "printf 'KSampler.seed,Positive.text\\n1,a fox\\n2,a cat\\n' > sweep.csv && graphcloud batch portrait.json --inputs sweep.csv --concurrency 2",
     "graphcloud batch portrait.json --inputs sweep.csv --json | jq -c 'select(.type == \"result\") | [.set, .status]'",
+    'GRAPHCLOUD_REDIS_URL=redis://127.0.0.1:6379 graphcloud batch portrait.json --inputs sweep.jsonl --detach',
   ],
   run: runBatchCommand,
 };
@@ -68,6 +80,10 @@ async function runBatchCommand(ctx: CommandContext): Promise<ExitCode> {
   const inputs = options.inputs;
   if (typeof inputs !== 'string' || inputs === '') throw usageError('--inputs <file> is required: a .jsonl or .csv file of input sets.', help);
   const concurrency = parseCount(options.concurrency, '--concurrency', LOCAL_CONCURRENCY, help);
+  const redis = redisUrl(ctx, help);
+  if (redis === undefined && (options.detach || options.queue !== undefined)) throw usageError(`--${options.detach ? 'detach' : 'queue'} needs a run queue: pass --redis <url> or set GRAPHCLOUD_REDIS_URL.`, help);
+  if (redis !== undefined && options.concurrency !== undefined) throw usageError('--concurrency is for a batch run in this process; with --redis the workers decide (graphcloud worker --concurrency).', help);
+  const queueName = typeof options.queue === 'string' ? options.queue : DEFAULT_QUEUE;
   const sets = ((options.set as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--set', help));
   const uploads = ((options.upload as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--upload', help));
   const waitTimeout = typeof options.timeout === 'string' ? parseDuration(options.timeout, '--timeout', help) : undefined;
@@ -86,7 +102,6 @@ async function runBatchCommand(ctx: CommandContext): Promise<ExitCode> {
   await checkUploads(inputs, batch);
 
   const reporter = new BatchReporter(ctx, batch.length, workflow);
-  ctx.out.json({ type: 'batch', sets: batch.length, concurrency });
   try {
     if (validate) {
       reporter.preparing(`checking ${batch.length} set${batch.length === 1 ? '' : 's'} against the node definitions`);
@@ -98,14 +113,42 @@ async function runBatchCommand(ctx: CommandContext): Promise<ExitCode> {
     throw error;
   }
   const out = typeof options.out === 'string' ? options.out : undefined;
-  try {
-    await runLocalBatch(ctx, cloud, workflow, batch, reporter, { concurrency, out, uploads: common, waitTimeout, partnerApiKey: options['partner-key'] === true ? true : undefined });
-  } finally {
+  const partnerApiKey = options['partner-key'] === true ? true : undefined;
+  if (redis !== undefined) {
+    await using queue = await openQueue(ctx, redis, queueName, true);
+    const batchId = newBatchId(inputs);
+    ctx.out.json({ type: 'batch', sets: batch.length, queue: queueName, batchId });
+    ctx.out.human(`${ctx.out.style('green', '✔')} Batch ${batchId}: ${batch.length} set${batch.length === 1 ? '' : 's'} for queue ${queueName} on ${shownUrl(redis)}`);
+    try {
+      await runQueueBatch(ctx, queue, workflow, batch, reporter, { batchId, out, uploads: common, partnerApiKey, detach: options.detach === true });
+    } catch (error) {
+      reporter.stop();
+      throw error;
+    }
+    if (options.detach) {
+      reporter.stop();
+      ctx.out.json({ type: 'added', batchId, queue: queueName, sets: batch.length });
+      ctx.out.human(`  Added; \`graphcloud worker\` runs them. Follow: graphcloud batch status ${batchId}${queueName === DEFAULT_QUEUE ? '' : ` --queue ${queueName}`}`);
+      return EXIT.ok;
+    }
     reporter.finish(out);
+  } else {
+    ctx.out.json({ type: 'batch', sets: batch.length, concurrency });
+    try {
+      await runLocalBatch(ctx, cloud, workflow, batch, reporter, { concurrency, out, uploads: common, waitTimeout, partnerApiKey });
+    } finally {
+      reporter.finish(out);
+    }
   }
   const { failed, cancelled } = reporter.state.counts;
   if (failed > 0) return EXIT.failed;
   return cancelled > 0 ? EXIT.cancelled : EXIT.ok;
+}
+
+/** A batch id from the sets file's name: `sweep-7f3a9c21` (never only digits, never a colon: run ids forbid them). */
+function newBatchId(file: string): string {
+  const stem = basename(file, extname(file)).replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 40) || 'batch';
+  return `${stem}-${globalThis.crypto.randomUUID().slice(0, 8)}`;
 }
 
 /** A whole number flag from 1 to 256. */

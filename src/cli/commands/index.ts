@@ -6,20 +6,21 @@ import { runCommand } from './run.js';
 import { simCommand } from './sim.js';
 import { taskCommand } from './task.js';
 import { uploadCommand } from './upload.js';
+import { workerCommand } from './worker.js';
 
 /**
  * Every command of `graphcloud`, as one tree: help, parsing and dispatch read it.
  *
  * @example
  * ```ts
- * ROOT.subcommands?.map((c) => c.name); // ['run', 'batch', 'jobs', 'upload', 'task', 'registry', 'sim']
+ * ROOT.subcommands?.map((c) => c.name); // ['run', 'batch', 'jobs', 'upload', 'task', 'registry', 'sim', 'worker']
  * ```
  */
 export const ROOT: CommandSpec = {
   name: 'graphcloud',
   summary: 'The graphcloud command line',
   description: 'graphcloud: run workflows on the cloud, media tasks on the proxy, and nodes from the registry.',
-  subcommands: [runCommand, batchCommand, jobsCommand, uploadCommand, taskCommand, registryCommand, simCommand],
+  subcommands: [runCommand, batchCommand, jobsCommand, uploadCommand, taskCommand, registryCommand, simCommand, workerCommand],
   examples: [
     'graphcloud sim                                   # a local simulator to try everything on',
     "graphcloud run portrait.json --set 'KSampler.seed=42' --out ./out",

@@ -62,9 +62,9 @@ export class BatchReporter {
     this.#region?.draw();
   }
 
-  /** A set started. */
+  /** A set started (once; a second call changes nothing). */
   started(set: SetRef): void {
-    this.state.start(set.index, Date.now());
+    if (!this.state.active.has(set.index)) this.state.start(set.index, Date.now());
   }
 
   /** A set's job was accepted. */
@@ -78,12 +78,17 @@ export class BatchReporter {
     this.state.onEvent(set.index, event);
   }
 
-  /** A set ended; `started` is false for a set cancelled before it started. */
-  ended(set: SetRef, end: SetEnd, started = true): void {
-    this.state.finish(set.index, end.status, started ? 'running' : 'queued');
+  /** The share of a set done, as a queue's worker reports it. */
+  progress(set: SetRef, fraction: number): void {
+    this.state.progress(set.index, fraction);
+  }
+
+  /** A set ended; `quiet` prints no human line for it (a set never sent, cancelled with the batch). */
+  ended(set: SetRef, end: SetEnd, quiet = false): void {
+    this.state.finish(set.index, end.status);
     const { out } = this.#ctx;
     out.json({ type: 'result', set: set.index, line: set.line, ...end });
-    if (!started) return;
+    if (quiet) return;
     const job = end.promptId ? ` job ${end.promptId}` : '';
     if (end.status === 'failed') {
       out.human(`${out.style('red', '✖')} Set ${set.index} (line ${set.line}) failed${job}: ${end.error ?? 'no reason given'}`);

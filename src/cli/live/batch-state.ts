@@ -10,6 +10,8 @@ export interface ActiveSet {
   promptId: string | undefined;
   /** The run's own progress (nodes done, the node running), from its events. */
   run: RunState;
+  /** The share done as a queue's worker reports it (runs followed through Redis have no events). */
+  fraction?: number | undefined;
 }
 
 /**
@@ -76,9 +78,18 @@ export class BatchState {
     this.active.get(index)?.run.onEvent(event);
   }
 
-  /** The set ended: `from` is where it was (`running`, or `queued` for a set that never started). */
-  finish(index: number, status: Exclude<SetStatus, 'queued' | 'running'>, from: 'queued' | 'running' = 'running'): void {
-    if (from === 'running') this.active.delete(index);
+  /** The share of the set done, as a worker reported it. */
+  progress(index: number, fraction: number): void {
+    const active = this.active.get(index);
+    if (active) {
+      active.fraction = fraction;
+      if (active.run.phase === 'pending') active.run.phase = 'running';
+    }
+  }
+
+  /** The set ended, running or still queued (cancelled before it started, or seen only once it had ended). */
+  finish(index: number, status: Exclude<SetStatus, 'queued' | 'running'>): void {
+    const from = this.active.delete(index) ? 'running' : 'queued';
     this.#move(from, status);
   }
 

@@ -60,7 +60,7 @@ export function renderBatch(state: BatchState, columns: number, tick: number, st
       continue;
     }
     const job = style('dim', `job ${active.promptId.slice(0, 8)}`);
-    const part = active.run.fraction();
+    const part = active.fraction ?? active.run.fraction();
     const phase = active.run.phase === 'pending' ? style('dim', 'queued on the server') : part === undefined ? '' : `${bar(part, 16, style)}  ${String(Math.floor(part * 100)).padStart(3)}%`;
     lines.push(`  ${label}  ${job}  ${phase}`.trimEnd());
   }

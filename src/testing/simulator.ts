@@ -49,6 +49,8 @@ export const SIMULATOR_DEFAULTS = Object.freeze({
   signedUrlTtlMs: 300_000,
   /** `POST /api/jobs/{id}/cancel` is served, as on the newest servers. */
   cancelRoutes: true,
+  /** Jobs of the account run at once (plan tiers run 1, 3 or 5); the others wait, pending. */
+  accountConcurrency: 1,
 });
 
 /**
@@ -89,6 +91,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     signal,
     stepDelayMs: options.stepDelayMs ?? SIMULATOR_DEFAULTS.stepDelayMs,
     progressSteps: options.progressSteps ?? SIMULATOR_DEFAULTS.progressSteps,
+    accountConcurrency: options.accountConcurrency ?? SIMULATOR_DEFAULTS.accountConcurrency,
     partner: partnerCall({ proxyUrl: () => urls.registry, internalSecret, signal, pollMs: Math.max(5, Math.min(100, taskDurationMs / 5)) }),
     log,
   });
@@ -184,6 +187,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       jobs: () => runner.all().map(jobSnapshot),
       socketCount: () => hub.count(),
       waitForIdle: () => runner.waitForIdle(),
+      peaks: () => runner.peaks(),
       files: (type) => store.list(type),
     },
     close: () => {

@@ -85,6 +85,7 @@ export async function runQueueBatch(ctx: CommandContext, queue: RunQueue, workfl
       throw error;
     });
     reporter.preparing(undefined);
+    ctx.out.json({ type: 'added', batchId: options.batchId, queue: queue.name, sets: added });
     // Sets never added were never sent.
     for (const set of sets.slice(added)) {
       ended.add(set.index);

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { RunQueue } from '../../queue/index.js';
 import type { CommandContext } from '../base/command.js';
 import { ENV } from '../base/config.js';
@@ -48,7 +49,7 @@ export function redisUrl(ctx: CommandContext, help: string): string | undefined 
   const url = fromFlag ? flag : ctx.io.env[ENV.redisUrl]?.trim() || undefined;
   if (url === undefined) return undefined;
   if (!/^rediss?:\/\/[^\s]*$/.test(url)) throw usageError(`${fromFlag ? '--redis' : ENV.redisUrl} takes a redis:// or rediss:// URL, received "${shownUrl(url)}".`, help);
-  if (fromFlag && /^rediss?:\/\/[^@/]*:[^@/]*@/.test(url)) throw usageError('--redis holds a password: a flag lands in shell history and in `ps`.', `Set ${ENV.redisUrl} instead.`);
+  if (fromFlag && /^rediss?:\/\/[^@/]*:[^@/]*@/.test(url)) throw new CliError('--redis holds a password: a flag lands in shell history and in `ps`.', `Set ${ENV.redisUrl} instead.`, EXIT.usage);
   return url;
 }
 
@@ -73,8 +74,38 @@ export function shownUrl(url: string): string {
  * ```
  */
 export async function openQueue(ctx: CommandContext, url: string, name: string, withCloud: boolean): Promise<RunQueue> {
+  await checkReachable(url);
   const { RunQueue } = await loadQueue();
   return new RunQueue({ connection: url, name, ...(withCloud ? { cloud: ctx.config.cloud() } : {}) });
+}
+
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * Fails at once when nothing answers at the Redis URL's host and port: the queue's connections
+ * wait through a Redis restart without end, which would make a mistyped URL hang.
+ *
+ * @throws {CliError} the connection is refused or does not open in 5 s (exit code 6).
+ * @example
+ * ```ts
+ * await checkReachable('redis://127.0.0.1:6379');
+ * ```
+ */
+export async function checkReachable(url: string): Promise<void> {
+  const parsed = new URL(url);
+  const host = parsed.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1';
+  const port = Number(parsed.port || 6379);
+  const problem = await new Promise<string | undefined>((resolve) => {
+    const socket = connect({ host, port });
+    const done = (reason: string | undefined): void => {
+      socket.destroy();
+      resolve(reason);
+    };
+    socket.setTimeout(CONNECT_TIMEOUT_MS, () => done(`no answer in ${CONNECT_TIMEOUT_MS / 1000} s`));
+    socket.once('connect', () => done(undefined));
+    socket.once('error', (error: Error & { code?: string }) => done(error.code ?? error.message));
+  });
+  if (problem !== undefined) throw new CliError(`Could not reach Redis at ${shownUrl(url)} (${problem}).`, `Check ${ENV.redisUrl} (or --redis), and that Redis runs.`, EXIT.error);
 }
 
 /**

@@ -127,7 +127,6 @@ async function runBatchCommand(ctx: CommandContext): Promise<ExitCode> {
     }
     if (options.detach) {
       reporter.stop();
-      ctx.out.json({ type: 'added', batchId, queue: queueName, sets: batch.length });
       ctx.out.human(`  Added; \`graphcloud worker\` runs them. Follow: graphcloud batch status ${batchId}${queueName === DEFAULT_QUEUE ? '' : ` --queue ${queueName}`}`);
       return EXIT.ok;
     }

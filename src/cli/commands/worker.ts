@@ -2,7 +2,7 @@ import type { RunWorker } from '../../queue/index.js';
 import type { CommandContext, CommandSpec } from '../base/command.js';
 import { usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
-import { DEFAULT_QUEUE, loadQueue, redisUrl, shownUrl } from './batch-redis.js';
+import { checkReachable, DEFAULT_QUEUE, loadQueue, redisUrl, shownUrl } from './batch-redis.js';
 
 /**
  * `graphcloud worker`: runs the runs of a queue (added by `batch --redis` or `RunQueue.add()`) on
@@ -53,6 +53,7 @@ async function runWorkerCommand(ctx: CommandContext): Promise<ExitCode> {
   for (const runtime of runtimes) if (!/^https?:\/\/\S+$/.test(runtime)) throw usageError(`--runtime takes an http(s) URL, received "${runtime}".`, help);
   const cloud = runtimes.length === 0 ? ctx.config.cloud() : undefined;
   const proxy = proxyOf(ctx);
+  await checkReachable(url);
   const { RunWorker } = await loadQueue();
   const log = (line: string): void => {
     out.json({ type: 'log', message: line });

@@ -50,6 +50,12 @@ export const QUEUE_DEFAULTS = Object.freeze({
    */
   probeIntervalMs: 2_000,
   /**
+   * How long one probe of a local runtime may take, in ms: a runtime that is slow (busy, or on a
+   * loaded machine) is not taken for one that stopped answering.
+   * @default 10_000
+   */
+  probeTimeoutMs: 10_000,
+  /**
    * Jobs the taking-over worker reads, at most, when it looks for a submission whose answer was
    * lost (the cloud's jobs created since the run was marked "submitting").
    * @default 500

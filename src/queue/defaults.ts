@@ -1,11 +1,11 @@
 /**
- * Policies of `graphcloud/queue`, frozen; also `DEFAULTS.queue` of the main entry. This module
- * imports nothing, so reading the defaults never loads BullMQ.
+ * Policies of `graphcloud/queue`, frozen: the one way to read its defaults (the queue's entry
+ * exports them, so the main entry stays free of them).
  *
  * @example
  * ```ts
- * import { DEFAULTS } from 'graphcloud';
- * console.log(DEFAULTS.queue.maxRunBytes); // 1048576
+ * import { QUEUE_DEFAULTS } from 'graphcloud/queue';
+ * console.log(QUEUE_DEFAULTS.maxRunBytes); // 1048576
  * ```
  */
 export const QUEUE_DEFAULTS = Object.freeze({

@@ -333,5 +333,12 @@ export interface CloseWorkerOptions {
   finish?: boolean | undefined;
 }
 
-/** The result type of a run: a `JobResult` for a workflow. */
+/**
+ * The result of a run: a `JobResult` for a workflow, the proxy's task result for a media task.
+ *
+ * @example
+ * ```ts
+ * const { outputs } = (await run.result()) as JobResult;
+ * ```
+ */
 export type RunResult = JobResult | Record<string, unknown>;

@@ -1,7 +1,6 @@
 import { HTTP_DEFAULTS } from './core/defaults.js';
 import { CLOUD_DEFAULTS } from './cloud/model/defaults.js';
 import { PROXY_DEFAULTS } from './proxy/defaults.js';
-import { QUEUE_DEFAULTS } from './queue/defaults.js';
 import { REGISTRY_DEFAULTS } from './registry/defaults.js';
 
 /**
@@ -23,6 +22,4 @@ export const DEFAULTS = Object.freeze({
   registry: REGISTRY_DEFAULTS,
   /** The media proxy client: task waits, status routes, Base64 formats. */
   proxy: PROXY_DEFAULTS,
-  /** `graphcloud/queue`: a run's byte bound, worker locks, takeover, progress, retention. */
-  queue: QUEUE_DEFAULTS,
 });

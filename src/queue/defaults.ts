@@ -1,11 +1,11 @@
 /**
- * Policies of `graphcloud/queue`, frozen; also `DEFAULTS.queue` of the main entry. This module
- * imports nothing, so reading the defaults never loads BullMQ.
+ * Policies of `graphcloud/queue`, frozen: the one way to read its defaults (the queue's entry
+ * exports them, so the main entry stays free of them).
  *
  * @example
  * ```ts
- * import { DEFAULTS } from 'graphcloud';
- * console.log(DEFAULTS.queue.maxRunBytes); // 1048576
+ * import { QUEUE_DEFAULTS } from 'graphcloud/queue';
+ * console.log(QUEUE_DEFAULTS.maxRunBytes); // 1048576
  * ```
  */
 export const QUEUE_DEFAULTS = Object.freeze({
@@ -49,6 +49,12 @@ export const QUEUE_DEFAULTS = Object.freeze({
    * @default 2_000
    */
   probeIntervalMs: 2_000,
+  /**
+   * How long one probe of a local runtime may take, in ms: a runtime that is slow (busy, or on a
+   * loaded machine) is not taken for one that stopped answering.
+   * @default 10_000
+   */
+  probeTimeoutMs: 10_000,
   /**
    * Jobs the taking-over worker reads, at most, when it looks for a submission whose answer was
    * lost (the cloud's jobs created since the run was marked "submitting").

@@ -2,7 +2,7 @@
 // with a stored prompt or task id is watched, never sent again; a run marked "submitting" is
 // looked for (recover.ts), and ends `unknown` when not found; only a fresh run is sent, after it
 // is marked "submitting" and tagged with its id, and its id is stored the moment the answer names
-// it. See docs/queue.md#guarantees.
+// it. See docs/queue.md#guarantees-and-how-each-is-kept.
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { ConnectionError } from '../core/index.js';
 import type { CloudClient } from '../cloud/client.js';

@@ -189,7 +189,7 @@ export class RunWorker {
       await sleep(this.#probeIntervalMs, this.#closing.signal).catch(() => undefined);
       if (this.#closing.signal.aborted) return;
       if (!this.#down && this.#inFlight.size === 0) continue;
-      const up = await cloud.jobs.getQueue({ timeout: this.#probeIntervalMs, retry: false }).then(
+      const up = await cloud.jobs.getQueue({ timeout: QUEUE_DEFAULTS.probeTimeoutMs, retry: false }).then(
         () => true,
         (error: unknown) => !(error instanceof ConnectionError || error instanceof TimeoutError),
       );

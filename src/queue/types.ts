@@ -164,11 +164,11 @@ export interface RunQueueOptions {
   name: string;
   /** The cloud uploads go to when a run is added, and that converts UI-format workflows. */
   cloud?: CloudClientOptions | undefined;
-  /** Prefix of the queue's Redis keys. @default DEFAULTS.queue.prefix */
+  /** Prefix of the queue's Redis keys. @default QUEUE_DEFAULTS.prefix */
   prefix?: string | undefined;
-  /** The most bytes of one run's data in Redis. @default DEFAULTS.queue.maxRunBytes */
+  /** The most bytes of one run's data in Redis. @default QUEUE_DEFAULTS.maxRunBytes */
   maxRunBytes?: number | undefined;
-  /** How long finished runs are kept, in seconds. @default DEFAULTS.queue.keepFinishedSeconds */
+  /** How long finished runs are kept, in seconds. @default QUEUE_DEFAULTS.keepFinishedSeconds */
   keepFinishedSeconds?: number | undefined;
 }
 
@@ -300,17 +300,17 @@ export interface RunWorkerOptions {
   runtime?: string | undefined;
   /** The media proxy, for task runs. */
   proxy?: ProxyClientOptions | undefined;
-  /** Runs this worker holds at once. @default DEFAULTS.queue.workerConcurrency */
+  /** Runs this worker holds at once. @default QUEUE_DEFAULTS.workerConcurrency */
   concurrency?: number | undefined;
-  /** Prefix of the queue's Redis keys. @default DEFAULTS.queue.prefix */
+  /** Prefix of the queue's Redis keys. @default QUEUE_DEFAULTS.prefix */
   prefix?: string | undefined;
-  /** @default DEFAULTS.queue.lockDurationMs */
+  /** @default QUEUE_DEFAULTS.lockDurationMs */
   lockDurationMs?: number | undefined;
-  /** @default DEFAULTS.queue.stalledIntervalMs */
+  /** @default QUEUE_DEFAULTS.stalledIntervalMs */
   stalledIntervalMs?: number | undefined;
-  /** @default DEFAULTS.queue.probeIntervalMs */
+  /** @default QUEUE_DEFAULTS.probeIntervalMs */
   probeIntervalMs?: number | undefined;
-  /** @default DEFAULTS.queue.progressIntervalMs */
+  /** @default QUEUE_DEFAULTS.progressIntervalMs */
   progressIntervalMs?: number | undefined;
   /** Called with what the worker does (taken over, handed back, paused...). What it throws is dropped. */
   onLog?: ((line: string) => unknown) | undefined;
@@ -333,5 +333,12 @@ export interface CloseWorkerOptions {
   finish?: boolean | undefined;
 }
 
-/** The result type of a run: a `JobResult` for a workflow. */
+/**
+ * The result of a run: a `JobResult` for a workflow, the proxy's task result for a media task.
+ *
+ * @example
+ * ```ts
+ * const { outputs } = (await run.result()) as JobResult;
+ * ```
+ */
 export type RunResult = JobResult | Record<string, unknown>;

@@ -8,7 +8,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-describe('RunQueue and RunWorker', () => {
+describe('RunQueue and RunWorker', { timeout: 60_000 }, () => {
   it('runs a run added in one process in a worker process, and any process reads its result', async () => {
     world = await startWorld();
     await world.worker();

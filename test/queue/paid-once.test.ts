@@ -10,7 +10,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-describe('RunWorker: nothing is paid twice', () => {
+describe('RunWorker: nothing is paid twice', { timeout: 60_000 }, () => {
   it('a worker killed mid-run leaves its run to another, which watches the stored prompt id and never submits again', async () => {
     world = await startWorld({ stepDelayMs: 60 });
     const first = await world.worker();

@@ -59,3 +59,8 @@ export async function reach(queue: RunQueue, id: string, state: string): Promise
   for await (const event of queue.run(id).events()) if (event.type === 'state' && event.state === state) return;
   throw new Error(`run ${id} ended before reaching ${state}: ${JSON.stringify(await queue.get(id))}`);
 }
+
+/** Waits until `check` holds, reading again every 50 ms (a wait, never an assertion on time). */
+export async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50));
+}

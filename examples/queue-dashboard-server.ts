@@ -2,7 +2,7 @@
  * bull-board, the dashboard BullMQ users already run, mounted on Node's own HTTP server for a
  * queue of graphcloud/queue: `@bull-board/api` with its Hono adapter (`hono` and
  * `@hono/node-server`: no other web framework). bull-board reads the queue through BullMQ, so it
- * is given a BullMQ `Queue` of the same name and prefix (`DEFAULTS.queue.prefix`, 'graphcloud').
+ * is given a BullMQ `Queue` of the same name and prefix (`QUEUE_DEFAULTS.prefix`, 'graphcloud').
  * Imported by examples/queue-dashboard.ts and by the page check of `npm test`; it starts nothing
  * when run alone.
  *
@@ -15,7 +15,7 @@ import { HonoAdapter } from '@bull-board/hono';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Queue } from 'bullmq';
-import { DEFAULTS } from 'graphcloud';
+import { QUEUE_DEFAULTS } from 'graphcloud/queue';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 
@@ -34,7 +34,7 @@ export interface QueueDashboardOptions {
 /** Serves the dashboard; `close()` stops the server and the dashboard's Redis connections. */
 export async function startQueueDashboard(options: QueueDashboardOptions): Promise<{ url: string; close(): Promise<void> }> {
   const basePath = options.basePath ?? '/ui';
-  const queues = options.queues.map((name) => new Queue(name, { connection: { url: options.connection }, prefix: DEFAULTS.queue.prefix }));
+  const queues = options.queues.map((name) => new Queue(name, { connection: { url: options.connection }, prefix: QUEUE_DEFAULTS.prefix }));
   const adapter = new HonoAdapter(serveStatic).setBasePath(basePath);
   createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: false })), serverAdapter: adapter, options: { uiConfig: { boardTitle: 'graphcloud runs' } } });
   const app = new Hono();

@@ -39,6 +39,22 @@ module.exports = {
       to: { path: '^src/(testing|cli|server)/', reachable: true },
     },
     {
+      name: 'bullmq-only-in-queue',
+      severity: 'error',
+      comment:
+        'only src/queue/ may import bullmq or ioredis: they are optional peer dependencies of the graphcloud/queue entry, and the main entry and every browser bundle must never load them',
+      from: { path: '^src/', pathNot: '^src/queue/' },
+      to: { path: '(^|/)node_modules/(bullmq|ioredis)/' },
+    },
+    {
+      name: 'public-entry-reaches-no-queue-engine',
+      severity: 'error',
+      comment:
+        'nothing reachable from src/index.ts may import bullmq or ioredis: graphcloud/queue is an entry of its own, for the apps that install them',
+      from: { path: '^src/index\\.ts$' },
+      to: { path: '(^|/)node_modules/(bullmq|ioredis)/', reachable: true },
+    },
+    {
       name: 'core-imports-only-core',
       severity: 'error',
       comment: 'src/core/ is shared by every client and knows none of them: move the shared part into core, or pass it in',

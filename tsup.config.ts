@@ -16,6 +16,7 @@ const selfImports: NonNullable<Options['esbuildPlugins']>[number] = {
     const entries = new Map([
       [path.resolve('src/index.ts'), 'graphcloud'],
       [path.resolve('src/testing/index.ts'), 'graphcloud/testing'],
+      [path.resolve('src/queue/index.ts'), 'graphcloud/queue'],
     ]);
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
       const name = entries.get(path.resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts'));
@@ -63,6 +64,6 @@ export default defineConfig([
     clean: false,
     define: { __GRAPHCLOUD_VERSION__: JSON.stringify(version) },
     esbuildPlugins: [selfImports],
-    external: ['graphcloud', 'graphcloud/testing'],
+    external: ['graphcloud', 'graphcloud/testing', 'graphcloud/queue'],
   },
 ]);

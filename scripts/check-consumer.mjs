@@ -142,8 +142,9 @@ function install(dir) {
     mkdirSync(path.dirname(path.join(target, file)), { recursive: true });
     cpSync(path.join(repo, file), path.join(target, file));
   }
-  // The runtime dependencies an install brings, and the user's own types; never a devDependency.
-  for (const name of [...Object.keys(pkg.dependencies ?? {}), ...USER_TYPES]) {
+  // The runtime dependencies an install brings, the optional peers a user of graphcloud/queue
+  // installs, and the user's own types; never a devDependency.
+  for (const name of [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...USER_TYPES]) {
     const link = path.join(dir, 'node_modules', name);
     mkdirSync(path.dirname(link), { recursive: true });
     symlinkSync(path.join(repo, 'node_modules', name), link, 'junction');

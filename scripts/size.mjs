@@ -33,8 +33,11 @@ const BUNDLES = [
   },
 ];
 
-/** Inputs no browser bundle may contain: the ws package and the simulator. */
-const NODE_ONLY_INPUT = /(?:^|\/)node_modules\/ws\/|(?:^|\/)src\/testing\/|(?:^|\/)dist\/testing/;
+/**
+ * Inputs no browser bundle may contain: the ws package, the simulator, and graphcloud/queue with
+ * BullMQ and ioredis.
+ */
+const NODE_ONLY_INPUT = /(?:^|\/)node_modules\/(?:ws|bullmq|ioredis)\/|(?:^|\/)src\/testing\/|(?:^|\/)dist\/testing|(?:^|\/)dist\/queue\//;
 const NODE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["'`]node:[\w/]+/g;
 
 if (!existsSync('dist/index.js')) {
@@ -87,6 +90,14 @@ function checkPurity(name, result) {
   if (nodeOnly.length > 0) problems.push(`${name}: the browser bundle contains node-only code: ${nodeOnly.join(', ')}`);
   const nodeImports = [...new Set(text.match(NODE_IMPORT) ?? [])].map((m) => m.replace(/^.*["'`]/, ''));
   if (nodeImports.length > 0) problems.push(`${name}: the browser bundle imports ${nodeImports.join(', ')}, which browsers do not have`);
+}
+
+// The main entry never loads BullMQ or ioredis (optional peers of graphcloud/queue), in Node either:
+// every module dist/index.js reaches, followed statically and dynamically, imports neither.
+{
+  const reached = await build({ entryPoints: ['dist/index.js'], bundle: true, write: false, platform: 'node', format: 'esm', logLevel: 'silent', metafile: true, external: ['bullmq', 'ioredis', 'ky', 'zod', 'zod/*', 'ws'] });
+  const engines = Object.entries(reached.metafile.inputs).flatMap(([file, input]) => input.imports.filter((i) => /^(bullmq|ioredis)(\/|$)/.test(i.path)).map((i) => `${file} imports ${i.path}`));
+  if (engines.length > 0) problems.push(`dist/index.js reaches BullMQ or ioredis: ${engines.join('; ')}`);
 }
 
 for (const bundle of BUNDLES) {

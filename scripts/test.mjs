@@ -31,6 +31,7 @@ const steps = [
   ['cli', 'e2e: the graphcloud bin (dist/cli.js), piped and in a pseudo-terminal', 'npx', ['vitest', 'run', 'test/cli'], { GRAPHCLOUD_CLI_BIN: 'dist/cli.js' }],
   ['examples', 'examples: every examples/*.ts run against dist and the in-process simulator, no env, loopback only', 'node', ['scripts/run-examples.mjs']],
   ['browser', 'browser: the example page in headless Chromium, through the relay (examples/browser)', 'node', ['--experimental-strip-types', 'examples/browser/test-page.mjs']],
+  ['dashboard', "dashboard: bull-board lists the queue's runs in headless Chromium (examples/queue-dashboard-page.mjs)", 'node', ['--experimental-strip-types', 'examples/queue-dashboard-page.mjs']],
   ['runtimes', 'e2e: smoke on Node 22/24/26, Bun, Deno, Chromium', 'node', ['scripts/e2e-runtimes.mjs']],
 ];
 

@@ -122,7 +122,7 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
   // An address naming no node of an API-format workflow fails before any request.
   if (!isUiWorkflow(input)) placeInputs(input, options?.inputs ?? {}, targets, undefined);
   const { http, definitions, files, jobs, hub } = parts;
-  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData } = options ?? {};
+  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId } = options ?? {};
   const request: RequestOptions = { signal, timeout, totalTimeout, retry, headers };
   throwIfAborted(signal);
   http.throwIfClosed();
@@ -153,7 +153,7 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
     const since = await ready;
     throwIfAborted(signal);
     http.throwIfClosed();
-    const submitted = await jobs.submitPrepared(prepared, { ...request, partnerApiKey, extraData }, (promptId) => (sent = promptId), warnings);
+    const submitted = await jobs.submitPrepared(prepared, { ...request, partnerApiKey, extraData, promptId }, (chosen) => (sent = chosen), warnings);
     sent = submitted.promptId;
     callSafely(onSubmitted, submitted);
     // Closed while the submission was in flight: the job runs; name it rather than lose it.

@@ -32,6 +32,11 @@ export interface SubmitJobOptions extends RequestOptions {
   partnerApiKey?: boolean | string | undefined;
   /** Other `extra_data` fields. */
   extraData?: Record<string, unknown> | undefined;
+  /**
+   * The prompt id to ask for (a UUID). A local runtime keeps it, so the job can be looked up by it
+   * even if the answer is lost; the cloud assigns its own. @default a new UUID on a local runtime
+   */
+  promptId?: string | undefined;
 }
 
 const partnerKeyRule: Rule = (check, path, value) => {
@@ -42,8 +47,12 @@ const extraDataRule: Rule = (check, path, value) => {
   if (value !== undefined && !isPlainObject(value)) check.fail(path, 'an object of extra_data fields', value);
 };
 
+const promptIdRule: Rule = (check, path, value) => {
+  if (value !== undefined && (typeof value !== 'string' || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value))) check.fail(path, 'a lowercase UUID', value);
+};
+
 /** Rules of the options `jobs.submit()` shares with `runWorkflow()`. */
-export const SUBMIT_RULES: OptionRules = Object.freeze({ ...REQUEST_RULES, validate: rule.boolean, partnerApiKey: partnerKeyRule, extraData: extraDataRule });
+export const SUBMIT_RULES: OptionRules = Object.freeze({ ...REQUEST_RULES, validate: rule.boolean, partnerApiKey: partnerKeyRule, extraData: extraDataRule, promptId: promptIdRule });
 
 /**
  * Records on `check` when `workflow` is neither a UI-format workflow (converted before sending)
@@ -135,7 +144,7 @@ export interface SubmitDeps {
  */
 export async function submitJob(deps: SubmitDeps, input: Workflow | UiWorkflow, options: SubmitJobOptions | undefined, context: string): Promise<SubmitResult> {
   const { http, clientId, definitions, ids } = deps;
-  const { validate = true, partnerApiKey, extraData, ...request } = options ?? {};
+  const { validate = true, partnerApiKey, extraData, promptId, ...request } = options ?? {};
   const workflow = await toApiFormat(definitions, input, request, context);
   let warnings = deps.warnings ?? [];
   if (validate) {
@@ -146,7 +155,7 @@ export async function submitJob(deps: SubmitDeps, input: Workflow | UiWorkflow, 
   const extra: Record<string, unknown> = { ...extraData };
   if (partnerApiKey === true) extra.api_key_platform_org = await clientKey(http, context);
   else if (typeof partnerApiKey === 'string') extra.api_key_platform_org = partnerApiKey;
-  const chosen = ids.choose();
+  const chosen = promptId ?? ids.choose();
   if (chosen !== undefined && ids.kept) deps.onChosen?.(chosen);
   const json = { prompt: workflow, client_id: clientId, ...(chosen ? { prompt_id: chosen } : {}), ...(Object.keys(extra).length > 0 ? { extra_data: extra } : {}) };
   // Every credential this request carries is scrubbed from whatever the server echoes.

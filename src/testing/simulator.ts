@@ -51,6 +51,8 @@ export const SIMULATOR_DEFAULTS = Object.freeze({
   cancelRoutes: true,
   /** `GET /api/jobs` and `GET /api/jobs/{id}` are served, as on servers from ComfyUI 0.8 and the cloud. */
   jobsRoutes: true,
+  /** Jobs of the account run at once (plan tiers run 1, 3 or 5); the others wait, pending. */
+  accountConcurrency: 1,
 });
 
 /**
@@ -91,6 +93,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     signal,
     stepDelayMs: options.stepDelayMs ?? SIMULATOR_DEFAULTS.stepDelayMs,
     progressSteps: options.progressSteps ?? SIMULATOR_DEFAULTS.progressSteps,
+    accountConcurrency: options.accountConcurrency ?? SIMULATOR_DEFAULTS.accountConcurrency,
     partner: partnerCall({ proxyUrl: () => urls.registry, internalSecret, signal, pollMs: Math.max(5, Math.min(100, taskDurationMs / 5)) }),
     log,
   });
@@ -186,6 +189,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       jobs: () => runner.all().map(jobSnapshot),
       socketCount: () => hub.count(),
       waitForIdle: () => runner.waitForIdle(),
+      peaks: () => runner.peaks(),
       files: (type) => store.list(type),
     },
     close: () => {

@@ -21,6 +21,8 @@ export const ENV = Object.freeze({
   proxyUrl: 'GRAPHCLOUD_PROXY_URL',
   proxyToken: 'GRAPHCLOUD_PROXY_TOKEN',
   simPort: 'GRAPHCLOUD_SIM_PORT',
+  /** The Redis of the run queue (`batch --redis`, `worker`); its password is a credential. */
+  redisUrl: 'GRAPHCLOUD_REDIS_URL',
 });
 
 /** Which service a command talks to. */
@@ -53,7 +55,8 @@ export class Config {
 
   /** Every credential configured, so the output can redact them wherever they turn up. */
   secrets(): string[] {
-    return [ENV.apiKey, ENV.registryToken, ENV.registryPat, ENV.proxyToken].map((name) => this.#get(name)).filter((v): v is string => v !== undefined);
+    const keys = [ENV.apiKey, ENV.registryToken, ENV.registryPat, ENV.proxyToken].map((name) => this.#get(name)).filter((v): v is string => v !== undefined);
+    return [...keys, ...redisSecrets(this.#get(ENV.redisUrl))];
   }
 
   /** The cloud's URL and API key (the key is optional: a local runtime needs none). */
@@ -107,6 +110,19 @@ export class Config {
     const value = this.#env[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   }
+}
+
+/** The password (and the whole URL) of a Redis URL that holds one: printed nowhere. */
+function redisSecrets(url: string | undefined): string[] {
+  const match = url === undefined ? null : /^rediss?:\/\/[^:@/]*:([^@/]+)@/.exec(url);
+  if (!match) return [];
+  let password = match[1]!;
+  try {
+    password = decodeURIComponent(password);
+  } catch {
+    // Kept as written.
+  }
+  return [...new Set([match[1]!, password])];
 }
 
 function missingUrl(label: string, flag: string, variable: string, received?: string): CliError {

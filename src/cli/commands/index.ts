@@ -1,27 +1,30 @@
 import type { CommandSpec } from '../base/command.js';
+import { batchCommand } from './batch.js';
 import { jobsCommand } from './jobs.js';
 import { registryCommand } from './registry.js';
 import { runCommand } from './run.js';
 import { simCommand } from './sim.js';
 import { taskCommand } from './task.js';
 import { uploadCommand } from './upload.js';
+import { workerCommand } from './worker.js';
 
 /**
  * Every command of `graphcloud`, as one tree: help, parsing and dispatch read it.
  *
  * @example
  * ```ts
- * ROOT.subcommands?.map((c) => c.name); // ['run', 'jobs', 'upload', 'task', 'registry', 'sim']
+ * ROOT.subcommands?.map((c) => c.name); // ['run', 'batch', 'jobs', 'upload', 'task', 'registry', 'sim', 'worker']
  * ```
  */
 export const ROOT: CommandSpec = {
   name: 'graphcloud',
   summary: 'The graphcloud command line',
   description: 'graphcloud: run workflows on the cloud, media tasks on the proxy, and nodes from the registry.',
-  subcommands: [runCommand, jobsCommand, uploadCommand, taskCommand, registryCommand, simCommand],
+  subcommands: [runCommand, batchCommand, jobsCommand, uploadCommand, taskCommand, registryCommand, simCommand, workerCommand],
   examples: [
     'graphcloud sim                                   # a local simulator to try everything on',
     "graphcloud run portrait.json --set 'KSampler.seed=42' --out ./out",
+    'graphcloud batch portrait.json --inputs sweep.csv --out ./out',
     'graphcloud task upscale --param image=@./small.png --param scale_factor=4x --wait --out ./out',
     'graphcloud registry nodes search upscale',
   ],

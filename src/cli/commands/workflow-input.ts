@@ -63,8 +63,16 @@ export function inputsOf(workflow: Workflow, addresses: readonly string[], info:
   }));
 }
 
-/** Where an address points, found through the SDK's own resolution (a marker value set by `setInputs`). */
-function locate(workflow: Workflow, address: string, info: CloudClient.ObjectInfo | undefined): { nodeId: string; input: string } {
+/**
+ * Where an address points, found through the SDK's own resolution (a marker value set by `setInputs`).
+ *
+ * @throws {WorkflowAddressError} an address naming no node, several, or no input of the node.
+ * @example
+ * ```ts
+ * locate(workflow, 'KSampler.seed', info); // { nodeId: '3', input: 'seed' }
+ * ```
+ */
+export function locate(workflow: Workflow, address: string, info: CloudClient.ObjectInfo | undefined): { nodeId: string; input: string } {
   const marker = {};
   const probe = setInputs(workflow, { [address]: marker }, info);
   for (const [nodeId, node] of Object.entries(probe)) {
@@ -74,8 +82,15 @@ function locate(workflow: Workflow, address: string, info: CloudClient.ObjectInf
   throw new Error(`input address "${address}" was not placed`);
 }
 
-/** A value of the type the node definition declares for an input (a number for INT), or undefined. */
-function declaredExample(info: CloudClient.ObjectInfo | undefined, classType: string, input: string): unknown {
+/**
+ * A value of the type the node definition declares for an input (a number for INT), or undefined.
+ *
+ * @example
+ * ```ts
+ * declaredExample(info, 'KSampler', 'seed'); // 0
+ * ```
+ */
+export function declaredExample(info: CloudClient.ObjectInfo | undefined, classType: string, input: string): unknown {
   const definition = info && Object.hasOwn(info, classType) ? info[classType] : undefined;
   const spec = definition?.input?.required?.[input] ?? definition?.input?.optional?.[input];
   const type = Array.isArray(spec) ? spec[0] : undefined;

@@ -45,10 +45,25 @@ export interface RunnerDeps {
   progressSteps: number;
   partner: PartnerCall;
   log: (line: string) => void;
+  /** Jobs of the account run at once; the others wait (`pending`), as on the cloud. @default 1 */
+  accountConcurrency?: number;
 }
 
 /**
- * Runs submitted workflows one at a time and streams their events in the order of the real runtime.
+ * The most jobs the simulator saw at once: `running` (executing) and `unfinished` (submitted and
+ * not ended: pending or running).
+ *
+ * @example
+ * sim.state.peaks(); // { running: 2, unfinished: 5 }
+ */
+export interface JobPeaks {
+  running: number;
+  unfinished: number;
+}
+
+/**
+ * Runs submitted workflows, `accountConcurrency` at a time (one by default), and streams their
+ * events in the order of the real runtime.
  *
  * @example
  * const job = runner.create({ ... });
@@ -62,7 +77,8 @@ export class CloudRunner {
   readonly #counters = new Map<string, number>();
   readonly #idle: (() => void)[] = [];
   readonly #preview = encodePng(8, 8, [32, 96, 160]);
-  #running: Job | undefined;
+  readonly #running = new Set<Job>();
+  readonly #peaks: JobPeaks = { running: 0, unfinished: 0 };
   #number = 0;
 
   constructor(deps: RunnerDeps) {
@@ -98,7 +114,17 @@ export class CloudRunner {
 
   /** Jobs waiting or running. */
   queueRemaining(): number {
-    return this.#queue.length + (this.#running ? 1 : 0);
+    return this.#queue.length + this.#running.size;
+  }
+
+  /** The most jobs seen at once, running and unfinished. */
+  peaks(): JobPeaks {
+    return { ...this.#peaks };
+  }
+
+  #notePeaks(): void {
+    this.#peaks.running = Math.max(this.#peaks.running, this.#running.size);
+    this.#peaks.unfinished = Math.max(this.#peaks.unfinished, this.queueRemaining());
   }
 
   /** Queues a job; with `finishBeforeResponse` the whole run happens before this resolves. */
@@ -108,16 +134,20 @@ export class CloudRunner {
       return;
     }
     this.#queue.push(job);
+    this.#notePeaks();
     await this.#status({ userId: job.userId });
     void this.#pump();
   }
 
-  /** Flags the running job (of a user, optionally a given id) for interruption. */
+  /** Flags the running jobs of a user (optionally only the one of a given id) for interruption. */
   interrupt(userId: string, promptId?: string): boolean {
-    const job = this.#running;
-    if (!job || job.userId !== userId || (promptId && job.id !== promptId)) return false;
-    job.interrupted = true;
-    return true;
+    let flagged = false;
+    for (const job of this.#running) {
+      if (job.userId !== userId || (promptId && job.id !== promptId)) continue;
+      job.interrupted = true;
+      flagged = true;
+    }
+    return flagged;
   }
 
   /** Removes pending jobs from the queue (they become `cancelled`); returns their ids. */
@@ -139,19 +169,22 @@ export class CloudRunner {
   }
 
   async #pump(): Promise<void> {
-    if (this.#running) return;
+    if (this.#running.size >= (this.#deps.accountConcurrency ?? 1)) return;
     const job = this.#queue.shift();
     if (!job) {
-      for (const resolve of this.#idle.splice(0)) resolve();
+      if (this.#running.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
       return;
     }
-    this.#running = job;
+    this.#running.add(job);
+    this.#notePeaks();
+    // Start the next one too, up to the account's limit.
+    void this.#pump();
     try {
       await this.#run(job, this.#deps.stepDelayMs);
     } catch (error) {
       if (!this.#deps.signal.aborted) this.#deps.log(`[cloud] run ${job.id} crashed: ${String(error)}`);
     } finally {
-      this.#running = undefined;
+      this.#running.delete(job);
     }
     if (!this.#deps.signal.aborted) void this.#pump();
   }
@@ -269,7 +302,7 @@ export class CloudRunner {
     }
     if (outcome === 'completed') await emit('execution_success', { prompt_id, timestamp: Date.now() }, true);
     this.#finish(job, outcome);
-    this.#running = this.#running === job ? undefined : this.#running;
+    this.#running.delete(job);
     await this.#status(audience);
     await emit('executing', { node: null, display_node: null, prompt_id });
     job.faults.end();

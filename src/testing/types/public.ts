@@ -41,6 +41,11 @@ export interface SimulatorOptions {
   stepDelayMs?: number;
   /** Number of `progress` messages (and preview frames) per executed node. @default 3 */
   progressSteps?: number;
+  /**
+   * Jobs of the account run at once, as the cloud's plan tiers allow (1, 3 or 5); the others wait
+   * `pending` until one ends. `sim.state.peaks()` tells the most seen at once. @default 1
+   */
+  accountConcurrency?: number;
   /** Cloud API key of the demo user (also the platform key of the proxy). Generated when omitted. */
   apiKey?: string;
   /** Cloud API key of a second user, for 403 on another user's job. Generated when omitted. */
@@ -233,6 +238,8 @@ export interface SimulatorState {
   socketCount(): number;
   /** Resolves when no workflow is queued or running. */
   waitForIdle(): Promise<void>;
+  /** The most cloud jobs seen at once: `running` (at most `accountConcurrency`) and `unfinished` (submitted, not ended). */
+  peaks(): { running: number; unfinished: number };
   /** Stored file names of one folder type (`input`, `temp`, `output`). */
   files(type: 'input' | 'temp' | 'output'): string[];
 }

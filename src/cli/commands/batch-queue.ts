@@ -1,0 +1,203 @@
+import { join } from 'node:path';
+import { CloudClient, type JobResult, type Workflow } from '../../index.js';
+import type { RunInfo, RunQueue } from '../../queue/index.js';
+import { createCloud } from '../base/clients.js';
+import type { CommandContext } from '../base/command.js';
+import { CliError } from '../base/errors.js';
+import { EXIT } from '../base/exit-codes.js';
+import type { BatchReporter, SetEnd } from '../live/batch-reporter.js';
+import { setFolder } from './batch-local.js';
+import { runIdOf } from './batch-redis.js';
+import type { BatchSet } from './batch-sets.js';
+import { saveJobOutputs } from './save-outputs.js';
+
+/** Sets added to the queue at once (each may upload its files first). */
+const ADD_CONCURRENCY = 16;
+/** Runs followed at once, in set order: enough to cover every worker's runs, few enough that their re-reads stay cheap. */
+const FOLLOWED = 100;
+/** Cancel requests sent at once after Ctrl-C. */
+const CANCEL_CONCURRENCY = 32;
+
+/**
+ * How the sets of a batch go through the queue.
+ *
+ * @example
+ * ```ts
+ * const options: QueueBatchOptions = { batchId: 'sweep-7f3a9c21', out: './out', detach: false };
+ * ```
+ */
+export interface QueueBatchOptions {
+  /** The batch's id: its runs are `<batchId>-<set>`. */
+  batchId: string;
+  out?: string | undefined;
+  /** Uploads every set makes (`--upload`), by `<nodeId>.<input>`; a set's own win. */
+  uploads?: Record<string, string> | undefined;
+  partnerApiKey?: true | undefined;
+  /** Add the runs and return without following them. */
+  detach: boolean;
+}
+
+/**
+ * Adds every set to the queue as a run (`<batchId>-<set>`; its files are uploaded as it is added),
+ * then follows the runs, whichever worker runs them, saving each one's outputs as it completes.
+ * The first Ctrl-C adds no more and cancels every run the batch added (a queued run is removed, a
+ * running one has its job cancelled by its worker), then waits for them to end.
+ *
+ * @example
+ * ```ts
+ * await runQueueBatch(ctx, queue, workflow, sets, reporter, { batchId, detach: false });
+ * ```
+ */
+export async function runQueueBatch(ctx: CommandContext, queue: RunQueue, workflow: Workflow, sets: readonly BatchSet[], reporter: BatchReporter, options: QueueBatchOptions): Promise<void> {
+  const { interrupts } = ctx;
+  const stop = new AbortController();
+  let added = 0;
+  const ended = new Set<number>();
+  let cancelling = false;
+  // Cancelling a run twice does nothing more: a pass after the adding ended reaches the late ones.
+  const cancelAll = (): Promise<void> => {
+    cancelling = true;
+    return pool(sets.slice(0, added).filter((set) => !ended.has(set.index)), CANCEL_CONCURRENCY, async (set) => {
+      await queue.cancel(runIdOf(options.batchId, set.index)).catch(() => undefined);
+    });
+  };
+  interrupts.takeFirstPress(() => {
+    stop.abort(new CliError('Cancelled.', undefined, EXIT.cancelled));
+    reporter.cancelling();
+    void cancelAll();
+  });
+  interrupts.setLeaveNotice(() => ({
+    text: `Left the batch ${options.batchId}${cancelling ? ' (its runs were being cancelled)' : ''}: see it with \`graphcloud batch status ${options.batchId}\`.`,
+    json: { type: 'left', batchId: options.batchId, cancelAsked: cancelling },
+  }));
+  try {
+    reporter.preparing(`adding ${sets.length} set${sets.length === 1 ? '' : 's'} to queue ${queue.name}`);
+    await pool(sets, ADD_CONCURRENCY, async (set) => {
+      if (stop.signal.aborted) return;
+      await queue.add({ workflow, inputs: set.inputs, uploads: { ...options.uploads, ...set.uploads }, partnerApiKey: options.partnerApiKey }, { id: runIdOf(options.batchId, set.index), signal: stop.signal });
+      added = Math.max(added, set.index);
+    }).catch(async (error: unknown) => {
+      if (stop.signal.aborted) return;
+      // A set that cannot be added (an upload refused, a run too large) ends the batch: what it
+      // added is cancelled rather than left running unwatched.
+      stop.abort(error);
+      await cancelAll();
+      throw error;
+    });
+    reporter.preparing(undefined);
+    ctx.out.json({ type: 'added', batchId: options.batchId, queue: queue.name, sets: added });
+    // Sets never added were never sent.
+    for (const set of sets.slice(added)) {
+      ended.add(set.index);
+      reporter.ended(set, { status: 'cancelled' }, true);
+    }
+    if (stop.signal.aborted) await cancelAll();
+    if (options.detach) return;
+    await using downloads = new Downloads(ctx);
+    await pool(sets.slice(0, added), FOLLOWED, async (set) => {
+      const end = await follow(queue, runIdOf(options.batchId, set.index), set, reporter);
+      const saved = end.status === 'done' && options.out && end.result ? await downloads.save(end.result, end.runtime, join(options.out, setFolder(set.index, sets.length))) : undefined;
+      ended.add(set.index);
+      const { result, runtime: _runtime, ...rest } = end;
+      reporter.ended(set, { ...rest, ...(saved ? { saved } : end.status === 'done' ? { outputs: result?.outputs } : {}) });
+    });
+  } finally {
+    interrupts.takeFirstPress(undefined);
+    interrupts.setLeaveNotice(undefined);
+  }
+}
+
+/** Follows one run to its end: started and submitted as its worker says, progress, then how it ended. */
+async function follow(queue: RunQueue, id: string, set: BatchSet, reporter: BatchReporter): Promise<Omit<SetEnd, 'saved'> & { result?: JobResult | undefined; runtime?: string | undefined }> {
+  let promptId: string | undefined;
+  for await (const event of queue.run(id).events()) {
+    if (event.type === 'progress') {
+      reporter.progress(set, event.progress.fraction);
+      continue;
+    }
+    if (event.state === 'submitting' || event.state === 'running') reporter.started(set);
+    if (event.promptId && event.promptId !== promptId) {
+      promptId = event.promptId;
+      reporter.started(set);
+      reporter.submitted(set, promptId);
+    }
+  }
+  const info: RunInfo | undefined = await queue.get(id);
+  const base = { promptId: info?.promptId ?? promptId };
+  switch (info?.state) {
+    case 'completed':
+      return { status: 'done', ...base, result: info.result as JobResult, runtime: info.runtime };
+    case 'failed':
+    case 'unknown':
+      return { status: 'failed', ...base, error: info.error ? `${info.state === 'unknown' ? 'unknown: ' : ''}${info.error.message}` : undefined };
+    default:
+      return { status: 'cancelled', ...base };
+  }
+}
+
+/**
+ * Saves a run's outputs from the cloud, or from the local runtime the run went to (its files stay
+ * there); one client per origin, closed on dispose.
+ *
+ * @example
+ * ```ts
+ * await using downloads = new Downloads(ctx);
+ * await downloads.save(result, info.runtime, './out/1');
+ * ```
+ */
+export class Downloads {
+  readonly #ctx: CommandContext;
+  readonly #clients = new Map<string, CloudClient>();
+
+  constructor(ctx: CommandContext) {
+    this.#ctx = ctx;
+  }
+
+  /** Saves `result`'s outputs in `dir` (never over a file, as `run --out`). */
+  async save(result: JobResult, runtime: string | undefined, dir: string): Promise<{ nodeId: string; filename: string; path: string }[]> {
+    return saveJobOutputs(this.#ctx, this.#client(runtime), result, dir);
+  }
+
+  #client(runtime: string | undefined): CloudClient {
+    const cloud = this.#ctx.config.cloud();
+    const key = runtime ?? cloud.baseUrl;
+    let client = this.#clients.get(key);
+    if (!client) {
+      // A run a local runtime made keeps its files there; the cloud's are read with the key.
+      client = runtime === undefined || sameOrigin(runtime, cloud.baseUrl) ? createCloud(this.#ctx) : new CloudClient({ baseUrl: runtime, runtime: 'local' });
+      this.#clients.set(key, client);
+    }
+    return client;
+  }
+
+  /** Closes the clients. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await Promise.allSettled([...this.#clients.values()].map((client) => client.close()));
+  }
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `work` over `items`, at most `limit` at once, in order; the first failure rejects once the others started end. */
+async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const lane = async (): Promise<void> => {
+    while (next < items.length && !failure) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (failure) throw failure.error;
+}

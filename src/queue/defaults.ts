@@ -1,0 +1,74 @@
+/**
+ * Policies of `graphcloud/queue`, frozen: the one way to read its defaults (the queue's entry
+ * exports them, so the main entry stays free of them).
+ *
+ * @example
+ * ```ts
+ * import { QUEUE_DEFAULTS } from 'graphcloud/queue';
+ * console.log(QUEUE_DEFAULTS.maxRunBytes); // 1048576
+ * ```
+ */
+export const QUEUE_DEFAULTS = Object.freeze({
+  /**
+   * The most bytes a run's data may take in Redis (its JSON, UTF-8): the workflow with its inputs
+   * and the names of its uploaded files, or the task's parameters. File bytes never go to Redis.
+   * `queue.add()` refuses a larger run with a `ValidationError`.
+   * @default 1_048_576
+   */
+  maxRunBytes: 1_048_576,
+  /**
+   * Prefix of every Redis key of the queue (BullMQ's `prefix`).
+   * @default 'graphcloud'
+   */
+  prefix: 'graphcloud',
+  /**
+   * How long a worker's hold on a run lasts without renewal, in ms: a worker that dies (`SIGKILL`)
+   * leaves its runs to be taken over after this long (BullMQ's `lockDuration`).
+   * @default 30_000
+   */
+  lockDurationMs: 30_000,
+  /**
+   * How often each worker looks for runs whose worker died, in ms (BullMQ's `stalledInterval`).
+   * @default 30_000
+   */
+  stalledIntervalMs: 30_000,
+  /**
+   * How many times one run may be taken over from a dead worker before it fails (BullMQ's
+   * `maxStalledCount`): a run that kills every worker does not circle for ever.
+   * @default 10
+   */
+  maxStalledCount: 10,
+  /**
+   * Least time between two progress writes of one run, in ms (each is a Redis write and an event).
+   * @default 250
+   */
+  progressIntervalMs: 250,
+  /**
+   * How often a worker on a local runtime checks that the runtime answers, in ms: while runs are in
+   * flight, and while the worker is paused because the runtime stopped answering.
+   * @default 2_000
+   */
+  probeIntervalMs: 2_000,
+  /**
+   * How long one probe of a local runtime may take, in ms: a runtime that is slow (busy, or on a
+   * loaded machine) is not taken for one that stopped answering.
+   * @default 10_000
+   */
+  probeTimeoutMs: 10_000,
+  /**
+   * Jobs the taking-over worker reads, at most, when it looks for a submission whose answer was
+   * lost (the cloud's jobs created since the run was marked "submitting").
+   * @default 500
+   */
+  recoverScanLimit: 500,
+  /**
+   * How long a finished run is kept, in seconds: its result or error stays readable this long.
+   * @default 604_800 (7 days)
+   */
+  keepFinishedSeconds: 604_800,
+  /**
+   * Concurrent runs of one worker.
+   * @default 4
+   */
+  workerConcurrency: 4,
+});

@@ -1,0 +1,225 @@
+// What a worker does with one run, in the order that keeps the account from paying twice: a run
+// with a stored prompt or task id is watched, never sent again; a run marked "submitting" is
+// looked for (recover.ts), and ends `unknown` when not found; only a fresh run is sent, after it
+// is marked "submitting" and tagged with its id, and its id is stored the moment the answer names
+// it. See docs/queue.md#guarantees-and-how-each-is-kept.
+import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { ConnectionError } from '../core/index.js';
+import type { CloudClient } from '../cloud/client.js';
+import { JobFailedError, SubmissionUnknownError } from '../cloud/model/errors.js';
+import type { JobResult } from '../cloud/model/types.js';
+import type { ProxyClient } from '../proxy/client.js';
+import { readRunData, type RunData, type RunStage } from './data.js';
+import { RunUnknownError } from './errors/run-unknown-error.js';
+import { isAccountRefusal, toErrorInfo } from './outcome.js';
+import { ProgressMeter } from './progress.js';
+import { findTaggedJob, localJobExists, RUN_TAG } from './recover.js';
+import type { RunStore } from './store.js';
+import type { PauseReason, RunState } from './types.js';
+
+/**
+ * What processing a run needs from its worker.
+ *
+ * @example
+ * ```ts
+ * const deps: ProcessDeps = { cloud, proxy, runtime: url, local: true, store, publish, pauseQueue, runtimeDown, progressIntervalMs: 250, recoverScanLimit: 500, log };
+ * ```
+ */
+export interface ProcessDeps {
+  cloud: CloudClient | undefined;
+  proxy: ProxyClient | undefined;
+  runtime: string;
+  local: boolean;
+  store: RunStore;
+  publish(runId: string, state: RunState, ids?: { promptId?: string | undefined; taskId?: string | undefined }): Promise<void>;
+  pauseQueue(reason: PauseReason): Promise<void>;
+  /** A local runtime stopped answering before a run was sent: pause this worker and probe. */
+  runtimeDown(): void;
+  progressIntervalMs: number;
+  recoverScanLimit: number;
+  log(line: string): void;
+}
+
+/**
+ * The controls of one run in flight: `handBack` stops the wait and returns the run to the queue
+ * with its stored ids; `cancel` is called when a cancel is requested for it.
+ *
+ * @example
+ * ```ts
+ * inFlight.get(runId)?.handBack.abort('close');
+ * ```
+ */
+export interface RunControl {
+  handBack: AbortController;
+  cancel: () => void;
+}
+
+/** Why a run went back to the queue: the one thrown value BullMQ reads as "moved back to wait". */
+async function handBack(job: Job, token: string | undefined, data: RunData, stage: RunStage | undefined): Promise<never> {
+  await job.updateData({ ...data, stage });
+  await job.moveToWait(token);
+  throw new WaitingError();
+}
+
+/**
+ * Runs one job of the queue to its end (returning its result) or hands it back.
+ *
+ * @throws `WaitingError` when the run went back to the queue; `UnrecoverableError` when it ended without completing (its outcome is stored first).
+ * @example
+ * ```ts
+ * new Worker(name, (job, token) => processRun(deps, job, token, control), options);
+ * ```
+ */
+export async function processRun(deps: ProcessDeps, job: Job, token: string | undefined, control: RunControl): Promise<unknown> {
+  const runId = String(job.id);
+  const data = readRunData(job.data);
+  if (!data) throw new UnrecoverableError('not a graphcloud run');
+  let stage = data.stage;
+  if (stage !== undefined) data.takeovers = (data.takeovers ?? 0) + 1;
+  const end = async (state: 'failed' | 'cancelled' | 'unknown', error: unknown, result?: JobResult): Promise<never> => {
+    await job.updateData({ ...data, stage, outcome: { state, error: toErrorInfo(error), result } });
+    await deps.publish(runId, state, { promptId: stage?.promptId, taskId: stage?.taskId });
+    throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
+  };
+  const cancelledBeforeSending = () => end('cancelled', new Error('cancelled before it was submitted: never sent'));
+  if (await deps.store.cancelRequested(runId)) {
+    if (stage?.promptId === undefined && stage?.taskId === undefined && stage?.state !== 'submitting') return cancelledBeforeSending();
+  }
+  if (stage?.state === 'submitting' && stage.promptId === undefined && stage.taskId === undefined) {
+    stage = await recover(deps, runId, stage, end);
+  }
+  if (stage === undefined) {
+    // Closing before anything was sent: back to the queue as it came.
+    if (control.handBack.signal.aborted) return handBack(job, token, data, undefined);
+    if (data.work.kind === 'task') stage = await submitTask(deps, job, token, data, runId, end);
+    else stage = await submitWorkflow(deps, job, token, data, runId, end);
+  } else if (data.takeovers !== undefined) {
+    deps.log(`run ${runId}: taken over, watching ${stage.promptId ?? stage.taskId ?? '(its job)'}`);
+    await job.updateData({ ...data, stage });
+  }
+  return watch(deps, job, token, data, stage, control, end);
+}
+
+type End = (state: 'failed' | 'cancelled' | 'unknown', error: unknown, result?: JobResult) => Promise<never>;
+
+/** A run whose worker stopped between sending and storing the answer: find its job, or end `unknown`. */
+async function recover(deps: ProcessDeps, runId: string, stage: RunStage, end: End): Promise<RunStage | undefined> {
+  const cloud = deps.cloud;
+  if (stage.local) {
+    // Submitted elsewhere (another runtime of the pool), or lost with it: free to send again here.
+    if (stage.runtime !== deps.runtime || !cloud || stage.chosenPromptId === undefined) return undefined;
+    const found = await localJobExists(cloud, stage.chosenPromptId);
+    return found ? { ...stage, state: 'running', promptId: stage.chosenPromptId } : undefined;
+  }
+  if (!cloud || stage.taskKind !== undefined) {
+    // A media task carries no tag: nothing can say whether it was created.
+    return end('unknown', new RunUnknownError(runId, stage.runtime, stage.since, 0));
+  }
+  const { promptId, searched } = await findTaggedJob(cloud, runId, stage.since, deps.recoverScanLimit);
+  if (promptId === undefined) return end('unknown', new RunUnknownError(runId, stage.runtime, stage.since, searched));
+  deps.log(`run ${runId}: found its submission ${promptId} among ${searched} jobs`);
+  return { ...stage, state: 'running', promptId };
+}
+
+/** Marks the run submitting (tagged, and with its prompt id chosen on a local runtime), sends it, stores the answer. */
+async function submitWorkflow(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, end: End): Promise<RunStage> {
+  const cloud = deps.cloud;
+  if (!cloud || data.work.kind !== 'workflow') return end('failed', new Error('this worker has no cloud or runtime to run workflows'));
+  const chosen = deps.local ? globalThis.crypto.randomUUID() : undefined;
+  const marked: RunStage = { state: 'submitting', since: Date.now(), runtime: deps.runtime, local: deps.local, chosenPromptId: chosen };
+  await job.updateData({ ...data, stage: marked });
+  await deps.publish(runId, 'submitting');
+  try {
+    const submitted = await cloud.jobs.submit(data.work.workflow, { extraData: { [RUN_TAG]: runId }, promptId: chosen, partnerApiKey: data.work.partnerApiKey });
+    const stage: RunStage = { ...marked, state: 'running', promptId: submitted.promptId };
+    // Stored before anything else: from here on, no worker sends this run again.
+    await job.updateData({ ...data, stage });
+    await deps.publish(runId, 'running', { promptId: submitted.promptId });
+    return stage;
+  } catch (error) {
+    return afterRefusal(deps, job, token, data, runId, marked, error, end);
+  }
+}
+
+/** Sends a media task and stores its task id. */
+async function submitTask(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, end: End): Promise<RunStage> {
+  const proxy = deps.proxy;
+  if (!proxy || data.work.kind !== 'task') return end('failed', new Error('this worker has no proxy to run media tasks'));
+  const [family, kind] = data.work.task.split('.') as ['image' | 'video', string];
+  const method = (proxy[family] as unknown as Record<string, ((params: unknown) => Promise<{ taskId: string }>) | undefined>)[kind];
+  if (typeof method !== 'function') return end('failed', new Error(`unknown task ${data.work.task}`));
+  const marked: RunStage = { state: 'submitting', since: Date.now(), runtime: proxy.baseUrl, local: false, taskKind: kind };
+  await job.updateData({ ...data, stage: marked });
+  await deps.publish(runId, 'submitting');
+  try {
+    const task = await method.call(proxy[family], data.work.params);
+    const stage: RunStage = { ...marked, state: 'running', taskId: task.taskId };
+    await job.updateData({ ...data, stage });
+    await deps.publish(runId, 'running', { taskId: task.taskId });
+    return stage;
+  } catch (error) {
+    return afterRefusal(deps, job, token, data, runId, marked, error, end);
+  }
+}
+
+/** What a failed submission means for the run: back to the queue, `unknown`, or failed. */
+async function afterRefusal(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, marked: RunStage, error: unknown, end: End): Promise<RunStage> {
+  if (isAccountRefusal(error)) {
+    // Every run would meet it: pause the queue, say why, and put this run back in line.
+    await deps.pauseQueue({ error: toErrorInfo(error), runId, at: Date.now() });
+    deps.log(`run ${runId}: ${toErrorInfo(error).name}; queue paused`);
+    return handBack(job, token, data, undefined);
+  }
+  if (error instanceof ConnectionError && error.notSent) {
+    // Certainly not sent: another worker (another runtime of the pool) may take it.
+    if (deps.local) deps.runtimeDown();
+    return handBack(job, token, data, undefined);
+  }
+  if (error instanceof SubmissionUnknownError) {
+    // Sent, answer lost: look for it as a taking-over worker would.
+    const stage = await recover(deps, runId, marked, end);
+    if (stage === undefined) return handBack(job, token, data, undefined);
+    await job.updateData({ ...data, stage });
+    return stage;
+  }
+  return end('failed', error);
+}
+
+/** Watches the stored job to its end; a cancel request cancels it once; a hand-back returns the run with its ids. */
+async function watch(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, stage: RunStage, control: RunControl, end: End): Promise<unknown> {
+  const runId = String(job.id);
+  let cancelling: Promise<unknown> | undefined;
+  const cancel = async () => {
+    if (!(await deps.store.claimCloudCancel(runId))) return;
+    if (stage.promptId !== undefined && deps.cloud) await deps.cloud.jobs.cancel(stage.promptId).catch((error: unknown) => deps.log(`run ${runId}: cancel failed: ${String(error)}`));
+    deps.log(`run ${runId}: cancelled its job ${stage.promptId ?? stage.taskId ?? ''}`);
+  };
+  control.cancel = () => void (cancelling ??= cancel());
+  if (await deps.store.cancelRequested(runId)) control.cancel();
+  const signal = control.handBack.signal;
+  try {
+    if (stage.taskId !== undefined) {
+      if (!deps.proxy || stage.taskKind === undefined) return await end('failed', new Error('this worker has no proxy to follow media tasks'));
+      return await deps.proxy.waitForTask({ kind: stage.taskKind, taskId: stage.taskId }, { signal });
+    }
+    const cloud = deps.cloud;
+    const promptId = stage.promptId as string;
+    if (!cloud) return await end('failed', new Error('this worker has no cloud to follow the job'));
+    const watcher = cloud.jobs.watch(promptId, { signal, waitTimeout: false });
+    const meter = new ProgressMeter(data.work.kind === 'workflow' ? Object.keys(data.work.workflow).length : 1, deps.progressIntervalMs, (progress) => job.updateProgress(progress));
+    watcher.onEvent((event) => meter.see(event));
+    const result = await watcher.result();
+    await meter.flush();
+    if (result.status === 'completed') return result;
+    return await end(result.status === 'cancelled' ? 'cancelled' : 'failed', new JobFailedError(result as JobResult & { status: 'failed' | 'cancelled' }), result);
+  } catch (error) {
+    if (!signal.aborted || error instanceof UnrecoverableError) throw error;
+    const reason: unknown = signal.reason;
+    // A local run lost with its runtime costs nothing to send again: to the queue without its ids.
+    const keep = reason === 'runtime-down' && stage.local ? undefined : stage;
+    deps.log(`run ${runId}: handed back (${String(reason)})${keep ? ` with ${stage.promptId ?? stage.taskId}` : ''}`);
+    return handBack(job, token, data, keep);
+  } finally {
+    await cancelling;
+  }
+}

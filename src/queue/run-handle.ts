@@ -1,0 +1,136 @@
+// A handle on one run, from any process: its result when it ends, and its events as they come.
+// Both read BullMQ's event stream and, between events, the run itself: an event missed (a
+// reconnect, a restart of Redis) delays nothing longer than one re-check.
+import { sleep, throwIfAborted } from '../core/index.js';
+import type { GraphcloudError } from '../core/index.js';
+import type { RunFeed } from './feed.js';
+import type { RunEvent, RunInfo, RunState } from './types.js';
+
+/** How often a follower reads the run itself, besides the events, in ms. */
+const RECHECK_MS = 2_000;
+const ENDED: ReadonlySet<RunState> = new Set(['completed', 'failed', 'cancelled', 'unknown']);
+
+/**
+ * What a handle needs from its queue: the shared event feed, the run's current record, and the
+ * error of a run that did not complete.
+ *
+ * @example
+ * ```ts
+ * const source: RunSource = { feed, get: (id) => queue.get(id), error: (id) => queue.errorOf(id) };
+ * ```
+ */
+export interface RunSource {
+  feed: RunFeed;
+  get(id: string): Promise<RunInfo | undefined>;
+  error(id: string): Promise<GraphcloudError>;
+}
+
+/**
+ * A run of the queue. `result()` resolves with its result wherever it ran (a `JobResult` for a
+ * workflow); `events()` yields its progress and state changes.
+ *
+ * @example
+ * ```ts
+ * const run = await queue.add({ workflow });
+ * for await (const event of run.events()) console.log(event);
+ * const result = await run.result();
+ * ```
+ */
+export class Run {
+  /** The run's id. */
+  readonly id: string;
+  readonly #source: RunSource;
+
+  /** @internal Made by `queue.add()` and `queue.run()`. */
+  constructor(id: string, source: RunSource) {
+    this.id = id;
+    this.#source = source;
+  }
+
+  /**
+   * The run as it stands now (`queue.get(id)`).
+   *
+   * @example
+   * ```ts
+   * console.log((await run.get())?.state);
+   * ```
+   */
+  async get(): Promise<RunInfo | undefined> {
+    return this.#source.get(this.id);
+  }
+
+  /**
+   * Waits for the run to end: resolves with its result, or rejects with `RunFailedError` (failed
+   * or cancelled) or `RunUnknownError` (it may have been submitted; its job could not be found).
+   *
+   * @throws `RunFailedError`, `RunUnknownError`, or `signal.reason` on abort.
+   * @example
+   * ```ts
+   * const { outputs } = (await run.result()) as JobResult;
+   * ```
+   */
+  async result(options?: { signal?: AbortSignal | undefined }): Promise<unknown> {
+    for await (const event of this.events(options)) {
+      if (event.type === 'state' && ENDED.has(event.state)) break;
+    }
+    const info = await this.#source.get(this.id);
+    if (info?.state === 'completed') return info.result;
+    throw await this.#source.error(this.id);
+  }
+
+  /**
+   * The run's events until it ends: `state` on every change (the last one is its end state) and
+   * `progress`. Each call follows the run on its own; `break` stops following.
+   *
+   * @example
+   * ```ts
+   * for await (const event of run.events()) if (event.type === 'progress') bar.update(event.progress.fraction);
+   * ```
+   */
+  async *events(options?: { signal?: AbortSignal | undefined }): AsyncGenerator<RunEvent, void, undefined> {
+    const signal = options?.signal;
+    throwIfAborted(signal);
+    const { feed } = this.#source;
+    const pending: RunEvent[] = [];
+    let wake: (() => void) | undefined;
+    let ended = false;
+    const stop = feed.follow(this.id, (event) => {
+      if (event.type === 'ended') ended = true;
+      else if (event.type === 'progress') pending.push({ type: 'progress', runId: this.id, progress: event.progress });
+      else pending.push({ type: 'state', runId: this.id, state: event.state, promptId: event.promptId, taskId: event.taskId });
+      wake?.();
+    });
+    try {
+      await feed.ready();
+      let last: RunState | undefined;
+      for (;;) {
+        while (pending.length > 0) {
+          const event = pending.shift() as RunEvent;
+          if (event.type === 'state') {
+            if (event.state === last || ENDED.has(event.state)) continue;
+            last = event.state;
+          }
+          yield event;
+        }
+        // The run itself, after every wake-up: the truth whatever events were missed.
+        const info = await this.#source.get(this.id);
+        const state = info?.state ?? 'cancelled';
+        if (state !== last) {
+          last = state;
+          yield { type: 'state', runId: this.id, state, promptId: info?.promptId, taskId: info?.taskId };
+        }
+        if (ENDED.has(state)) return;
+        if (pending.length > 0) continue;
+        const woken = new Promise<void>((resolve) => (wake = resolve));
+        const tick = new AbortController();
+        await Promise.race([woken, sleep(RECHECK_MS, signal ? AbortSignal.any([signal, tick.signal]) : tick.signal).catch(() => undefined)]);
+        tick.abort();
+        wake = undefined;
+        throwIfAborted(signal);
+        if (ended) continue;
+      }
+    } finally {
+      stop();
+    }
+  }
+}

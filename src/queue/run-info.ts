@@ -1,0 +1,69 @@
+// A BullMQ job read as a run: its state from where the job is and what its worker stored.
+import type { Job } from 'bullmq';
+import { readRunData, type RunData } from './data.js';
+import type { Tombstone } from './store.js';
+import type { RunInfo, RunProgress, RunState } from './types.js';
+
+/** BullMQ's places of a job. */
+export type JobPlace = 'completed' | 'failed' | 'delayed' | 'active' | 'waiting' | 'waiting-children' | 'prioritized' | 'unknown';
+
+/**
+ * The run's state: ended by where BullMQ keeps it, otherwise by the stage its worker stored (a run
+ * handed back with its prompt id is `running`: its job runs on the cloud while it waits).
+ *
+ * @example
+ * ```ts
+ * runState('active', data); // 'running' once data.stage.promptId is stored
+ * ```
+ */
+export function runState(place: JobPlace, data: RunData | undefined): RunState {
+  if (place === 'completed') return 'completed';
+  if (place === 'failed') return data?.outcome?.state ?? 'failed';
+  const stage = data?.stage;
+  if (stage?.promptId !== undefined || stage?.taskId !== undefined) return 'running';
+  if (stage?.state === 'submitting') return 'submitting';
+  return 'queued';
+}
+
+/**
+ * What `queue.get()` tells of a job.
+ *
+ * @example
+ * ```ts
+ * const info = toRunInfo(job, await job.getState());
+ * ```
+ */
+export function toRunInfo(job: Job, place: JobPlace): RunInfo {
+  const data = readRunData(job.data);
+  const state = runState(place, data);
+  const progress = typeof job.progress === 'object' && job.progress !== null && typeof (job.progress as RunProgress).fraction === 'number' ? (job.progress as RunProgress) : undefined;
+  return {
+    id: String(job.id),
+    state,
+    kind: data?.work.kind ?? 'workflow',
+    promptId: data?.stage?.promptId ?? (data?.stage?.local ? data.stage.chosenPromptId : undefined),
+    taskId: data?.stage?.taskId,
+    runtime: data?.stage?.runtime,
+    progress: state === 'completed' ? { fraction: 1 } : progress,
+    result: state === 'completed' ? job.returnvalue : data?.outcome?.result,
+    error: data?.outcome?.error ?? (place === 'failed' ? { name: 'Error', message: job.failedReason } : undefined),
+    addedAt: data?.addedAt ?? job.timestamp,
+    endedAt: job.finishedOn,
+    takeovers: data?.takeovers ?? 0,
+  };
+}
+
+/**
+ * What `queue.get()` tells of a queued run removed by a cancel.
+ *
+ * @example
+ * ```ts
+ * const info = tombstoneInfo('order-1234', tombstone);
+ * ```
+ */
+export function tombstoneInfo(id: string, tombstone: Tombstone): RunInfo {
+  return {
+    id, state: 'cancelled', kind: tombstone.kind, promptId: undefined, taskId: undefined, runtime: undefined, progress: undefined, result: undefined,
+    error: { name: 'RunCancelledError', message: 'cancelled while queued: never submitted' }, addedAt: tombstone.addedAt, endedAt: tombstone.endedAt, takeovers: 0,
+  };
+}

@@ -1,0 +1,316 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// The producer side of graphcloud/queue: adds runs (uploads first, then the job), tells where
+// runs stand, cancels them from any process, and sets the one concurrency limit of every worker
+// (BullMQ's global concurrency). See docs/queue.md.
+import { Queue, QueueEventsProducer, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { Checker, ClientClosedError, type GraphcloudError } from '../core/index.js';
+import { CloudClient } from '../cloud/client.js';
+import { bullConnection, openRedis } from './connection.js';
+import { assertRunBytes, readRunData, type RunData } from './data.js';
+import { QUEUE_DEFAULTS } from './defaults.js';
+import { CANCEL_EVENT, MAX_EVENTS, RunFeed, STATE_EVENT } from './feed.js';
+import { checkClientOptions, checkRunId, QUEUE_RULES } from './options.js';
+import { RunFailedError } from './errors/run-failed-error.js';
+import { toRunError } from './outcome.js';
+import { checkRunSpec, prepareWork } from './prepare.js';
+import { Run } from './run-handle.js';
+import { tombstoneInfo, toRunInfo, type JobPlace } from './run-info.js';
+import { RunStore } from './store.js';
+import type { AddRunOptions, CancelRunResult, ListRunsOptions, PauseReason, QueueStatus, RunInfo, RunPage, RunQueueOptions, RunSpec, RunState } from './types.js';
+
+/** Where BullMQ keeps the runs of each state. */
+const PLACES: Record<RunState, readonly ('waiting' | 'prioritized' | 'delayed' | 'active' | 'completed' | 'failed')[]> = {
+  queued: ['waiting', 'prioritized', 'delayed'],
+  submitting: ['active', 'waiting', 'prioritized', 'delayed'],
+  running: ['active', 'waiting', 'prioritized', 'delayed'],
+  completed: ['completed'],
+  failed: ['failed'],
+  cancelled: ['failed'],
+  unknown: ['failed'],
+};
+
+/**
+ * A queue of runs in Redis, shared by every process that names it: any process adds runs, reads
+ * them, cancels them; `RunWorker`s on any machine run them.
+ *
+ * @example
+ * ```ts
+ * import { RunQueue } from 'graphcloud/queue';
+ * await using queue = new RunQueue({ connection: { host: '127.0.0.1', port: 6379 }, name: 'renders', cloud: { baseUrl, apiKey } });
+ * const run = await queue.add({ workflow, inputs: { 'KSampler.seed': 42 } }, { id: 'order-1234' });
+ * console.log(await run.result());
+ * ```
+ */
+export class RunQueue {
+  /** The queue's name. */
+  readonly name: string;
+  readonly #queue: Queue;
+  readonly #redis: Redis;
+  readonly #store: RunStore;
+  readonly #feed: RunFeed;
+  readonly #producer: QueueEventsProducer;
+  readonly #cloudOptions: RunQueueOptions['cloud'];
+  readonly #maxRunBytes: number;
+  readonly #keepSeconds: number;
+  #cloud: CloudClient | undefined;
+  #closed = false;
+
+  constructor(options: RunQueueOptions) {
+    checkClientOptions('new RunQueue()', options, QUEUE_RULES);
+    const prefix = options.prefix ?? QUEUE_DEFAULTS.prefix;
+    this.name = options.name;
+    this.#keepSeconds = options.keepFinishedSeconds ?? QUEUE_DEFAULTS.keepFinishedSeconds;
+    this.#maxRunBytes = options.maxRunBytes ?? QUEUE_DEFAULTS.maxRunBytes;
+    this.#cloudOptions = options.cloud;
+    this.#redis = openRedis(options.connection);
+    this.#redis.on('error', () => undefined);
+    const connection = bullConnection(options.connection);
+    this.#queue = new Queue(options.name, { connection, prefix });
+    this.#queue.on('error', () => undefined);
+    this.#producer = new QueueEventsProducer(options.name, { connection, prefix });
+    this.#producer.on('error', () => undefined);
+    this.#store = new RunStore(this.#redis, prefix, options.name, this.#keepSeconds);
+    this.#feed = new RunFeed(options.name, { prefix, connection });
+  }
+
+  /**
+   * Adds a run: uploads its files to the cloud, then stores it (JSON only, at most `maxRunBytes`).
+   * Adding an id already in the queue gives that run, without uploading or storing anything.
+   *
+   * @throws `ValidationError` for a bad spec, option or a run beyond `maxRunBytes` (nothing is stored).
+   * @example
+   * ```ts
+   * const run = await queue.add({ workflow, uploads: { 'Photo.image': './in.png' } }, { id: 'order-1234' });
+   * ```
+   */
+  async add(spec: RunSpec, options?: AddRunOptions): Promise<Run> {
+    const check = new Checker();
+    checkRunSpec(check, spec);
+    if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) check.fail('options', 'an options object', typeof options);
+    if (options?.id !== undefined) checkRunId(check, 'options.id', options.id);
+    if (options?.priority !== undefined) check.integer('options.priority', options.priority, { min: 1, max: 2_097_152 });
+    check.throwIfInvalid('queue.add()');
+    this.#throwIfClosed();
+    const id = options?.id ?? globalThis.crypto.randomUUID();
+    if (options?.id !== undefined && (await this.#queue.getJob(id))) return this.run(id);
+    const work = await prepareWork(spec, this.#cloudClient(), { signal: options?.signal });
+    const data: RunData = { v: 1, work, addedAt: Date.now() };
+    assertRunBytes(data, this.#maxRunBytes);
+    const keep = { age: this.#keepSeconds };
+    await this.#queue.add(work.kind, data, { jobId: id, priority: options?.priority, attempts: 1, removeOnComplete: keep, removeOnFail: keep });
+    return this.run(id);
+  }
+
+  /**
+   * A handle on a run already in the queue (added by any process).
+   *
+   * @example
+   * ```ts
+   * const result = await queue.run('order-1234').result();
+   * ```
+   */
+  run(id: string): Run {
+    const check = new Checker();
+    checkRunId(check, 'id', id);
+    check.throwIfInvalid('queue.run()');
+    return new Run(id, { feed: this.#feed, get: (runId) => this.get(runId), error: (runId) => this.#errorOf(runId) });
+  }
+
+  /**
+   * Where a run stands: state, prompt or task id once known, progress, result or error; `undefined`
+   * for an id the queue does not know (or no longer keeps: `keepFinishedSeconds`).
+   *
+   * @example
+   * ```ts
+   * const { state, promptId, progress } = (await queue.get('order-1234')) ?? {};
+   * ```
+   */
+  async get(id: string): Promise<RunInfo | undefined> {
+    const check = new Checker();
+    checkRunId(check, 'id', id);
+    check.throwIfInvalid('queue.get()');
+    this.#throwIfClosed();
+    const job = await this.#queue.getJob(id);
+    if (job) return toRunInfo(job, (await job.getState()) as JobPlace);
+    const tombstone = await this.#store.readTombstone(id);
+    return tombstone ? tombstoneInfo(id, tombstone) : undefined;
+  }
+
+  /**
+   * One page of the runs in a state, oldest first.
+   *
+   * @example
+   * ```ts
+   * for (const run of (await queue.list({ state: 'failed', limit: 50 })).runs) console.log(run.id, run.error?.message);
+   * ```
+   */
+  async list(options?: ListRunsOptions): Promise<RunPage> {
+    const check = new Checker();
+    const state = options?.state ?? 'queued';
+    check.oneOf('options.state', state, Object.keys(PLACES));
+    check.integer('options.offset', options?.offset, { min: 0 });
+    check.integer('options.limit', options?.limit, { min: 1, max: 1000 });
+    check.throwIfInvalid('queue.list()');
+    this.#throwIfClosed();
+    const offset = options?.offset ?? 0;
+    const limit = options?.limit ?? 100;
+    const jobs = (await this.#queue.getJobs([...PLACES[state]], offset, offset + limit, true)) as Job[];
+    const infos = await Promise.all(jobs.slice(0, limit).map(async (job) => toRunInfo(job, (await job.getState()) as JobPlace)));
+    return { runs: infos.filter((info) => info.state === state), offset, hasMore: jobs.length > limit };
+  }
+
+  /**
+   * Cancels a run from any process: a queued run is removed and never submitted; a submitting or
+   * running one is cancelled by the worker that holds it (or takes it over), its cloud job once.
+   *
+   * @example
+   * ```ts
+   * const { action } = await queue.cancel('order-1234'); // 'removed' | 'requested' | 'ended'
+   * ```
+   */
+  async cancel(id: string): Promise<CancelRunResult> {
+    const info = await this.get(id);
+    if (!info || ['completed', 'failed', 'cancelled', 'unknown'].includes(info.state)) return { runId: id, action: 'ended', state: info?.state };
+    const job = await this.#queue.getJob(id);
+    if (info.state === 'queued' && job) {
+      // Removal is atomic and refused while a worker holds the run: then the worker is asked.
+      const removed = await job.remove().then(() => true, () => false);
+      if (removed) {
+        await this.#store.writeTombstone(id, { kind: info.kind, addedAt: info.addedAt, endedAt: Date.now() });
+        await this.#producer.publishEvent({ eventName: STATE_EVENT, jobId: id, state: 'cancelled' }, MAX_EVENTS);
+        return { runId: id, action: 'removed', state: info.state };
+      }
+    }
+    await this.#store.requestCancel(id);
+    await this.#producer.publishEvent({ eventName: CANCEL_EVENT, jobId: id }, MAX_EVENTS);
+    return { runId: id, action: 'requested', state: info.state };
+  }
+
+  /**
+   * The most runs submitted at once across every worker of the queue (the account's limit: plan
+   * tiers run 1, 3 or 5 jobs at once), or `null` for no limit beyond each worker's concurrency.
+   *
+   * @example
+   * ```ts
+   * await queue.setConcurrency(5);
+   * ```
+   */
+  async setConcurrency(limit: number | null): Promise<void> {
+    const check = new Checker();
+    if (limit !== null) check.integer('limit', limit, { min: 1, required: true });
+    check.throwIfInvalid('queue.setConcurrency()');
+    this.#throwIfClosed();
+    if (limit === null) await this.#queue.removeGlobalConcurrency();
+    else await this.#queue.setGlobalConcurrency(limit);
+  }
+
+  /**
+   * Stops every worker from taking new runs (runs in flight go on).
+   *
+   * @example
+   * ```ts
+   * await queue.pause();
+   * ```
+   */
+  async pause(): Promise<void> {
+    this.#throwIfClosed();
+    await this.#queue.pause();
+  }
+
+  /**
+   * Lets workers take runs again, and forgets why the queue was paused.
+   *
+   * @example
+   * ```ts
+   * if (await queue.getPauseReason()) { await topUpCredits(); await queue.resume(); }
+   * ```
+   */
+  async resume(): Promise<void> {
+    this.#throwIfClosed();
+    await this.#store.clearPauseReason();
+    await this.#queue.resume();
+  }
+
+  /**
+   * Why a worker paused the queue (an account-level refusal: authentication, payment required,
+   * subscription inactive), or `undefined`.
+   *
+   * @example
+   * ```ts
+   * const reason = await queue.getPauseReason();
+   * ```
+   */
+  async getPauseReason(): Promise<PauseReason | undefined> {
+    this.#throwIfClosed();
+    return this.#store.getPauseReason();
+  }
+
+  /**
+   * Counts, pause and concurrency at a glance.
+   *
+   * @example
+   * ```ts
+   * const { counts } = await queue.status();
+   * console.log(`${counts.waiting} waiting, ${counts.active} in flight`);
+   * ```
+   */
+  async status(): Promise<QueueStatus> {
+    this.#throwIfClosed();
+    const raw = await this.#queue.getJobCounts('waiting', 'prioritized', 'active', 'completed', 'failed', 'delayed');
+    const [paused, pauseReason, concurrency] = await Promise.all([this.#queue.isPaused(), this.#store.getPauseReason(), this.#queue.getGlobalConcurrency()]);
+    const n = (key: string) => raw[key] ?? 0;
+    return {
+      counts: { waiting: n('waiting') + n('prioritized'), active: n('active'), completed: n('completed'), failed: n('failed'), delayed: n('delayed') },
+      paused,
+      pauseReason,
+      concurrency: concurrency ?? undefined,
+    };
+  }
+
+  /**
+   * Closes the queue's connections (runs go on in Redis and in the workers).
+   *
+   * @example
+   * ```ts
+   * await queue.close();
+   * ```
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([this.#feed.close(), this.#producer.close(), this.#queue.close(), this.#cloud?.close()]);
+    this.#redis.disconnect();
+  }
+
+  /**
+   * Calls `close()`: `await using queue = new RunQueue(...)`.
+   *
+   * @example
+   * ```ts
+   * { await using queue = new RunQueue({ connection, name: 'renders' }); await queue.add(spec); }
+   * ```
+   */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  async #errorOf(id: string): Promise<GraphcloudError> {
+    const job = await this.#queue.getJob(id);
+    if (job) return toRunError(id, readRunData(job.data), job.failedReason);
+    const tombstone = await this.#store.readTombstone(id);
+    const info = tombstone ? tombstoneInfo(id, tombstone) : undefined;
+    return new RunFailedError(id, 'cancelled', info?.error ?? { name: 'Error', message: 'the queue does not know this run (never added, or no longer kept)' }, undefined, undefined);
+  }
+
+  #cloudClient(): CloudClient | undefined {
+    if (this.#cloudOptions === undefined) return undefined;
+    this.#cloud ??= new CloudClient(this.#cloudOptions);
+    return this.#cloud;
+  }
+
+  #throwIfClosed(): void {
+    if (this.#closed) throw new ClientClosedError('RunQueue');
+  }
+}
+

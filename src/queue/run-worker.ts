@@ -1,0 +1,208 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// The consumer side of graphcloud/queue: a BullMQ Worker whose processor is processRun(), plus
+// what BullMQ does not know: the cancel requests of other processes, the queue-wide pause on an
+// account-level refusal, and, on a local runtime, the probe that pauses this worker while its
+// runtime does not answer and resumes it after. See docs/queue.md.
+import { Queue, QueueEvents, QueueEventsProducer, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { callSafely, ConnectionError, sleep, TimeoutError } from '../core/index.js';
+import { CloudClient } from '../cloud/client.js';
+import { ProxyClient } from '../proxy/client.js';
+import { bullConnection, openRedis } from './connection.js';
+import { QUEUE_DEFAULTS } from './defaults.js';
+import { CANCEL_EVENT, MAX_EVENTS, STATE_EVENT } from './feed.js';
+import { checkClientOptions, WORKER_RULES } from './options.js';
+import { processRun, type ProcessDeps, type RunControl } from './process-run.js';
+import { RunStore } from './store.js';
+import type { CloseWorkerOptions, RunWorkerOptions } from './types.js';
+
+/** Failed probes in a row after which the runs in flight on a local runtime are handed back. */
+const PROBES_BEFORE_HAND_BACK = 2;
+
+/**
+ * Runs the queue's runs: submits each once, stores its prompt or task id the moment it is known,
+ * watches it, and stores its result. Any number of workers, on any machines, share one queue; one
+ * worker per local runtime URL forms a pool.
+ *
+ * @example
+ * ```ts
+ * import { RunWorker } from 'graphcloud/queue';
+ * await using worker = new RunWorker({ connection: 'redis://127.0.0.1:6379', name: 'renders', cloud: { baseUrl, apiKey }, concurrency: 8 });
+ * ```
+ */
+export class RunWorker {
+  /** The queue's name. */
+  readonly name: string;
+  readonly #worker: Worker;
+  readonly #queue: Queue;
+  readonly #events: QueueEvents;
+  readonly #producer: QueueEventsProducer;
+  readonly #redis: Redis;
+  readonly #cloud: CloudClient | undefined;
+  readonly #proxy: ProxyClient | undefined;
+  readonly #inFlight = new Map<string, RunControl>();
+  readonly #closing = new AbortController();
+  readonly #probeIntervalMs: number;
+  readonly #log: (line: string) => void;
+  #down = false;
+  #closed: Promise<void> | undefined;
+
+  constructor(options: RunWorkerOptions) {
+    checkClientOptions('new RunWorker()', options, WORKER_RULES, (check, given) => {
+      if (given.cloud === undefined && given.runtime === undefined && given.proxy === undefined) check.fail('options.cloud', 'cloud options, a runtime URL, or proxy options: where the worker sends runs', undefined);
+    });
+    const prefix = options.prefix ?? QUEUE_DEFAULTS.prefix;
+    this.name = options.name;
+    this.#probeIntervalMs = options.probeIntervalMs ?? QUEUE_DEFAULTS.probeIntervalMs;
+    this.#log = (line) => callSafely(options.onLog, `[worker ${options.name}] ${line}`);
+    const local = options.runtime !== undefined;
+    this.#cloud = local ? new CloudClient({ ...options.cloud, baseUrl: options.runtime as string, runtime: 'local' }) : options.cloud ? new CloudClient(options.cloud) : undefined;
+    this.#proxy = options.proxy ? new ProxyClient(options.proxy) : undefined;
+    this.#redis = openRedis(options.connection);
+    this.#redis.on('error', () => undefined);
+    const connection = bullConnection(options.connection);
+    const store = new RunStore(this.#redis, prefix, options.name, QUEUE_DEFAULTS.keepFinishedSeconds);
+    this.#queue = new Queue(options.name, { connection, prefix });
+    this.#queue.on('error', () => undefined);
+    this.#producer = new QueueEventsProducer(options.name, { connection, prefix });
+    this.#producer.on('error', () => undefined);
+    const deps: ProcessDeps = {
+      cloud: this.#cloud,
+      proxy: this.#proxy,
+      runtime: this.#cloud?.baseUrl ?? this.#proxy?.baseUrl ?? '',
+      local,
+      store,
+      publish: async (runId, state, ids) => {
+        const fields = Object.fromEntries(Object.entries({ jobId: runId, state, ...ids }).filter(([, value]) => value !== undefined));
+        await this.#producer.publishEvent({ eventName: STATE_EVENT, ...fields }, MAX_EVENTS).catch(() => undefined);
+      },
+      pauseQueue: async (reason) => {
+        await store.setPauseReason(reason);
+        await this.#queue.pause();
+      },
+      runtimeDown: () => this.#markDown(),
+      progressIntervalMs: options.progressIntervalMs ?? QUEUE_DEFAULTS.progressIntervalMs,
+      recoverScanLimit: QUEUE_DEFAULTS.recoverScanLimit,
+      log: this.#log,
+    };
+    this.#worker = new Worker(options.name, (job: Job, token?: string) => this.#process(deps, job, token), {
+      connection,
+      prefix,
+      concurrency: options.concurrency ?? QUEUE_DEFAULTS.workerConcurrency,
+      lockDuration: options.lockDurationMs ?? QUEUE_DEFAULTS.lockDurationMs,
+      stalledInterval: options.stalledIntervalMs ?? QUEUE_DEFAULTS.stalledIntervalMs,
+      maxStalledCount: QUEUE_DEFAULTS.maxStalledCount,
+    });
+    this.#worker.on('error', (error) => this.#log(`error: ${error.message}`));
+    // Cancel requests of other processes, for the runs this worker holds.
+    this.#events = new QueueEvents(options.name, { connection, prefix });
+    this.#events.on('error', () => undefined);
+    this.#events.on(CANCEL_EVENT as 'progress', (args: unknown) => {
+      const { jobId } = args as { jobId?: string };
+      if (jobId !== undefined) this.#inFlight.get(jobId)?.cancel();
+    });
+    if (local) void this.#monitor();
+  }
+
+  /**
+   * Resolves once the worker is connected and takes runs.
+   *
+   * @example
+   * ```ts
+   * await worker.ready();
+   * ```
+   */
+  async ready(): Promise<void> {
+    await Promise.all([this.#worker.waitUntilReady(), this.#events.waitUntilReady()]);
+  }
+
+  /**
+   * Runs this worker holds now.
+   *
+   * @example
+   * ```ts
+   * console.log(worker.inFlight);
+   * ```
+   */
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  /**
+   * Stops taking runs, then hands the runs in flight back to the queue with their stored prompt or
+   * task ids (the next worker watches them; none is sent again), or with `finish: true` waits for
+   * them to end. Closes every connection.
+   *
+   * @example
+   * ```ts
+   * process.on('SIGTERM', () => void worker.close());
+   * ```
+   */
+  async close(options?: CloseWorkerOptions): Promise<void> {
+    this.#closed ??= (async () => {
+      this.#closing.abort('close');
+      if (options?.finish !== true) for (const control of this.#inFlight.values()) control.handBack.abort('close');
+      await this.#worker.close();
+      await Promise.allSettled([this.#events.close(), this.#producer.close(), this.#queue.close(), this.#cloud?.close(), this.#proxy?.close()]);
+      this.#redis.disconnect();
+    })();
+    await this.#closed;
+  }
+
+  /**
+   * Calls `close()`: `await using worker = new RunWorker(...)`.
+   *
+   * @example
+   * ```ts
+   * { await using worker = new RunWorker({ connection, name: 'renders', runtime: 'http://127.0.0.1:8188' }); await untilSignal(); }
+   * ```
+   */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  async #process(deps: ProcessDeps, job: Job, token: string | undefined): Promise<unknown> {
+    const control: RunControl = { handBack: new AbortController(), cancel: () => undefined };
+    const runId = String(job.id);
+    this.#inFlight.set(runId, control);
+    if (this.#closing.signal.aborted) control.handBack.abort('close');
+    try {
+      return await processRun(deps, job, token, control);
+    } finally {
+      this.#inFlight.delete(runId);
+    }
+  }
+
+  /** The local runtime stopped answering: take no runs here until it answers again. */
+  #markDown(): void {
+    if (this.#down || this.#closing.signal.aborted) return;
+    this.#down = true;
+    this.#log(`runtime ${this.#cloud?.baseUrl ?? ''} does not answer: paused, probing`);
+    void this.#worker.pause(true).catch(() => undefined);
+  }
+
+  /** Probes the local runtime while runs are in flight or while paused for it; hands back, resumes. */
+  async #monitor(): Promise<void> {
+    const cloud = this.#cloud as CloudClient;
+    let failures = 0;
+    while (!this.#closing.signal.aborted) {
+      await sleep(this.#probeIntervalMs, this.#closing.signal).catch(() => undefined);
+      if (this.#closing.signal.aborted) return;
+      if (!this.#down && this.#inFlight.size === 0) continue;
+      const up = await cloud.jobs.getQueue({ timeout: QUEUE_DEFAULTS.probeTimeoutMs, retry: false }).then(
+        () => true,
+        (error: unknown) => !(error instanceof ConnectionError || error instanceof TimeoutError),
+      );
+      failures = up ? 0 : failures + 1;
+      if (failures >= PROBES_BEFORE_HAND_BACK) {
+        this.#markDown();
+        for (const control of this.#inFlight.values()) control.handBack.abort('runtime-down');
+      }
+      if (up && this.#down) {
+        this.#down = false;
+        this.#log(`runtime ${cloud.baseUrl} answers again: resumed`);
+        this.#worker.resume();
+      }
+    }
+  }
+}

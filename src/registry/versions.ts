@@ -161,6 +161,8 @@ export class VersionsResource {
       json: { personal_access_token: token, node: { ...params.node, id: params.node.id ?? nodeId }, node_version: params.version },
       schema: PublishAnswerSchema,
       secrets: [token],
+      // The version answered reaches the caller whole: a registry that echoes the token is scrubbed.
+      scrubAnswer: true,
       options,
     });
     const version: NodeVersion = answer.node_version ?? { version: params.version.version, node_id: nodeId };

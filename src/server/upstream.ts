@@ -63,6 +63,8 @@ export class UpstreamClient {
   constructor(config: RelayConfig, life: AbortSignal) {
     this.#config = config;
     this.#life = life;
+    // The relay's own signing secrets are scrubbed too, should an upstream hold and echo one.
+    for (const secret of config.secrets) this.#secrets.add(secret);
     for (const upstream of Object.values(config.upstreams)) {
       if (typeof upstream?.auth?.credential === 'string') this.#secrets.add(upstream.auth.credential);
     }

@@ -1,4 +1,4 @@
-import { NotFoundError, path, scrubSecrets, type HttpClient, type RequestOptions } from '../../core/index.js';
+import { NotFoundError, path, type HttpClient, type RequestOptions } from '../../core/index.js';
 import { readOutputs } from './outputs.js';
 import type { RelayTokens } from './relay-tokens.js';
 import { AnyObjectSchema, JobStatusSchema } from './schemas.js';
@@ -53,7 +53,7 @@ export class JobReader {
   async status(promptId: string, options?: RequestOptions): Promise<JobStatusInfo> {
     const info = await this.#status(promptId, this.#config.tokens?.withToken(promptId, options) ?? options);
     // A failure message is the server's text, and a server may echo the key it received in it.
-    if (info.errorMessage) info.errorMessage = scrubSecrets(info.errorMessage, [(await this.#config.http.credential()) ?? '']);
+    if (info.errorMessage) info.errorMessage = this.#config.http.scrub(info.errorMessage);
     return info;
   }
 

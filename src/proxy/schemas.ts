@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { checkAnsweredId, redactUrl, type HttpClient, type RequestOptions } from '../core/index.js';
+import { checkAnsweredId, redactUrl, ResponseValidationError, type HttpClient, type RequestOptions } from '../core/index.js';
 import type { ImageTaskKind, TaskKind, VideoTaskKind } from './tasks.js';
 import type { ImageTask, ImageTaskResult, TaskPhase, TaskStatus, VideoCreation, VideoTask, VideoTaskResult } from './types.js';
 
@@ -21,7 +21,11 @@ const imageBody = <T extends z.ZodMiniType>(taskId: T) =>
     task_status: opt(z.string()),
     generated: opt(z.array(z.string())),
   });
-const enveloped = <T extends z.ZodMiniType>(body: T) => z.union([z.looseObject({ data: body }), body]);
+// A body whose `data` is an object is read under `data`, and must be valid there: read at its top
+// level instead (where every field is optional), `{ data: { status: 5 } }` passed the schema and
+// its `status` reached the reader as a number. Only a `data` that is no object leaves the top level.
+const NotAnObject = z.optional(z.union([z.null(), z.string(), z.number(), z.boolean(), z.array(z.unknown())]));
+const enveloped = <T extends z.ZodMiniObject>(body: T) => z.union([z.looseObject({ data: body }), z.extend(body, { data: NotAnObject })]);
 
 // Image answers: under `data` (relight, upscaler, skin enhancers) or at the top level (style
 // transfer); both are accepted everywhere. A submission must name its task; a status answer
@@ -98,6 +102,18 @@ export interface Family {
   toResult(status: WireStatus): ImageTaskResult | VideoTaskResult;
 }
 
+/**
+ * A status answer of the wrong shape does not end the task: the error says it exists, and how to
+ * read it again (a status route's URL may not show the id: `statusPaths` can be a function).
+ */
+const namingTask =
+  (kind: TaskKind, taskId: string) =>
+  (error: unknown): never => {
+    if (!(error instanceof ResponseValidationError)) throw error;
+    const note = `the ${kind} task ${JSON.stringify(taskId)} exists (it was submitted and may still run): read it again with proxy.waitForTask({ kind: '${kind}', taskId })`;
+    throw new ResponseValidationError({ field: error.field, problems: [...error.problems, note], body: error.body, method: error.method, url: error.url });
+  };
+
 // A task id goes into every status URL: one no URL can carry is refused (docs/wire-protocol.md#media-proxy-submissions-and-envelopes).
 const answeredId = (http: HttpClient, path: string, taskId: string, raw: unknown): void =>
   checkAnsweredId(taskId, { field: 'task_id', work: 'task', body: raw, method: 'POST', url: redactUrl(`${http.baseUrl}${path}`) });
@@ -115,7 +131,7 @@ export const FAMILIES: Readonly<Record<'image' | 'video', Family>> = Object.free
       return { kind: kind as ImageTaskKind, taskId: inner.task_id, status: (inner.status ?? inner.task_status ?? 'CREATED').toUpperCase(), generated: inner.generated ?? [], raw };
     },
     async readStatus(http, kind, taskId, path, options) {
-      const body = await http.request({ method: 'GET', path, schema: ImageStatusSchema, scrubAnswer: true, options });
+      const body = await http.request({ method: 'GET', path, schema: ImageStatusSchema, scrubAnswer: true, options }).catch(namingTask(kind, taskId));
       const inner = unwrap(body);
       // No status at all reads as running (charged to the budget), never as queued forever.
       const status = (inner.status ?? inner.task_status ?? 'UNKNOWN').toUpperCase();
@@ -132,7 +148,7 @@ export const FAMILIES: Readonly<Record<'image' | 'video', Family>> = Object.free
       return { kind: kind as VideoTaskKind, taskId: inner.task_id, state: (inner.state ?? 'created').toLowerCase(), credits: inner.credits ?? undefined, raw };
     },
     async readStatus(http, kind, taskId, path, options) {
-      const body = await http.request({ method: 'GET', path, schema: VideoStatusSchema, scrubAnswer: true, options });
+      const body = await http.request({ method: 'GET', path, schema: VideoStatusSchema, scrubAnswer: true, options }).catch(namingTask(kind, taskId));
       const inner = unwrap(body);
       const status = (inner.state ?? 'unknown').toLowerCase();
       const creations = (inner.creations ?? []).map((c) => stripNulls(c) as VideoCreation);

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ResponseValidationError, ValidationError } from '../../src/core/index.js';
 import { InvalidWorkflowError } from '../../src/cloud/index.js';
 import { useMsw } from '../helpers/msw.js';
-import { ECHO, echoed, expectBuiltinsUnchanged, expectNoSecret, expectSdkError, hostileJson, params, snapshotBuiltins, toJsonText } from './helpers.js';
+import { ECHO, echoed, expectBuiltinsUnchanged, expectNoSecret, expectSdkError, hostileJson, params, snapshotBuiltins, STATUS_FIELDS, toJsonText, wrongTypedBody } from './helpers.js';
 import { createClients, OPERATIONS, SECRETS } from './operations.js';
 
 const { server } = useMsw();
@@ -36,6 +36,8 @@ const REDIRECT = new Set([301, 302, 303, 307, 308]);
 const body = fc.oneof(
   { weight: 6, arbitrary: hostileJson(FIELDS).map(toJsonText) },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+  // A status answer whose read field has the wrong type (test/fuzz/status-fields.test.ts meets every route with them).
+  { weight: 1, arbitrary: wrongTypedBody({ ...STATUS_FIELDS.image, ...STATUS_FIELDS.video }).map(({ body }) => toJsonText(body)) },
   { weight: 1, arbitrary: fc.constantFrom('', ' ', 'null', '[]', '{}', '"x"', '{"data":null}', '{"data":{"task_id":""}}', `<html><script>${ECHO}</script><h1>502 ${ECHO}</h1></html>`) },
 );
 

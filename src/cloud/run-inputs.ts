@@ -6,7 +6,8 @@ import { isFileInput, type UploadOptions } from './files.js';
 import type { Workflow } from './model/types.js';
 import type { ObjectInfo } from './model/validate-workflow.js';
 import { WorkflowAddressError } from './workflow/address-error.js';
-import { resolveAddress, setInputs } from './workflow/addresses.js';
+import { namesNode, resolveAddress, setInputs } from './workflow/addresses.js';
+import type { UiWorkflow } from './workflow/types.js';
 
 /**
  * One upload of `runWorkflow({ uploads })`: a file, or a file with upload options.
@@ -104,4 +105,48 @@ export function withUploads(workflow: Workflow, places: readonly { nodeId: strin
     if (node) copy[nodeId] = { ...node, inputs: { ...node.inputs, [input]: names[index] } };
   });
   return copy;
+}
+
+// Nodes of the web UI that never reach the server (docs/workflows.md).
+const FRONTEND_ONLY = new Set(['Reroute', 'Note', 'MarkdownNote', 'PrimitiveNode']);
+// Muted (2) and bypassed (4) nodes are left out of the prompt.
+const LEFT_OUT = new Set([2, 4]);
+
+/**
+ * Refuses, before a UI-format workflow is converted (which reads the node definitions), an address
+ * whose node part certainly names no node: none of the file's node ids, titles and types, when
+ * every node the conversion can emit has a title of its own. (An untitled node is titled by its
+ * definition's display name, which only the definitions give: then the check waits for them.)
+ * Ids of expanded subgraphs (`outer:inner`) and every other ambiguity are left to `placeInputs()`.
+ *
+ * @throws {@link WorkflowAddressError} listing the nodes of the workflow.
+ * @example
+ * ```ts
+ * checkUiAddresses(ui, ['Photo.image', 'Resize.width']);
+ * ```
+ */
+export function checkUiAddresses(ui: UiWorkflow, addresses: readonly string[]): void {
+  const subgraphs = Array.isArray(ui.definitions?.subgraphs) ? ui.definitions.subgraphs.filter(isPlainObject) : [];
+  const subgraphIds = new Set(subgraphs.map((graph) => graph.id));
+  const groups = isPlainObject(ui.extra?.groupNodes) ? Object.values(ui.extra.groupNodes).filter(isPlainObject) : [];
+  const inner = [...subgraphs, ...groups].flatMap((graph) => (Array.isArray(graph.nodes) ? graph.nodes.filter(isPlainObject) : []));
+  const top = (Array.isArray(ui.nodes) ? ui.nodes : []).filter(isPlainObject);
+  const emitted = (node: Record<string, unknown>) =>
+    typeof node.type === 'string' && !FRONTEND_ONLY.has(node.type) && !subgraphIds.has(node.type) && !/^workflow[>/]/.test(node.type) && !LEFT_OUT.has(node.mode as number);
+  const titled = (node: Record<string, unknown>) => typeof node.title === 'string' && node.title !== '';
+  if (![...top, ...inner].filter(emitted).every(titled)) return;
+  // Every node of the file, inner ones under keys no address matches by id (their ids are composite).
+  const all: Workflow = Object.create(null);
+  const shown: Workflow = Object.create(null);
+  [...top, ...inner].forEach((node, index) => {
+    const skeleton = { class_type: String(node.type), inputs: {}, _meta: titled(node) ? { title: node.title as string } : {} };
+    const id = index < top.length ? String(node.id) : `:${index}`;
+    all[id] = skeleton;
+    if (index < top.length && emitted(node)) shown[id] = skeleton;
+  });
+  for (const address of addresses) {
+    if (address.includes(':') || namesNode(all, address)) continue;
+    // Throws the error of an address naming no node (or a malformed one), listing the nodes.
+    resolveAddress(shown, address);
+  }
 }

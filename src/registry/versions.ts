@@ -1,5 +1,5 @@
 import { Checker, checkIds, checkOptions, paginate, path, rule, toBlob, ValidationError, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
-import { body, stringList, withOptions } from './checks.js';
+import { body, statusList, withOptions } from './checks.js';
 import { REGISTRY_DEFAULTS } from './defaults.js';
 import { PackageUploadError } from './errors.js';
 import { NodeVersionSchema, PublishAnswerSchema, VersionPageSchema } from './schemas.js';
@@ -10,7 +10,7 @@ const MAX_PAGE_SIZE = REGISTRY_DEFAULTS.maxPageSize;
 
 const LIST_RULES: OptionRules = {
   nodeId: rule.string,
-  statuses: stringList,
+  statuses: statusList,
   page: (check, path, value) => check.integer(path, value, { min: 1 }),
   pageSize: (check, path, value) => check.integer(path, value, { min: 1, max: MAX_PAGE_SIZE }),
   statusReason: rule.string,

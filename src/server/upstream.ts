@@ -63,16 +63,18 @@ export class UpstreamClient {
   constructor(config: RelayConfig, life: AbortSignal) {
     this.#config = config;
     this.#life = life;
-    // The relay's own signing secrets are scrubbed too, should an upstream hold and echo one.
-    for (const secret of config.secrets) this.#secrets.add(secret);
     for (const upstream of Object.values(config.upstreams)) {
       if (typeof upstream?.auth?.credential === 'string') this.#secrets.add(upstream.auth.credential);
     }
   }
 
-  /** Every credential the relay has sent or holds, for scrubbing answers. */
+  /**
+   * Every credential the relay has sent or holds, for scrubbing answers: its own signing secrets
+   * too (kept apart, so that no rotation of a credential pushes them out), should an upstream
+   * hold and echo one.
+   */
   get secrets(): string[] {
-    return [...this.#secrets];
+    return [...this.#config.secrets, ...this.#secrets];
   }
 
   /** The origin of an upstream. */

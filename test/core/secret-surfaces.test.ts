@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { ProxyClient } from '../../src/proxy/index.js';
 import { RegistryClient } from '../../src/registry/index.js';
 import { createRelay } from '../../src/server/index.js';
 import { useMsw } from '../helpers/msw.js';
@@ -39,6 +40,31 @@ describe('registry: the personal access token and the registry token', () => {
     const everything = [version, later].map(rendered).join('\n');
     expect(everything).toContain('[REDACTED]');
     expect(everything).not.toContain(PAT);
+    expect(everything).not.toContain(TOKEN);
+  });
+});
+
+describe('proxy: the proxy token', () => {
+  const TOKEN = 'proxy-token-surfaces-5e6f7a8b';
+
+  it('is scrubbed from the submission, every status update, the result and a later error that echo it', async () => {
+    // Answers from the client's own fetch: the vendor echoes the bearer token everywhere it can.
+    const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      const token = request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '';
+      const url = new URL(request.url);
+      if (url.pathname.endsWith('/missing')) return new Response(JSON.stringify({ message: `no task for ${token}` }), { status: 404 });
+      const body = request.method === 'POST' ? { data: { task_id: 't-1', status: 'CREATED', note: token } } : { data: { task_id: 't-1', status: 'COMPLETED', generated: [`https://cdn.test/${token}.png`] } };
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof globalThis.fetch;
+    const proxy = new ProxyClient({ baseUrl: 'https://proxy.test', token: TOKEN, fetch, retry: false, wait: { poll: { minDelayMs: 100, maxDelayMs: 100 } } });
+    const updates: unknown[] = [];
+    const result = await proxy.image.upscale({ image: 'https://cdn.test/a.png', scale_factor: '2x' }, { wait: { onUpdate: (u) => updates.push(u) } });
+    const later = await proxy.waitForTask({ kind: 'upscale', taskId: 'missing' }, { waitTimeout: 300 }).catch((e: unknown) => e);
+    await proxy.close();
+    expect(later).toBeInstanceOf(Error);
+    const everything = [result, later, ...updates].map(rendered).join('\n');
+    expect(everything).toContain('[REDACTED]');
     expect(everything).not.toContain(TOKEN);
   });
 });

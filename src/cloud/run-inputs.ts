@@ -126,27 +126,25 @@ const LEFT_OUT = new Set([2, 4]);
  * ```
  */
 export function checkUiAddresses(ui: UiWorkflow, addresses: readonly string[]): void {
-  const subgraphs = Array.isArray(ui.definitions?.subgraphs) ? ui.definitions.subgraphs.filter(isPlainObject) : [];
-  const subgraphIds = new Set(subgraphs.map((graph) => graph.id));
-  const groups = isPlainObject(ui.extra?.groupNodes) ? Object.values(ui.extra.groupNodes).filter(isPlainObject) : [];
-  const inner = [...subgraphs, ...groups].flatMap((graph) => (Array.isArray(graph.nodes) ? graph.nodes.filter(isPlainObject) : []));
-  const top = (Array.isArray(ui.nodes) ? ui.nodes : []).filter(isPlainObject);
-  const emitted = (node: Record<string, unknown>) =>
-    typeof node.type === 'string' && !FRONTEND_ONLY.has(node.type) && !subgraphIds.has(node.type) && !/^workflow[>/]/.test(node.type) && !LEFT_OUT.has(node.mode as number);
-  const titled = (node: Record<string, unknown>) => typeof node.title === 'string' && node.title !== '';
-  if (![...top, ...inner].filter(emitted).every(titled)) return;
-  // Every node of the file, inner ones under keys no address matches by id (their ids are composite).
+  const subgraphs = ui.definitions?.subgraphs ?? [];
+  const groups = ui.extra?.groupNodes ?? {};
+  // The file's nodes: its own first (`top`), then those inside subgraphs and group nodes.
+  const nodes = [ui, ...(Array.isArray(subgraphs) ? subgraphs : []), ...(isPlainObject(groups) ? Object.values(groups) : [])].flatMap((graph, index) =>
+    isPlainObject(graph) && Array.isArray(graph.nodes) ? graph.nodes.filter(isPlainObject).map((node) => ({ node, top: index === 0 })) : [],
+  );
+  const inner = new Set(subgraphs.map((graph) => (isPlainObject(graph) ? graph.id : undefined)));
+  const runs = ({ type, mode }: Record<string, unknown>) => typeof type === 'string' && !FRONTEND_ONLY.has(type) && !inner.has(type) && !/^workflow[>/]/.test(type) && !LEFT_OUT.has(mode as number);
+  if (nodes.some(({ node }) => runs(node) && !(typeof node.title === 'string' && node.title))) return;
+  // Every node under a key; one inside another graph under a key no address names (its id will be composite).
   const all: Workflow = Object.create(null);
   const shown: Workflow = Object.create(null);
-  [...top, ...inner].forEach((node, index) => {
-    const skeleton = { class_type: String(node.type), inputs: {}, _meta: titled(node) ? { title: node.title as string } : {} };
-    const id = index < top.length ? String(node.id) : `:${index}`;
-    all[id] = skeleton;
-    if (index < top.length && emitted(node)) shown[id] = skeleton;
+  nodes.forEach(({ node, top }, index) => {
+    const skeleton = { class_type: String(node.type), inputs: {}, _meta: { title: node.title as string } };
+    all[top ? String(node.id) : `:${index}`] = skeleton;
+    if (top && runs(node)) shown[String(node.id)] = skeleton;
   });
   for (const address of addresses) {
-    if (address.includes(':') || namesNode(all, address)) continue;
     // Throws the error of an address naming no node (or a malformed one), listing the nodes.
-    resolveAddress(shown, address);
+    if (!address.includes(':') && !namesNode(all, address)) resolveAddress(shown, address);
   }
 }

@@ -126,15 +126,6 @@ export class HttpClient {
   }
 
   /**
-   * Remembers secrets this client's calls carry outside the credential header (a partner key, a
-   * personal access token), so that everything the client reports later is scrubbed of them too.
-   * A request's `secrets` are remembered when it is sent.
-   */
-  remember(...secrets: readonly unknown[]): void {
-    this.#secrets.add(...secrets);
-  }
-
-  /**
    * The value (a string, or a JSON-like value at any depth, keys included) with every secret this
    * client was given replaced by `[REDACTED]`: its credentials so far and every secret its calls
    * carried. The one scrubber of what a server sends outside a request's own answer (socket

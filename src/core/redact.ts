@@ -76,8 +76,7 @@ const REMEMBERED = 64;
  * Every secret one client was given (its credential, each value a credential function returned,
  * partner keys and tokens its calls carried), the most recent 64 kept, so that whatever the
  * client reports (HTTP answers and errors, socket frames, job records) is scrubbed of all of them,
- * not only of the credential of the request at hand. A secret is also known in its JSON-escaped
- * spelling, the one a JSON text carries.
+ * not only of the credential of the request at hand.
  *
  * @example
  * ```ts
@@ -88,23 +87,16 @@ const REMEMBERED = 64;
  */
 export class SecretSet {
   readonly #known = new Set<string>();
-  /** The secrets longest first, as `scrubSecrets` applies them; rebuilt when one is added. */
-  #ordered: string[] = [];
 
   /** Remembers each string of 4 characters or more (shorter ones are placeholders; see `scrubSecrets`). */
   add(...secrets: readonly unknown[]): void {
-    let changed = false;
     for (const secret of secrets) {
       if (typeof secret !== 'string' || secret.length < 4) continue;
-      for (const spelling of new Set([secret, JSON.stringify(secret).slice(1, -1)])) {
-        // Re-adding moves a secret to the newest end, so one still in use is not the next dropped.
-        changed ||= !this.#known.has(spelling);
-        this.#known.delete(spelling);
-        this.#known.add(spelling);
-      }
+      // Re-adding moves a secret to the newest end, so one still in use is not the next dropped.
+      this.#known.delete(secret);
+      this.#known.add(secret);
     }
-    while (this.#known.size > REMEMBERED * 2) this.#known.delete(this.#known.values().next().value as string);
-    if (changed) this.#ordered = [...this.#known].sort((a, b) => b.length - a.length);
+    while (this.#known.size > REMEMBERED) this.#known.delete(this.#known.values().next().value as string);
   }
 
   /** The secrets remembered, oldest first. */
@@ -112,12 +104,8 @@ export class SecretSet {
     return [...this.#known];
   }
 
-  /** `scrubSecrets(value, this.list, minLength)`, with a fast path for a text (a socket frame). */
+  /** `scrubSecrets(value, this.list, minLength)`. */
   scrub<T>(value: T, minLength = 4): T {
-    if (this.#ordered.length === 0) return value;
-    if (typeof value !== 'string') return scrubSecrets(value, this.#ordered, minLength);
-    let out: string = value;
-    for (const secret of this.#ordered) if (secret.length >= minLength && out.includes(secret)) out = out.split(secret).join(REDACTED);
-    return out as T;
+    return scrubSecrets(value, this.list, minLength);
   }
 }

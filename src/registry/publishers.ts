@@ -161,9 +161,9 @@ export class PublishersResource {
     checkIds('registry.publishers.createToken()', { publisherId }, check);
     const route = path`/publishers/${publisherId}/tokens`;
     const lost = (body: unknown, id: string | undefined, problem: string) => {
-      const revoke = id ? `registry.publishers.deleteToken('${publisherId}', '${id}')` : `registry.publishers.listTokens('${publisherId}') (named ${JSON.stringify(params.name)}) and revoke it with registry.publishers.deleteToken('${publisherId}', id)`;
-      const how = id ? `revoke it with ${revoke}` : `find its id with ${revoke}`;
-      const note = `token: ${problem}: the token ${JSON.stringify(params.name)} was created on the server${id ? ` (id ${id})` : ''}, but without its secret it cannot be used; it was not created again: ${how}, then create another`;
+      const deleteToken = `registry.publishers.deleteToken('${publisherId}', ${id ? `'${id}'` : 'id'})`;
+      const how = id ? deleteToken : `${deleteToken}, its id from registry.publishers.listTokens('${publisherId}')`;
+      const note = `token: ${problem}: the token ${JSON.stringify(params.name)} was created, but is useless without its secret (not created again): revoke it with ${how}`;
       return new ResponseValidationError({ field: 'token', problems: [note], body, method: 'POST', url: redactUrl(`${this.#http.baseUrl}${route}`) });
     };
     const answer = await this.#http.request({ method: 'POST', path: route, json: params, schema: CreatedTokenSchema, secretFields: ['token'], options }).catch((error: unknown) => {

@@ -171,7 +171,8 @@ export class PublishersResource {
       const body = error.body as { id?: unknown } | undefined;
       throw lost(error.body, typeof body?.id === 'string' && body.id ? body.id : undefined, 'not a string');
     });
-    if (!answer.token) throw lost(answer, answer.id || undefined, 'missing or empty');
+    // The answer reaches the error whole: scrubbed of the credential a careless server echoes.
+    if (!answer.token) throw lost(this.#http.scrub(answer), answer.id || undefined, 'missing or empty');
     return { token: answer.token };
   }
 

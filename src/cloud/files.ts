@@ -254,12 +254,15 @@ export function isFileInput(value: unknown): value is FileInput {
   return (typeof value === 'string' && value.trim() !== '') || value instanceof Blob || value instanceof ArrayBuffer || ArrayBuffer.isView(value) || value instanceof ReadableStream;
 }
 
+const FILE_TYPES = ['output', 'input', 'temp'];
+
 function checkView(ref: FileRef, options: unknown, rules: OptionRules, context: string): void {
   const check = new Checker();
   if (isPlainObject(ref)) {
     check.string('ref.filename', ref.filename, { required: true });
     check.string('ref.subfolder', ref.subfolder, { allowEmpty: true });
-    check.string('ref.type', ref.type);
+    // The view route serves these three stores only (docs/wire-protocol.md#cloud-outputs-files-and-uploads).
+    check.oneOf('ref.type', ref.type, FILE_TYPES);
   } else check.fail('ref', 'a file reference {filename, subfolder?, type?}', ref);
   checkOptions(check, 'options', options, rules);
   check.throwIfInvalid(context);

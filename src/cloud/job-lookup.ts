@@ -1,7 +1,7 @@
 // Reading jobs: the list (one page, or every page lazily), one job, and the queue. Each runtime's
 // parameter names are written here, and its answers read by model/job-wire.ts
 // (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
-import { NotFoundError, paginateOffsets, path, scrubSecrets, ValidationError, type HttpClient, type RequestOptions } from '../core/index.js';
+import { NotFoundError, paginateOffsets, path, ValidationError, type HttpClient, type RequestOptions } from '../core/index.js';
 import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './model/job-types.js';
 import { JobDetailSchema, JobListSchema, QueueSchema, toExtraData, toJobDetail, toJobPage, toJobQueue } from './model/job-wire.js';
 import { historyPage } from './model/job-history.js';
@@ -165,7 +165,7 @@ async function findLocally(deps: JobLookupDeps, promptId: string, options: Reque
   };
 }
 
-/** The value with the client's key scrubbed: error texts are the server's, and may echo it. */
-async function scrubbed<T>(http: HttpClient, value: T): Promise<T> {
-  return scrubSecrets(value, [(await http.credential()) ?? '']);
+/** The value with the client's secrets scrubbed: error texts and `extra_data` are the server's, and may echo them. */
+function scrubbed<T>(http: HttpClient, value: T): T {
+  return http.scrub(value);
 }

@@ -6,7 +6,8 @@ import { isFileInput, type UploadOptions } from './files.js';
 import type { Workflow } from './model/types.js';
 import type { ObjectInfo } from './model/validate-workflow.js';
 import { WorkflowAddressError } from './workflow/address-error.js';
-import { resolveAddress, setInputs } from './workflow/addresses.js';
+import { namesNode, resolveAddress, setInputs } from './workflow/addresses.js';
+import type { UiWorkflow } from './workflow/types.js';
 
 /**
  * One upload of `runWorkflow({ uploads })`: a file, or a file with upload options.
@@ -104,4 +105,46 @@ export function withUploads(workflow: Workflow, places: readonly { nodeId: strin
     if (node) copy[nodeId] = { ...node, inputs: { ...node.inputs, [input]: names[index] } };
   });
   return copy;
+}
+
+// Nodes of the web UI that never reach the server (docs/workflows.md).
+const FRONTEND_ONLY = new Set(['Reroute', 'Note', 'MarkdownNote', 'PrimitiveNode']);
+// Muted (2) and bypassed (4) nodes are left out of the prompt.
+const LEFT_OUT = new Set([2, 4]);
+
+/**
+ * Refuses, before a UI-format workflow is converted (which reads the node definitions), an address
+ * whose node part certainly names no node: none of the file's node ids, titles and types, when
+ * every node the conversion can emit has a title of its own. (An untitled node is titled by its
+ * definition's display name, which only the definitions give: then the check waits for them.)
+ * Ids of expanded subgraphs (`outer:inner`) and every other ambiguity are left to `placeInputs()`.
+ *
+ * @throws {@link WorkflowAddressError} listing the nodes of the workflow.
+ * @example
+ * ```ts
+ * checkUiAddresses(ui, ['Photo.image', 'Resize.width']);
+ * ```
+ */
+export function checkUiAddresses(ui: UiWorkflow, addresses: readonly string[]): void {
+  const subgraphs = ui.definitions?.subgraphs ?? [];
+  const groups = ui.extra?.groupNodes ?? {};
+  // The file's nodes: its own first (`top`), then those inside subgraphs and group nodes.
+  const nodes = [ui, ...(Array.isArray(subgraphs) ? subgraphs : []), ...(isPlainObject(groups) ? Object.values(groups) : [])].flatMap((graph, index) =>
+    isPlainObject(graph) && Array.isArray(graph.nodes) ? graph.nodes.filter(isPlainObject).map((node) => ({ node, top: index === 0 })) : [],
+  );
+  const inner = new Set(subgraphs.map((graph) => (isPlainObject(graph) ? graph.id : undefined)));
+  const runs = ({ type, mode }: Record<string, unknown>) => typeof type === 'string' && !FRONTEND_ONLY.has(type) && !inner.has(type) && !/^workflow[>/]/.test(type) && !LEFT_OUT.has(mode as number);
+  if (nodes.some(({ node }) => runs(node) && !(typeof node.title === 'string' && node.title))) return;
+  // Every node under a key; one inside another graph under a key no address names (its id will be composite).
+  const all: Workflow = Object.create(null);
+  const shown: Workflow = Object.create(null);
+  nodes.forEach(({ node, top }, index) => {
+    const skeleton = { class_type: String(node.type), inputs: {}, _meta: { title: node.title as string } };
+    all[top ? String(node.id) : `:${index}`] = skeleton;
+    if (top && runs(node)) shown[String(node.id)] = skeleton;
+  });
+  for (const address of addresses) {
+    // Throws the error of an address naming no node (or a malformed one), listing the nodes.
+    if (!address.includes(':') && !namesNode(all, address)) resolveAddress(shown, address);
+  }
 }

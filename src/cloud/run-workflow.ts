@@ -6,7 +6,7 @@ import { CLOUD_DEFAULTS } from './model/defaults.js';
 import { InvalidWorkflowError, JobFailedError, OutputDownloadError, splitIssues, WatcherClosedError, type WorkflowIssue } from './model/errors.js';
 import { listOutputFiles } from './model/outputs.js';
 import type { JobResult, OutputFile, SubmitResult, Workflow } from './model/types.js';
-import { placeInputs, readUploads, withUploads, type UploadSpec } from './run-inputs.js';
+import { checkUiAddresses, placeInputs, readUploads, withUploads, type UploadSpec } from './run-inputs.js';
 import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions } from './submit.js';
 import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
@@ -119,8 +119,10 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
   checkOptions(check, 'options', options, RUN_RULES);
   const targets = readUploads(check, isPlainObject(options) ? options.uploads : undefined);
   check.throwIfInvalid('cloud.runWorkflow()');
-  // An address naming no node of an API-format workflow fails before any request.
+  // An address naming no node fails before any request: at once for an API-format workflow, and
+  // for a UI-format one whenever its file alone can tell (untitled nodes need the definitions).
   if (!isUiWorkflow(input)) placeInputs(input, options?.inputs ?? {}, targets, undefined);
+  else checkUiAddresses(input, [...Object.keys(options?.inputs ?? {}), ...targets.map((target) => target.address)]);
   const { http, definitions, files, jobs, hub } = parts;
   const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId } = options ?? {};
   const request: RequestOptions = { signal, timeout, totalTimeout, retry, headers };
@@ -130,13 +132,14 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
   // Known as soon as the submission is sent when the server keeps client-chosen ids.
   let sent: string | undefined;
   try {
-    // Open the socket while converting, checking and uploading: it must be up before the submission.
-    const ready = hub.ready(signal);
-    ready.catch(() => undefined);
     const api = await toApiFormat(definitions, input, request, 'cloud.runWorkflow()');
     const info = validate ? await definitions.current(request) : undefined;
     const placed = placeInputs(api, inputs, targets, info);
     let warnings: WorkflowIssue[] = [];
+    // Every address is known good: open the socket while checking and uploading (it must be up
+    // before the submission), not before; an argument that fails opens nothing.
+    const ready = hub.ready(signal);
+    ready.catch(() => undefined);
     if (validate) {
       const pending = new Set(placed.uploads.map(({ nodeId, input: name }) => `${nodeId}.${name}`));
       const issues = splitIssues(await definitions.check(placed.workflow, { ...request, pending }));

@@ -2,7 +2,7 @@
 // workflow and checking it against the node definitions. On a local runtime the client chooses the
 // prompt id before sending, so an answer lost on the way back can be looked up
 // (docs/wire-protocol.md#cloud-local-runtimes).
-import { Checker, checkAnsweredId, ConnectionError, isPlainObject, redactUrl, REQUEST_RULES, rule, scrubSecrets, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
+import { Checker, checkAnsweredId, ConnectionError, isPlainObject, redactUrl, REQUEST_RULES, rule, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
 import type { DefinitionCache } from './definitions.js';
 import { initOf, InvalidWorkflowError, splitIssues, SubmissionUnknownError, WorkflowError, WorkflowValidationError, type WorkflowIssue } from './model/errors.js';
 import type { JobReader } from './model/job-reader.js';
@@ -172,13 +172,13 @@ export async function submitJob(deps: SubmitDeps, input: Workflow | UiWorkflow, 
   });
   const nodeErrors = toNodeErrors(answer.node_errors);
   if (answer.error || !answer.prompt_id) {
-    const body = scrubSecrets(answer, secrets);
+    const body = http.scrub(answer);
     const error = body.error;
     const message = typeof error === 'string' ? error : (error?.message ?? 'the server returned no prompt_id');
     throw new WorkflowError(message, typeof error === 'object' && error ? (error.type ?? undefined) : undefined, toNodeErrors(body.node_errors), body, body.prompt_id ?? undefined);
   }
   // Watching or looking the job up puts its id in a URL: one no URL can carry would fail there, or reach another route.
-  checkAnsweredId(answer.prompt_id, { field: 'prompt_id', work: 'job', body: scrubSecrets(answer, secrets), method: 'POST', url: redactUrl(`${http.baseUrl}/api/prompt`) });
+  checkAnsweredId(answer.prompt_id, { field: 'prompt_id', work: 'job', body: http.scrub(answer), method: 'POST', url: redactUrl(`${http.baseUrl}/api/prompt`) });
   ids.learn(chosen, answer.prompt_id);
   // Submitted through a relay (graphcloud/server): its token opens the job's routes and socket messages.
   deps.tokens?.set(answer.prompt_id, answer.relay_token);

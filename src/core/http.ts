@@ -7,7 +7,7 @@ import { ClientClosedError, ConnectionError, createApiError, GraphcloudError, Ti
 import { guardStream, raceSignal, readText } from './guard.js';
 import { assertOptions, REQUEST_RULES } from './option-rules.js';
 import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';
-import { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS } from './redact.js';
+import { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
 import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 import { callSafely } from './callbacks.js';
 import { parseResponse } from './schema.js';
@@ -92,6 +92,8 @@ export class HttpClient {
   readonly #ky: KyInstance;
   readonly #config: HttpClientConfig;
   readonly #life = new AbortController();
+  /** Every secret this client was given or sent: what it reports is scrubbed of all of them. */
+  readonly #secrets = new SecretSet();
 
   constructor(config: HttpClientConfig) {
     // A path (a relay on the page's own server) is resolved against the page, in a browser only.
@@ -124,6 +126,16 @@ export class HttpClient {
   /** The client's credential for this moment (a function is called), or `undefined` without one. */
   async credential(): Promise<string | undefined> {
     return (await this.#auth())?.secret;
+  }
+
+  /**
+   * The value (a string, or a JSON-like value at any depth, keys included) with every secret this
+   * client was given replaced by `[REDACTED]`: its credentials so far and every secret its calls
+   * carried. The one scrubber of what a server sends outside a request's own answer (socket
+   * frames, job records); see docs/errors.md#secrets-in-errors.
+   */
+  scrub<T>(value: T, minLength?: number): T {
+    return this.#secrets.scrub(value, minLength);
   }
 
   /** Sends the call and returns its validated body. */
@@ -193,7 +205,8 @@ export class HttpClient {
     life?.addEventListener('abort', onClose, { once: true });
     const signal = controller.signal;
     const startedAt = Date.now();
-    const secrets: string[] = [...(spec.secrets ?? [])];
+    this.#secrets.add(...(spec.secrets ?? []));
+    const secrets: string[] = [...(spec.secrets ?? []), ...this.#secrets.list];
     let response: Response | undefined;
     let streaming = false;
     try {
@@ -206,6 +219,7 @@ export class HttpClient {
         if (auth) secrets.push(auth.secret);
         const headers = this.#headers(spec, auth, body !== undefined, sameOrigin);
         for (const [name, value] of Object.entries(headers)) if (SECRET_HEADERS.has(name.toLowerCase())) secrets.push(...headerSecrets(value));
+        this.#secrets.add(...secrets);
         this.#emit(() => this.#config.onRequest?.({ method, url: redactUrl(url), headers: redactHeaders(headers), attempt }));
         const sent = this.#ky(url, { method, headers, body: body ?? null, signal, redirect: spec.streamBody ? 'error' : 'manual' });
         response = await raceSignal(sent, signal, discard);
@@ -290,7 +304,9 @@ export class HttpClient {
     const auth = this.#config.auth;
     if (!auth) return undefined;
     try {
-      return await resolveAuth(auth.scheme, auth.credential);
+      const resolved = await resolveAuth(auth.scheme, auth.credential);
+      this.#secrets.add(resolved.secret);
+      return resolved;
     } catch (cause) {
       if (cause instanceof GraphcloudError) throw cause;
       // The caller's credential function failed: nothing was sent, and retrying would not help.

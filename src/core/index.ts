@@ -11,7 +11,7 @@ export { Limiter } from './limiter.js';
 export { poll, pollUntil, realClock, Waker, type Clock, type PollOptions, type PollReading, type PollState } from './wait.js';
 export { paginate, paginateOffsets, type OffsetPage, type PageInfo } from './pagination.js';
 export { path, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
-export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS } from './redact.js';
+export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
 export { sleep, throwIfAborted } from './sleep.js';
 export { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 export { parseResponse, formatPath } from './schema.js';

@@ -39,9 +39,11 @@ const MAX_DEPTH = 64;
  * would mangle text that merely contains them.
  */
 export function scrubSecrets<T>(value: T, secrets: readonly string[], minLength = 4): T {
-  const active = [...new Set(secrets)].filter((s) => typeof s === 'string' && s.length >= minLength);
+  // Longest first: a secret that contains another is replaced whole, not left half shown.
+  const active = [...new Set(secrets)].filter((s) => typeof s === 'string' && s.length >= minLength).sort((a, b) => b.length - a.length);
   if (active.length === 0) return value;
-  const text = (input: string) => active.reduce((out, secret) => out.split(secret).join(REDACTED), input);
+  // `includes` first: most texts hold no secret, and a split copies the whole text.
+  const text = (input: string) => active.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join(REDACTED) : out), input);
   const scrub = (input: unknown, depth: number): unknown => {
     if (typeof input === 'string') return text(input);
     if (input === null || typeof input !== 'object') return input;
@@ -65,4 +67,45 @@ export function redactFields<T>(value: T, fields: readonly string[]): T {
     return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, names.has(k) ? REDACTED : walk(v, depth + 1)]));
   };
   return walk(value, 0) as T;
+}
+
+/** How many secrets a client remembers: a rotating credential or per-call keys must not grow it without bound. */
+const REMEMBERED = 64;
+
+/**
+ * Every secret one client was given (its credential, each value a credential function returned,
+ * partner keys and tokens its calls carried), the most recent 64 kept, so that whatever the
+ * client reports (HTTP answers and errors, socket frames, job records) is scrubbed of all of them,
+ * not only of the credential of the request at hand.
+ *
+ * @example
+ * ```ts
+ * const secrets = new SecretSet();
+ * secrets.add(apiKey, partnerKey);
+ * secrets.scrub(`failed: ${JSON.stringify(extraData)}`); // 'failed: {"api_key_platform_org":"[REDACTED]"}'
+ * ```
+ */
+export class SecretSet {
+  readonly #known = new Set<string>();
+
+  /** Remembers each string of 4 characters or more (shorter ones are placeholders; see `scrubSecrets`). */
+  add(...secrets: readonly unknown[]): void {
+    for (const secret of secrets) {
+      if (typeof secret !== 'string' || secret.length < 4) continue;
+      // Re-adding moves a secret to the newest end, so one still in use is not the next dropped.
+      this.#known.delete(secret);
+      this.#known.add(secret);
+    }
+    while (this.#known.size > REMEMBERED) this.#known.delete(this.#known.values().next().value as string);
+  }
+
+  /** The secrets remembered, oldest first. */
+  get list(): string[] {
+    return [...this.#known];
+  }
+
+  /** `scrubSecrets(value, this.list, minLength)`. */
+  scrub<T>(value: T, minLength = 4): T {
+    return scrubSecrets(value, this.list, minLength);
+  }
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { checkAnsweredId, redactUrl, type HttpClient, type RequestOptions } from '../core/index.js';
+import { checkAnsweredId, redactUrl, ResponseValidationError, type HttpClient, type RequestOptions } from '../core/index.js';
 import type { ImageTaskKind, TaskKind, VideoTaskKind } from './tasks.js';
 import type { ImageTask, ImageTaskResult, TaskPhase, TaskStatus, VideoCreation, VideoTask, VideoTaskResult } from './types.js';
 
@@ -13,15 +13,18 @@ const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema
 const MISSING_TASK_ID = 'missing or empty: the task may have been accepted (and billed), but without its id it cannot be waited on; it was not submitted again';
 const SubmittedTaskId = z.string({ error: MISSING_TASK_ID }).check(z.minLength(1, { error: MISSING_TASK_ID }));
 
-const imageBody = <T extends z.ZodMiniType>(taskId: T) =>
-  z.looseObject({
-    task_id: taskId,
-    status: opt(z.string()),
-    // Some upstreams spell `status` as `task_status`.
-    task_status: opt(z.string()),
-    generated: opt(z.array(z.string())),
-  });
-const enveloped = <T extends z.ZodMiniType>(body: T) => z.union([z.looseObject({ data: body }), body]);
+const imageBody = <T extends z.ZodMiniType>(taskId: T) => ({
+  task_id: taskId,
+  status: opt(z.string()),
+  // Some upstreams spell `status` as `task_status`.
+  task_status: opt(z.string()),
+  generated: opt(z.array(z.string())),
+});
+// A body whose `data` is an object is read under `data`, and must be valid there: read at its top
+// level instead (where every field is optional), `{ data: { status: 5 } }` passed the schema and
+// its `status` reached the reader as a number. Only a `data` that is no object leaves the top level.
+const NotAnObject = opt(z.union([z.string(), z.number(), z.boolean(), z.array(z.unknown())]));
+const enveloped = <S extends z.core.$ZodLooseShape>(shape: S) => z.union([z.looseObject({ data: z.looseObject(shape) }), z.looseObject({ ...shape, data: NotAnObject })]);
 
 // Image answers: under `data` (relight, upscaler, skin enhancers) or at the top level (style
 // transfer); both are accepted everywhere. A submission must name its task; a status answer
@@ -30,24 +33,22 @@ const ImageTaskSchema = enveloped(imageBody(SubmittedTaskId));
 const ImageStatusSchema = enveloped(imageBody(opt(z.string())));
 
 // Video submission answer: `task_id`, `state`, `credits` (top level; a `data` wrapper is accepted too).
-const VideoTaskSchema = enveloped(z.looseObject({ task_id: SubmittedTaskId, state: opt(z.string()), credits: opt(z.number()) }));
+const VideoTaskSchema = enveloped({ task_id: SubmittedTaskId, state: opt(z.string()), credits: opt(z.number()) });
 
 const CreationSchema = z.looseObject({ id: opt(z.string()), url: opt(z.string()), cover_url: opt(z.string()), watermarked_url: opt(z.string()) });
 
 // Video status (docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states). Every field
 // is optional; a body without `state` reads as running (charged to the wait's budget), never as
 // queued forever, and a creation without `url` is kept but is no result.
-const VideoStatusSchema = enveloped(
-  z.looseObject({
-    id: opt(z.string()),
-    task_id: opt(z.string()),
-    state: opt(z.string()),
-    err_code: opt(z.string()),
-    credits: opt(z.number()),
-    progress: opt(z.number()),
-    creations: opt(z.array(CreationSchema)),
-  }),
-);
+const VideoStatusSchema = enveloped({
+  id: opt(z.string()),
+  task_id: opt(z.string()),
+  state: opt(z.string()),
+  err_code: opt(z.string()),
+  credits: opt(z.number()),
+  progress: opt(z.number()),
+  creations: opt(z.array(CreationSchema)),
+});
 
 // The body under `data` when `data` is an object; otherwise the body itself (every field being
 // optional, `{data: null}` passes as a top-level body without fields).
@@ -98,6 +99,17 @@ export interface Family {
   toResult(status: WireStatus): ImageTaskResult | VideoTaskResult;
 }
 
+/**
+ * A status answer of the wrong shape does not end the task: the error says it exists, and how to
+ * read it again (a status route's URL may not show the id: `statusPaths` can be a function).
+ */
+const namingTask =
+  (kind: TaskKind, taskId: string) =>
+  (error: unknown): never => {
+    if (!(error instanceof ResponseValidationError)) throw error;
+    throw new ResponseValidationError({ ...error, problems: [...error.problems, `the ${kind} task ${JSON.stringify(taskId)} exists and may still run: read it again with proxy.waitForTask()`] });
+  };
+
 // A task id goes into every status URL: one no URL can carry is refused (docs/wire-protocol.md#media-proxy-submissions-and-envelopes).
 const answeredId = (http: HttpClient, path: string, taskId: string, raw: unknown): void =>
   checkAnsweredId(taskId, { field: 'task_id', work: 'task', body: raw, method: 'POST', url: redactUrl(`${http.baseUrl}${path}`) });
@@ -115,7 +127,7 @@ export const FAMILIES: Readonly<Record<'image' | 'video', Family>> = Object.free
       return { kind: kind as ImageTaskKind, taskId: inner.task_id, status: (inner.status ?? inner.task_status ?? 'CREATED').toUpperCase(), generated: inner.generated ?? [], raw };
     },
     async readStatus(http, kind, taskId, path, options) {
-      const body = await http.request({ method: 'GET', path, schema: ImageStatusSchema, scrubAnswer: true, options });
+      const body = await http.request({ method: 'GET', path, schema: ImageStatusSchema, scrubAnswer: true, options }).catch(namingTask(kind, taskId));
       const inner = unwrap(body);
       // No status at all reads as running (charged to the budget), never as queued forever.
       const status = (inner.status ?? inner.task_status ?? 'UNKNOWN').toUpperCase();
@@ -132,7 +144,7 @@ export const FAMILIES: Readonly<Record<'image' | 'video', Family>> = Object.free
       return { kind: kind as VideoTaskKind, taskId: inner.task_id, state: (inner.state ?? 'created').toLowerCase(), credits: inner.credits ?? undefined, raw };
     },
     async readStatus(http, kind, taskId, path, options) {
-      const body = await http.request({ method: 'GET', path, schema: VideoStatusSchema, scrubAnswer: true, options });
+      const body = await http.request({ method: 'GET', path, schema: VideoStatusSchema, scrubAnswer: true, options }).catch(namingTask(kind, taskId));
       const inner = unwrap(body);
       const status = (inner.state ?? 'unknown').toLowerCase();
       const creations = (inner.creations ?? []).map((c) => stripNulls(c) as VideoCreation);

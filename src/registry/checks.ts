@@ -1,4 +1,5 @@
 import { Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, type OptionRules, type Rule } from '../core/index.js';
+import { NODE_VERSION_STATUSES } from './types.js';
 
 /**
  * A checker holding the problems of a request body: it must be an object (a JSON body of `null`
@@ -52,6 +53,16 @@ export const stringList: Rule = (check, path, value) => {
   value.forEach((item: unknown, i) => check.string(`${path}[${i}]`, item, { required: true }));
 };
 
+/**
+ * A list of version statuses to filter by, each one of the registry's enum (`NODE_VERSION_STATUSES`):
+ * a misspelled status must not reach the server, like any other bad argument.
+ */
+export const statusList: Rule = (check, path, value) => {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) return check.fail(path, `an array of version statuses (${NODE_VERSION_STATUSES.join(', ')})`, value);
+  value.forEach((item: unknown, i) => check.oneOf(`${path}[${i}]`, item, NODE_VERSION_STATUSES, { required: true }));
+};
+
 const PAGING: OptionRules = { page: positive, limit: positive };
 
 /** Filters of `nodes.list()`. */
@@ -77,4 +88,4 @@ export const SEARCH_NODES_RULES: OptionRules = {
 };
 
 /** Filters of `nodes.versions()`. */
-export const NODE_VERSIONS_RULES: OptionRules = { statuses: stringList, includeStatusReason: rule.boolean };
+export const NODE_VERSIONS_RULES: OptionRules = { statuses: statusList, includeStatusReason: rule.boolean };

@@ -1,4 +1,4 @@
-import { Checker, checkIds, type HttpClient, path, REQUEST_RULES, rule, type RequestOptions } from '../core/index.js';
+import { Checker, checkIds, type HttpClient, path, redactUrl, REQUEST_RULES, ResponseValidationError, rule, type RequestOptions } from '../core/index.js';
 import { body, withOptions } from './checks.js';
 import { AvailabilitySchema, CreatedTokenSchema, NodeListSchema, PermissionsSchema, PublisherListSchema, PublisherSchema, TokenListSchema } from './schemas.js';
 import type { CreatedToken, CreateTokenParams, Node, PersonalAccessToken, Publisher, PublisherParams, PublisherPermissions } from './types.js';
@@ -101,6 +101,7 @@ export class PublishersResource {
 
   /**
    * Whether a publisher id (a username) is still free (`GET /publishers/validate?username=`).
+   * `isAvailable` is optional in the registry's answer: only an explicit `true` is `true`.
    *
    * @example
    * ```ts
@@ -110,7 +111,7 @@ export class PublishersResource {
   async isAvailable(publisherId: string, options?: RequestOptions): Promise<boolean> {
     checkIds('registry.publishers.isAvailable()', { publisherId }, withOptions(new Checker(), options));
     const answer = await this.#http.request({ method: 'GET', path: '/publishers/validate', query: { username: publisherId }, schema: AvailabilitySchema, options });
-    return answer.isAvailable;
+    return answer.isAvailable === true;
   }
 
   /**
@@ -144,6 +145,10 @@ export class PublishersResource {
    * Creates a personal access token (`POST /publishers/{publisherId}/tokens`). The answer holds
    * the secret once: store it. The SDK keeps it out of every error and hook payload.
    *
+   * @throws `ResponseValidationError` (`field: 'token'`) when the answer holds no usable secret: the
+   * token was created all the same, and the error says how to revoke it (`deleteToken()`, its id
+   * from the answer or from `listTokens()`). It is not created again.
+   *
    * @example
    * ```ts
    * const { token } = await registry.publishers.createToken('acme', { name: 'ci', description: 'release job' });
@@ -154,7 +159,20 @@ export class PublishersResource {
     check.string('params.name', params?.name, { required: true });
     check.string('params.description', params?.description, { allowEmpty: true });
     checkIds('registry.publishers.createToken()', { publisherId }, check);
-    const answer = await this.#http.request({ method: 'POST', path: path`/publishers/${publisherId}/tokens`, json: params, schema: CreatedTokenSchema, secretFields: ['token'], options });
+    const route = path`/publishers/${publisherId}/tokens`;
+    const lost = (body: unknown, id: string | undefined, problem: string) => {
+      const deleteToken = `registry.publishers.deleteToken('${publisherId}', ${id ? `'${id}'` : 'id'})`;
+      const how = id ? deleteToken : `${deleteToken}, its id from registry.publishers.listTokens('${publisherId}')`;
+      const note = `token: ${problem}: the token ${JSON.stringify(params.name)} was created, but is useless without its secret (not created again): revoke it with ${how}`;
+      return new ResponseValidationError({ field: 'token', problems: [note], body, method: 'POST', url: redactUrl(`${this.#http.baseUrl}${route}`) });
+    };
+    const answer = await this.#http.request({ method: 'POST', path: route, json: params, schema: CreatedTokenSchema, secretFields: ['token'], options }).catch((error: unknown) => {
+      if (!(error instanceof ResponseValidationError)) throw error;
+      const body = error.body as { id?: unknown } | undefined;
+      throw lost(error.body, typeof body?.id === 'string' && body.id ? body.id : undefined, 'not a string');
+    });
+    // The answer reaches the error whole: scrubbed of the credential a careless server echoes.
+    if (!answer.token) throw lost(this.#http.scrub(answer), answer.id || undefined, 'missing or empty');
     return { token: answer.token };
   }
 

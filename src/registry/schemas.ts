@@ -76,9 +76,10 @@ export const NodePageSchema = z.looseObject({
 export const NodeListSchema = z.array(NodeSchema);
 export const NodeVersionListSchema = z.array(NodeVersionSchema);
 export const PublisherListSchema = z.array(PublisherSchema);
-export const AvailabilitySchema = z.looseObject({ isAvailable: z.boolean() });
+// Every field of these two answers is optional in the registry's spec (docs/registry.md).
+export const AvailabilitySchema = z.looseObject({ isAvailable: opt(z.boolean()) });
 export const PermissionsSchema: z.ZodMiniType<PublisherPermissions> = z.looseObject({ canEdit: opt(z.boolean()) });
-export const CreatedTokenSchema = z.looseObject({ token: z.string().check(z.minLength(1)) });
+export const CreatedTokenSchema = z.looseObject({ token: opt(z.string()), id: opt(z.string()) });
 export const TokenListSchema: z.ZodMiniType<PersonalAccessToken[]> = z.array(
   z.looseObject({ id: opt(z.string()), name: opt(z.string()), description: opt(z.string()), createdAt: opt(z.string()) }),
 );

@@ -369,8 +369,8 @@ export interface VersionUpdateParams {
 export interface ListVersionsParams {
   /** Only versions of this node (`nodeId`). */
   nodeId?: string;
-  /** Only these statuses (`statuses`, repeated). */
-  statuses?: readonly NodeVersionStatus[];
+  /** Only these statuses (`statuses`, repeated), each one of {@link NODE_VERSION_STATUSES}: another is refused before sending. */
+  statuses?: readonly (typeof NODE_VERSION_STATUSES)[number][];
   /** 1-based page number (`page`). @default 1 */
   page?: number;
   /** Items per page, 1 to 100 (`pageSize`). @default 10 */
@@ -452,8 +452,8 @@ export interface SearchNodesParams extends NodePaging {
  * @example await registry.nodes.versions('acme-upscale', { statuses: ['NodeVersionStatusActive'] });
  */
 export interface NodeVersionsParams {
-  /** Only these statuses (`statuses`, repeated). */
-  statuses?: readonly NodeVersionStatus[] | undefined;
+  /** Only these statuses (`statuses`, repeated), each one of {@link NODE_VERSION_STATUSES}: another is refused before sending. */
+  statuses?: readonly (typeof NODE_VERSION_STATUSES)[number][] | undefined;
   /** Include `status_reason` in each version (`include_status_reason`). */
   includeStatusReason?: boolean | undefined;
 }

@@ -1,5 +1,5 @@
 import { Checker, checkIds, checkOptions, paginate, path, rule, toBlob, ValidationError, withFile, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
-import { body, stringList, withOptions } from './checks.js';
+import { body, statusList, withOptions } from './checks.js';
 import { REGISTRY_DEFAULTS } from './defaults.js';
 import { PackageUploadError } from './errors.js';
 import { NodeVersionSchema, PublishAnswerSchema, VersionPageSchema } from './schemas.js';
@@ -10,7 +10,7 @@ const MAX_PAGE_SIZE = REGISTRY_DEFAULTS.maxPageSize;
 
 const LIST_RULES: OptionRules = {
   nodeId: rule.string,
-  statuses: stringList,
+  statuses: statusList,
   page: (check, path, value) => check.integer(path, value, { min: 1 }),
   pageSize: (check, path, value) => check.integer(path, value, { min: 1, max: MAX_PAGE_SIZE }),
   statusReason: rule.string,
@@ -162,6 +162,8 @@ export class VersionsResource {
         json: { personal_access_token: token, node: { ...params.node, id: params.node.id ?? nodeId }, node_version: params.version },
         schema: PublishAnswerSchema,
         secrets: [token],
+        // The version answered reaches the caller whole: a registry that echoes the token is scrubbed.
+        scrubAnswer: true,
         options,
       });
       const version: NodeVersion = answer.node_version ?? { version: params.version.version, node_id: nodeId };

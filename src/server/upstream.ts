@@ -68,9 +68,13 @@ export class UpstreamClient {
     }
   }
 
-  /** Every credential the relay has sent or holds, for scrubbing answers. */
+  /**
+   * Every credential the relay has sent or holds, for scrubbing answers: its own signing secrets
+   * too (kept apart, so that no rotation of a credential pushes them out), should an upstream
+   * hold and echo one.
+   */
   get secrets(): string[] {
-    return [...this.#secrets];
+    return [...this.#config.secrets, ...this.#secrets];
   }
 
   /** The origin of an upstream. */

@@ -175,3 +175,52 @@ export function hostileJson(fields: readonly string[] = [], depth = 4): fc.Arbit
 export function echoed(text: string, secret: string): string {
   return text.split(JSON.stringify(ECHO).slice(1, -1)).join(secret).split(ECHO).join(secret);
 }
+
+/** What a field the SDK reads holds on the wire (`strings`, `objects`: an array of them), for {@link wrongTyped}. */
+export type FieldType = 'string' | 'number' | 'strings' | 'objects';
+
+const JSON_TYPES: Record<'string' | 'number' | 'boolean' | 'object' | 'array', fc.Arbitrary<JsonTree>> = {
+  string: fc.constantFrom('', 'COMPLETED', 'x', ECHO),
+  number: fc.oneof(fc.integer(), fc.constantFrom(0, -1, 1.5)),
+  boolean: fc.boolean(),
+  object: fc.array(fc.tuple(fc.constantFrom('status', 'state', 'url', '__proto__'), fc.oneof(fc.integer(), fc.constant('x'))), { maxLength: 2 }).map((entries) => ({ entries })),
+  array: fc.array(fc.oneof(fc.integer(), fc.constant('x')), { maxLength: 2 }),
+};
+
+/** A value of any JSON type but these (never `null`, which every optional field accepts). */
+function otherThan(...types: (keyof typeof JSON_TYPES)[]): fc.Arbitrary<JsonTree> {
+  return fc.oneof(...Object.entries(JSON_TYPES).filter(([name]) => !types.includes(name as keyof typeof JSON_TYPES)).map(([, arbitrary]) => arbitrary));
+}
+
+/**
+ * A value a field of `type` must not hold: the number, object, `true` or array a hostile or broken
+ * server puts where a string belongs; for an array, another type or an array with one bad element.
+ */
+export function wrongTyped(type: FieldType): fc.Arbitrary<JsonTree> {
+  if (type === 'string' || type === 'number') return otherThan(type);
+  const element = type === 'strings' ? 'string' : 'object';
+  return fc.oneof(otherThan('array'), fc.tuple(otherThan(element), fc.nat(2)).map(([bad, at]): JsonTree => [...Array.from({ length: at }, () => (element === 'string' ? 'x' : { entries: [] })), bad]));
+}
+
+/**
+ * A status answer (`fields`: the names the SDK reads and their wire types) with one field of the
+ * wrong type, the others valid or absent, at the top level or under `data`; with the name of the
+ * wrong field.
+ */
+export function wrongTypedBody(fields: Readonly<Record<string, FieldType>>): fc.Arbitrary<{ body: JsonTree; field: string }> {
+  const names = Object.keys(fields);
+  const valid: Record<FieldType, fc.Arbitrary<JsonTree>> = { string: fc.constantFrom('COMPLETED', 'running', 'x'), number: fc.integer({ min: 0, max: 100 }), strings: fc.constant([]), objects: fc.constant([]) };
+  return fc.record({ field: fc.constantFrom(...names), others: fc.subarray(names), enveloped: fc.boolean() }).chain(({ field, others, enveloped }) => {
+    const rest = others.filter((name) => name !== field).map((name) => valid[fields[name] as FieldType].map((value): [string, JsonTree] => [name, value]));
+    return fc.tuple(wrongTyped(fields[field] as FieldType), fc.tuple(...rest)).map(([bad, entries]) => {
+      const inner: JsonTree = { entries: [...entries, [field, bad]] };
+      return { body: enveloped ? { entries: [['data', inner]] } : inner, field };
+    });
+  });
+}
+
+/** The fields the SDK reads in media task status answers, per family (docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states). */
+export const STATUS_FIELDS: Readonly<Record<'image' | 'video', Readonly<Record<string, FieldType>>>> = Object.freeze({
+  image: { task_id: 'string', status: 'string', task_status: 'string', generated: 'strings' },
+  video: { id: 'string', task_id: 'string', state: 'string', err_code: 'string', credits: 'number', progress: 'number', creations: 'objects' },
+});

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ResponseValidationError, ValidationError } from '../../src/core/index.js';
 import { InvalidWorkflowError } from '../../src/cloud/index.js';
-import { ECHO, echoed, expectBuiltinsUnchanged, expectNoSecret, expectSdkError, hostileJson, params, snapshotBuiltins, toJsonText } from './helpers.js';
+import { ECHO, echoed, expectBuiltinsUnchanged, expectNoSecret, expectSdkError, hostileJson, params, snapshotBuiltins, STATUS_FIELDS, toJsonText, wrongTypedBody } from './helpers.js';
 import { createClients, OPERATIONS, SECRETS, WORKFLOW } from './operations.js';
 
 let bypassed = 0;
@@ -62,6 +62,8 @@ const REDIRECT = new Set([301, 302, 303, 307, 308]);
 const body = fc.oneof(
   { weight: 6, arbitrary: hostileJson(FIELDS).map(toJsonText) },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+  // A status answer whose read field has the wrong type (test/fuzz/status-fields.test.ts meets every route with them).
+  { weight: 1, arbitrary: wrongTypedBody({ ...STATUS_FIELDS.image, ...STATUS_FIELDS.video }).map(({ body }) => toJsonText(body)) },
   { weight: 1, arbitrary: fc.constantFrom('', ' ', 'null', '[]', '{}', '"x"', '{"data":null}', '{"data":{"task_id":""}}', `<html><script>${ECHO}</script><h1>502 ${ECHO}</h1></html>`) },
 );
 

@@ -40,7 +40,7 @@ describe('RegistryClient: every argument is checked before the first request', (
     ['nodes.get(id, null)', () => registry.nodes.get('acme-upscale', null as never), 'options: an options object (or nothing)'],
     ['nodes.get with a misspelled option', () => registry.nodes.get('acme-upscale', { includeTranslation: true } as never), 'options.includeTranslation: a known option (did you mean "includeTranslations"?)'],
     ['versions.list(null)', () => registry.versions.list(null as never), 'params: an options object (or nothing)'],
-    ['statuses: [{}]', () => registry.versions.list({ statuses: [{}] as never }), 'params.statuses[0]: a string'],
+    ['statuses: [{}]', () => registry.versions.list({ statuses: [{}] as never }), 'params.statuses[0]: one of: NodeVersionStatusActive, NodeVersionStatusDeleted, NodeVersionStatusBanned, NodeVersionStatusPending, NodeVersionStatusFlagged'],
     ['a timeout of -1', () => registry.nodes.get('x', { timeout: -1 }), 'options.timeout: a number of milliseconds above 0 and at most 2147483647'],
     ['nodes.update(p, n, null)', () => registry.nodes.update('acme', 'acme-upscale', null as never), 'node: an object of the fields to send'],
     ['versions.update with a string body', () => registry.versions.update('acme', 'n', 'v', 'deprecated' as never), 'params: an object of the fields to send'],

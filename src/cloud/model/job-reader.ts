@@ -114,7 +114,7 @@ export class JobReader {
   async status(promptId: string, options?: RequestOptions): Promise<JobStatusInfo> {
     const info = await this.#status(promptId, this.#config.tokens?.withToken(promptId, options) ?? options);
     // A failure message is the server's text, and a server may echo the key it received in it.
-    if (info.errorMessage) info.errorMessage = scrubSecrets(info.errorMessage, [(await this.#config.http.credential()) ?? '']);
+    if (info.errorMessage) info.errorMessage = this.#config.http.scrub(info.errorMessage);
     return info;
   }
 

@@ -61,8 +61,6 @@ export class SocketLink {
   #socket: ReconnectingSocket | undefined;
   #state: State = 'idle';
   #redactedUrl = '';
-  /** The key of the current socket URL: what a hostile server could echo back in a frame. */
-  #token = '';
   #refused: Refusal | undefined;
   #leases = 0;
   #idle: AbortController | undefined;
@@ -150,7 +148,6 @@ export class SocketLink {
         const token = await http.credential();
         const built = socketUrl(http.baseUrl, clientId, token);
         this.#redactedUrl = built.redacted;
-        this.#token = token ?? '';
         return built.url;
       },
       WebSocket,
@@ -216,9 +213,12 @@ export class SocketLink {
     this.#options.on.down();
   }
 
-  /** The text with the key replaced, should the server have echoed it (a traceback, a reason). */
+  /**
+   * The text with every secret the client was given replaced (the key in the socket URL, a partner
+   * key a submission carried), should the server echo one (a traceback, a reason, `extra_data`).
+   */
   #scrub(text: string): string {
-    return this.#token.length >= 4 && text.includes(this.#token) ? text.split(this.#token).join('[REDACTED]') : text;
+    return this.#options.http.scrub(text);
   }
 
   #onRefused(raw: SocketDown): void {

@@ -112,6 +112,25 @@ export function resolveAddress(workflow: Workflow, address: string, objectInfo?:
 }
 
 /**
+ * True when the node part of an address names at least one node of the workflow (by id, title or
+ * class type, split as `resolveAddress()` splits it); false for a malformed address too.
+ *
+ * @example
+ * ```ts
+ * namesNode(workflow, 'KSampler.seed'); // true when a node is titled or typed "KSampler"
+ * ```
+ */
+export function namesNode(workflow: Workflow, address: string): boolean {
+  if (typeof address !== 'string' || !address.includes('.')) return false;
+  if (address.includes('\\')) {
+    const split = splitEscaped(address);
+    return split !== undefined && matchNode(workflow, split[0]).length > 0;
+  }
+  for (let at = address.lastIndexOf('.'); at > 0; at = address.lastIndexOf('.', at - 1)) if (matchNode(workflow, address.slice(0, at)).length > 0) return true;
+  return false;
+}
+
+/**
  * Returns a copy of an API-format workflow with inputs set by address (`"<node>.<input>"`, see
  * `resolveAddress()`); the workflow passed in is not changed. A value may be a literal or a link
  * `[nodeId, outputIndex]`.

@@ -15,7 +15,8 @@ import { isAccountRefusal, toErrorInfo } from './outcome.js';
 import { ProgressMeter } from './progress.js';
 import { findTaggedJob, localJobExists, RUN_TAG } from './recover.js';
 import type { RunStore } from './store.js';
-import type { PauseReason, RunState } from './types.js';
+import type { PauseReason } from './option-types.js';
+import type { RunState } from './types.js';
 
 /**
  * What processing a run needs from its worker.

@@ -13,7 +13,24 @@ import type { RunInfo, RunState } from './types.js';
  * const connection: RedisConnection = { host: 'redis.internal', port: 6379 };
  * ```
  */
-export type RedisConnection = string | { host?: string | undefined; port?: number | undefined; username?: string | undefined; password?: string | undefined; db?: number | undefined; tls?: object | undefined; [option: string]: unknown };
+export type RedisConnection =
+  | string
+  | {
+      /** @default '127.0.0.1' */
+      host?: string | undefined;
+      /** @default 6379 */
+      port?: number | undefined;
+      /** The ACL user. */
+      username?: string | undefined;
+      /** The password (never printed by the SDK). */
+      password?: string | undefined;
+      /** The database number. @default 0 */
+      db?: number | undefined;
+      /** TLS options (`{}` for defaults), as Node's `tls.connect` takes them. */
+      tls?: object | undefined;
+      /** Any other ioredis option. */
+      [option: string]: unknown;
+    };
 
 /**
  * Options of `new RunQueue()`.

@@ -133,8 +133,26 @@ export interface RunInfo {
  * ```
  */
 export type RunEvent =
-  | { type: 'state'; runId: string; state: RunState; promptId?: string | undefined; taskId?: string | undefined }
-  | { type: 'progress'; runId: string; progress: RunProgress };
+  | {
+      /** A change of state. */
+      type: 'state';
+      /** The run. */
+      runId: string;
+      /** Its new state. */
+      state: RunState;
+      /** Its prompt id, once known. */
+      promptId?: string | undefined;
+      /** Its task id, once known. */
+      taskId?: string | undefined;
+    }
+  | {
+      /** Progress. */
+      type: 'progress';
+      /** The run. */
+      runId: string;
+      /** The run's progress now. */
+      progress: RunProgress;
+    };
 
 /**
  * The result of a run: a `JobResult` for a workflow, the proxy's task result for a media task.

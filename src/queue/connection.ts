@@ -3,7 +3,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import type { ConnectionOptions } from 'bullmq';
 import { isPlainObject, type Checker } from '../core/index.js';
-import type { RedisConnection } from './types.js';
+import type { RedisConnection } from './option-types.js';
 
 /**
  * Records on `check` a connection that is neither a `redis://` / `rediss://` URL nor an options object.

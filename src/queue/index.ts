@@ -11,6 +11,7 @@ export { RunWorker } from './run-worker.js';
 export { Run } from './run-handle.js';
 export { RunFailedError, RunUnknownError } from './errors/index.js';
 export { QUEUE_DEFAULTS } from './defaults.js';
+export type { RunErrorInfo, RunEvent, RunInfo, RunProgress, RunResult, RunSpec, RunState, TaskRunSpec, WorkflowRunSpec } from './types.js';
 export type {
   AddRunOptions,
   CancelRunResult,
@@ -19,16 +20,7 @@ export type {
   PauseReason,
   QueueStatus,
   RedisConnection,
-  RunErrorInfo,
-  RunEvent,
-  RunInfo,
   RunPage,
-  RunProgress,
   RunQueueOptions,
-  RunResult,
-  RunSpec,
-  RunState,
   RunWorkerOptions,
-  TaskRunSpec,
-  WorkflowRunSpec,
-} from './types.js';
+} from './option-types.js';

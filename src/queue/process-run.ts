@@ -15,7 +15,8 @@ import { isAccountRefusal, toErrorInfo } from './outcome.js';
 import { ProgressMeter } from './progress.js';
 import { findTaggedJob, localJobExists, RUN_TAG } from './recover.js';
 import type { RunStore } from './store.js';
-import type { PauseReason, RunState } from './types.js';
+import type { PauseReason } from './option-types.js';
+import type { RunState } from './types.js';
 
 /**
  * What processing a run needs from its worker.
@@ -126,19 +127,14 @@ async function submitWorkflow(deps: ProcessDeps, job: Job, token: string | undef
   const cloud = deps.cloud;
   if (!cloud || data.work.kind !== 'workflow') return end('failed', new Error('this worker has no cloud or runtime to run workflows'));
   const chosen = deps.local ? globalThis.crypto.randomUUID() : undefined;
-  const marked: RunStage = { state: 'submitting', since: Date.now(), runtime: deps.runtime, local: deps.local, chosenPromptId: chosen };
-  await job.updateData({ ...data, stage: marked });
-  await deps.publish(runId, 'submitting');
+  const marked = await mark(deps, job, data, runId, { state: 'submitting', since: Date.now(), runtime: deps.runtime, local: deps.local, chosenPromptId: chosen });
+  let promptId: string;
   try {
-    const submitted = await cloud.jobs.submit(data.work.workflow, { extraData: { [RUN_TAG]: runId }, promptId: chosen, partnerApiKey: data.work.partnerApiKey });
-    const stage: RunStage = { ...marked, state: 'running', promptId: submitted.promptId };
-    // Stored before anything else: from here on, no worker sends this run again.
-    await job.updateData({ ...data, stage });
-    await deps.publish(runId, 'running', { promptId: submitted.promptId });
-    return stage;
+    ({ promptId } = await cloud.jobs.submit(data.work.workflow, { extraData: { [RUN_TAG]: runId }, promptId: chosen, partnerApiKey: data.work.partnerApiKey }));
   } catch (error) {
     return afterRefusal(deps, job, token, data, runId, marked, error, end);
   }
+  return storeAnswer(deps, job, data, runId, marked, { promptId });
 }
 
 /** Sends a media task and stores its task id. */
@@ -148,18 +144,29 @@ async function submitTask(deps: ProcessDeps, job: Job, token: string | undefined
   const [family, kind] = data.work.task.split('.') as ['image' | 'video', string];
   const method = (proxy[family] as unknown as Record<string, ((params: unknown) => Promise<{ taskId: string }>) | undefined>)[kind];
   if (typeof method !== 'function') return end('failed', new Error(`unknown task ${data.work.task}`));
-  const marked: RunStage = { state: 'submitting', since: Date.now(), runtime: proxy.baseUrl, local: false, taskKind: kind };
-  await job.updateData({ ...data, stage: marked });
-  await deps.publish(runId, 'submitting');
+  const marked = await mark(deps, job, data, runId, { state: 'submitting', since: Date.now(), runtime: proxy.baseUrl, local: false, taskKind: kind });
+  let taskId: string;
   try {
-    const task = await method.call(proxy[family], data.work.params);
-    const stage: RunStage = { ...marked, state: 'running', taskId: task.taskId };
-    await job.updateData({ ...data, stage });
-    await deps.publish(runId, 'running', { taskId: task.taskId });
-    return stage;
+    ({ taskId } = await method.call(proxy[family], data.work.params));
   } catch (error) {
     return afterRefusal(deps, job, token, data, runId, marked, error, end);
   }
+  return storeAnswer(deps, job, data, runId, marked, { taskId });
+}
+
+/** Marks the run submitting on its job, before the request leaves. */
+async function mark(deps: ProcessDeps, job: Job, data: RunData, runId: string, stage: RunStage): Promise<RunStage> {
+  await job.updateData({ ...data, stage });
+  await deps.publish(runId, 'submitting');
+  return stage;
+}
+
+/** Stores the id the answer named, before anything else: from here on, no worker sends this run again. */
+async function storeAnswer(deps: ProcessDeps, job: Job, data: RunData, runId: string, marked: RunStage, ids: { promptId?: string; taskId?: string }): Promise<RunStage> {
+  const stage: RunStage = { ...marked, state: 'running', ...ids };
+  await job.updateData({ ...data, stage });
+  await deps.publish(runId, 'running', ids);
+  return stage;
 }
 
 /** What a failed submission means for the run: back to the queue, `unknown`, or failed. */

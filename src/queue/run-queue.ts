@@ -2,7 +2,7 @@
 // The producer side of graphcloud/queue: adds runs (uploads first, then the job), tells where
 // runs stand, cancels them from any process, and sets the one concurrency limit of every worker
 // (BullMQ's global concurrency). See docs/queue.md.
-import { Queue, QueueEventsProducer, type Job } from 'bullmq';
+import { Queue, QueueEventsProducer } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Checker, ClientClosedError, type GraphcloudError } from '../core/index.js';
 import { CloudClient } from '../cloud/client.js';
@@ -15,20 +15,11 @@ import { RunFailedError } from './errors/run-failed-error.js';
 import { toRunError } from './outcome.js';
 import { checkRunSpec, prepareWork } from './prepare.js';
 import { Run } from './run-handle.js';
+import { listRuns } from './list-runs.js';
 import { tombstoneInfo, toRunInfo, type JobPlace } from './run-info.js';
 import { RunStore } from './store.js';
-import type { AddRunOptions, CancelRunResult, ListRunsOptions, PauseReason, QueueStatus, RunInfo, RunPage, RunQueueOptions, RunSpec, RunState } from './types.js';
-
-/** Where BullMQ keeps the runs of each state. */
-const PLACES: Record<RunState, readonly ('waiting' | 'prioritized' | 'delayed' | 'active' | 'completed' | 'failed')[]> = {
-  queued: ['waiting', 'prioritized', 'delayed'],
-  submitting: ['active', 'waiting', 'prioritized', 'delayed'],
-  running: ['active', 'waiting', 'prioritized', 'delayed'],
-  completed: ['completed'],
-  failed: ['failed'],
-  cancelled: ['failed'],
-  unknown: ['failed'],
-};
+import type { AddRunOptions, CancelRunResult, ListRunsOptions, PauseReason, QueueStatus, RunPage, RunQueueOptions } from './option-types.js';
+import type { RunInfo, RunSpec } from './types.js';
 
 /**
  * A queue of runs in Redis, shared by every process that names it: any process adds runs, reads
@@ -146,18 +137,8 @@ export class RunQueue {
    * ```
    */
   async list(options?: ListRunsOptions): Promise<RunPage> {
-    const check = new Checker();
-    const state = options?.state ?? 'queued';
-    check.oneOf('options.state', state, Object.keys(PLACES));
-    check.integer('options.offset', options?.offset, { min: 0 });
-    check.integer('options.limit', options?.limit, { min: 1, max: 1000 });
-    check.throwIfInvalid('queue.list()');
     this.#throwIfClosed();
-    const offset = options?.offset ?? 0;
-    const limit = options?.limit ?? 100;
-    const jobs = (await this.#queue.getJobs([...PLACES[state]], offset, offset + limit, true)) as Job[];
-    const infos = await Promise.all(jobs.slice(0, limit).map(async (job) => toRunInfo(job, (await job.getState()) as JobPlace)));
-    return { runs: infos.filter((info) => info.state === state), offset, hasMore: jobs.length > limit };
+    return listRuns(this.#queue, options);
   }
 
   /**

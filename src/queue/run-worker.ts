@@ -14,7 +14,7 @@ import { CANCEL_EVENT, MAX_EVENTS, STATE_EVENT } from './feed.js';
 import { checkClientOptions, WORKER_RULES } from './options.js';
 import { processRun, type ProcessDeps, type RunControl } from './process-run.js';
 import { RunStore } from './store.js';
-import type { CloseWorkerOptions, RunWorkerOptions } from './types.js';
+import type { CloseWorkerOptions, RunWorkerOptions } from './option-types.js';
 
 /** Failed probes in a row after which the runs in flight on a local runtime are handed back. */
 const PROBES_BEFORE_HAND_BACK = 2;

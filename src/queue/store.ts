@@ -2,7 +2,7 @@
 // requests (any process writes them, the worker holding the run reads them), the guard that makes
 // a cloud job's cancel happen once, and the tombstone of a queued run removed by a cancel.
 import type { Redis } from 'ioredis';
-import type { PauseReason } from './types.js';
+import type { PauseReason } from './option-types.js';
 
 /**
  * Reads and writes the queue's own keys under `<prefix>:<name>:gc:`.

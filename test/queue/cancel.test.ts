@@ -1,7 +1,7 @@
 // Guarantee 4: cancel from anywhere.
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunFailedError, RunQueue } from '../../src/queue/index.js';
-import { photoRun, reach, startWorld, type QueueWorld } from './setup.js';
+import { PHOTO, photoRun, reach, startWorld, type QueueWorld } from './setup.js';
 
 let world: QueueWorld | undefined;
 afterEach(async () => {
@@ -39,4 +39,35 @@ describe('RunQueue.cancel()', { timeout: 60_000 }, () => {
     expect(cancels).toHaveLength(1);
     expect(world.submissions()).toBe(1);
   });
+
+  it('cancels a run whose worker died: the worker that takes it over cancels its cloud job once', async () => {
+    world = await startWorld({ stepDelayMs: 100 });
+    // A long job of the account runs first: the run's job waits pending behind it (one at a time).
+    await blocker(world);
+    const first = await world.worker();
+    const run = await world.queue.add(photoRun(), { id: 'orphan' });
+    await reach(world.queue, run.id, 'running');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(await world.queue.cancel('orphan')).toMatchObject({ action: 'requested', state: 'running' });
+    await world.worker();
+    const error = await run.result().then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ name: 'RunFailedError', state: 'cancelled' });
+    const { promptId } = (await world.queue.get('orphan')) ?? {};
+    expect(world.sim.state.jobs().find((job) => job.id === promptId)?.status).toBe('cancelled');
+    expect(world.sim.state.requests.filter((r) => r.method === 'POST' && r.path === `/api/jobs/${promptId}/cancel`)).toHaveLength(1);
+    expect(world.submissions()).toBe(2);
+  });
 });
+
+/** Submits, straight to the simulator, a job of 40 nodes that keeps the account busy for a while. */
+async function blocker(w: QueueWorld): Promise<void> {
+  const form = new FormData();
+  form.set('image', new Blob([Uint8Array.from(PHOTO)], { type: 'image/png' }), 'blocker.png');
+  await fetch(`${w.sim.cloudUrl}/api/upload/image`, { method: 'POST', headers: { 'X-API-Key': w.sim.apiKey }, body: form });
+  const prompt: Record<string, unknown> = { '0': { class_type: 'LoadImage', inputs: { image: 'blocker.png' } } };
+  for (let i = 1; i <= 40; i += 1) prompt[String(i)] = { class_type: 'ImageInvert', inputs: { image: [String(i - 1), 0] } };
+  prompt['41'] = { class_type: 'SaveImage', inputs: { images: ['40', 0], filename_prefix: 'blocker' } };
+  const answer = await fetch(`${w.sim.cloudUrl}/api/prompt`, { method: 'POST', headers: { 'X-API-Key': w.sim.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ prompt }) });
+  expect(answer.status).toBe(200);
+}

@@ -1,6 +1,6 @@
 // run.events(), queue.list() and media tasks, with a real redis-server and a worker process.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/index.js';
+import { ValidationError, type JobResult } from '../../src/index.js';
 import { RunQueue, type RunEvent } from '../../src/queue/index.js';
 import { photoRun, startWorld, type QueueWorld } from './setup.js';
 
@@ -31,6 +31,10 @@ describe('Run.events() and RunQueue.list()', { timeout: 60_000 }, () => {
     expect(fractions.length).toBeGreaterThan(0);
     expect(fractions.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= fractions[i - 1]!))).toBe(true);
     expect((await run.get())?.progress).toEqual({ fraction: 1 });
+    const result = (await run.result()) as JobResult;
+    expect(Object.keys(result.outputs)).toEqual(['3']);
+    expect(await world.queue.get(run.id)).toMatchObject({ state: 'completed', kind: 'workflow', promptId: result.promptId, takeovers: 0 });
+    expect(world.submissions()).toBe(1);
   });
 
   it('lists runs by state, a page at a time', async () => {

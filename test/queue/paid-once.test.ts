@@ -65,4 +65,22 @@ describe('RunWorker: nothing is paid twice', { timeout: 60_000 }, () => {
     expect(world.submissions()).toBe(1);
     expect(world.sim.state.jobs()).toEqual([]);
   });
+
+  it('on a local runtime, the run killed after sending is looked up by the prompt id chosen before sending', async () => {
+    world = await startWorld({ runtime: 'local', stepDelayMs: 20 });
+    world.sim.faults.failRequests({ path: '/api/prompt', method: 'POST', stallBodyMs: 60_000, times: 1 });
+    const first = await world.worker();
+    const run = await world.queue.add(photoRun(), { id: 'local-killed-while-sending' });
+    await reach(world.queue, run.id, 'submitting');
+    while (world.sim.state.jobs().length === 0) await new Promise((resolve) => setImmediate(resolve));
+    const [job] = world.sim.state.jobs();
+    // The id was stored before the request left: the queue names it already.
+    expect((await world.queue.get(run.id))?.promptId).toBe(job?.id);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await world.worker();
+    const result = (await run.result()) as JobResult;
+    expect(result).toMatchObject({ status: 'completed', promptId: job?.id });
+    expect(world.submissions()).toBe(1);
+  });
 });

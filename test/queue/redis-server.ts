@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const REDIS = process.env.GRAPHCLOUD_REDIS_SERVER ?? '/usr/bin/redis-server';
+// The same lookup as npm test's prerequisite check (scripts/prerequisites.mjs): REDIS_SERVER_PATH, else PATH.
+const REDIS = process.env.REDIS_SERVER_PATH ?? 'redis-server';
 
 /**
  * A redis-server started for one test file.

@@ -239,7 +239,12 @@ export interface SimulatorState {
   /** Resolves when no workflow is queued or running. */
   waitForIdle(): Promise<void>;
   /** The most cloud jobs seen at once: `running` (at most `accountConcurrency`) and `unfinished` (submitted, not ended). */
-  peaks(): { running: number; unfinished: number };
+  peaks(): {
+    /** The most jobs executing at once. */
+    running: number;
+    /** The most jobs submitted and not ended (pending or running) at once. */
+    unfinished: number;
+  };
   /** Stored file names of one folder type (`input`, `temp`, `output`). */
   files(type: 'input' | 'temp' | 'output'): string[];
 }

@@ -21,10 +21,10 @@ import { gzipSync } from 'node:zlib';
  * without a budget is measured only.
  */
 const BUNDLES = [
-  { name: 'whole main entry', budget: 56.9, aim: 30, code: "export * from './dist/index.js';" },
-  { name: 'CloudClient alone', budget: 45.7, aim: 20, code: "import { CloudClient } from './dist/index.js'; globalThis.c = new CloudClient({ baseUrl: 'https://x.test', apiKey: 'k' });" },
-  { name: 'RegistryClient alone', budget: 26.5, aim: 12, code: "import { RegistryClient } from './dist/index.js'; globalThis.r = new RegistryClient({ baseUrl: 'https://x.test' });" },
-  { name: 'ProxyClient alone', budget: 30.8, aim: 14, code: "import { ProxyClient } from './dist/index.js'; globalThis.p = new ProxyClient({ baseUrl: 'https://x.test', token: 't' });" },
+  { name: 'whole main entry', budget: 57.3, aim: 30, code: "export * from './dist/index.js';" },
+  { name: 'CloudClient alone', budget: 46.1, aim: 20, code: "import { CloudClient } from './dist/index.js'; globalThis.c = new CloudClient({ baseUrl: 'https://x.test', apiKey: 'k' });" },
+  { name: 'RegistryClient alone', budget: 26.7, aim: 12, code: "import { RegistryClient } from './dist/index.js'; globalThis.r = new RegistryClient({ baseUrl: 'https://x.test' });" },
+  { name: 'ProxyClient alone', budget: 31.0, aim: 14, code: "import { ProxyClient } from './dist/index.js'; globalThis.p = new ProxyClient({ baseUrl: 'https://x.test', token: 't' });" },
   // The floors set by the runtime dependencies, measured the same way.
   { name: 'ky alone (dependency floor)', code: "import ky from 'ky'; globalThis.k = ky.create({ retry: 0 });" },
   {

@@ -17,8 +17,9 @@ function safe(listener: Listener, method: string, event: Event): Listener {
   if (typeof listener !== 'function') throw new ValidationError([{ path: 'listener', rule: 'a function', received: listener }], `watcher.${method}('${String(event)}')`);
   let wrapped = SAFE.get(listener);
   if (!wrapped) {
-    wrapped = function (this: unknown, ...args: never[]) {
-      callSafely(() => listener.apply(this, args));
+    // Every event has one argument; `this` is the watcher unless a context was given.
+    wrapped = function (this: unknown, arg: never) {
+      callSafely(this instanceof JobWatcher ? listener : listener.bind(this), arg);
     };
     SAFE.set(listener, wrapped);
     ORIGINAL.set(wrapped, listener);

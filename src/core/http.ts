@@ -1,4 +1,4 @@
-import ky, { NetworkError, SchemaValidationError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
+import ky, { type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
 import { resolveAuth, type AuthHeader, type AuthScheme, type Credential } from './auth.js';
 import { HTTP_DEFAULTS } from './defaults.js';
@@ -10,7 +10,8 @@ import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';
 import { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS } from './redact.js';
 import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 import { callSafely } from './callbacks.js';
-import { validationError } from './schema.js';
+import { parseResponse } from './schema.js';
+import { sleep } from './sleep.js';
 import { appendQuery, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
 
 /** Credentials shorter than this are not scrubbed from success answers (see `RequestSpec.scrubAnswer`). */
@@ -76,48 +77,11 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
 
 const MAX_REDIRECTS = 5;
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'cf-ray'];
-// ky refuses timeouts beyond the timer limit; the option rules allow up to it.
-const MAX_TIMER_MS = 2_147_483_647;
-const RETRY_METHODS = ['get', 'put', 'delete', 'patch', 'post', 'head'];
-
-/** One call's state, shared by the ky hooks, the retry rule and the attempt function. */
-interface Call {
-  spec: RequestSpec<z.ZodMiniType | undefined>;
-  /** Aborts with the caller's reason or the client's `ClientClosedError`; ky's `signal`. */
-  signal: AbortSignal;
-  caller: AbortSignal | undefined;
-  life: AbortSignal | undefined;
-  policy: RetryPolicy | false;
-  perAttempt: number;
-  total: number;
-  started: number;
-  secrets: string[];
-  attempt: number;
-  attemptStartedAt: number;
-  /** The attempt's time limit was cut short by the total deadline: its timeout is not retried. */
-  deadlineBound: boolean;
-  /** The last attempt whose failure `onResponse` has reported. */
-  reported: number;
-  /** The delay the retry rule chose, which ky then waits (abortably). */
-  nextDelay: number;
-  url: string;
-  status: number;
-  requestId?: string | undefined;
-  /** The parsed success body (for a `ResponseValidationError`). */
-  body?: unknown;
-  /** The success response is returned unread (downloads), under its own guard. */
-  raw: boolean;
-}
 
 /**
- * The shared fetch core: the only code that calls ky. ky runs each call: its retries (the rule
- * below decides which failure is worth another try and how long to wait), the per-attempt and
- * total timeouts, the abortable waits between attempts, the hooks that put the credential on a
- * request and turn what fails into the SDK's scrubbed errors, and the schema check of the JSON
- * answer. What ky does not do is here and in guard.ts: credentials kept to the client's own
- * origin across redirects (followed by hand), bodies read within a byte bound and under the
- * caller's signal, a streamed upload never teed to be replayed, `notSent`, a paid POST that
- * finishes after `close()`, and the clock budget of retries (docs/architecture.md).
+ * The shared fetch core: the only code that calls ky. Attaches credentials to the client's own
+ * origin only, follows redirects itself (dropping credentials across origins), retries idempotent
+ * calls within attempts and a clock budget, validates bodies, and redacts everything it reports.
  */
 export class HttpClient {
   readonly baseUrl: string;
@@ -125,7 +89,6 @@ export class HttpClient {
   readonly #ky: KyInstance;
   readonly #config: HttpClientConfig;
   readonly #life = new AbortController();
-  readonly #fetch: typeof fetch;
 
   constructor(config: HttpClientConfig) {
     // A path (a relay on the page's own server) is resolved against the page, in a browser only.
@@ -137,9 +100,7 @@ export class HttpClient {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.#origin = origin;
     this.#config = config;
-    // Looked up per call, as fetch itself would be: a test or an app may replace globalThis.fetch.
-    this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#ky = ky.create({ throwHttpErrors: false });
+    this.#ky = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, ...(config.fetch ? { fetch: config.fetch } : {}) });
   }
 
   /** Aborts (reason: a `ClientClosedError`) when the client is closed. */
@@ -166,7 +127,12 @@ export class HttpClient {
   async request<S extends z.ZodMiniType>(spec: RequestSpec<S> & { schema: S }): Promise<z.infer<S>>;
   async request(spec: RequestSpec): Promise<undefined>;
   async request(spec: RequestSpec<z.ZodMiniType | undefined>): Promise<unknown> {
-    return this.#run(spec, false);
+    return this.#run(spec, async (response, url, secret, signal) => {
+      const read = await readBody(response, signal);
+      if (!spec.schema) return undefined;
+      const body = spec.scrubAnswer ? scrubSecrets(read, secret, ANSWER_SECRET_MIN_LENGTH) : read;
+      return parseResponse(spec.schema, body, spec.method, url, secret, spec.secretFields);
+    });
   }
 
   /**
@@ -175,260 +141,140 @@ export class HttpClient {
    * with the caller's reason on abort.
    */
   async requestRaw(spec: RequestSpec): Promise<Response> {
-    return (await this.#run(spec, true)) as Response;
+    return this.#run(spec, async (response) => response, false);
   }
 
-  async #run(spec: RequestSpec<z.ZodMiniType | undefined>, raw: boolean): Promise<unknown> {
+  async #run<T>(spec: RequestSpec<z.ZodMiniType | undefined>, onSuccess: OnSuccess<T>, timeBody = true): Promise<T> {
     this.throwIfClosed();
     // A backstop: every public method checks its options first, with its own context.
     assertOptions(`${spec.method} ${spec.path}`, spec.options, REQUEST_RULES);
     const options = spec.options ?? {};
-    const caller = options.signal;
-    if (caller?.aborted) throw caller.reason;
     const policy = retryPolicy(this.#config.retry, options.retry);
     const idempotent = spec.idempotent ?? spec.method !== 'POST';
-    // One controller per call, linked to the caller's signal and the client's life by listeners
-    // (removed when the call ends); every wait of an attempt races it (guard.ts).
+    const perAttempt = options.timeout ?? this.#config.timeout ?? HTTP_DEFAULTS.timeout;
+    const total = options.totalTimeout ?? this.#config.totalTimeout ?? HTTP_DEFAULTS.totalTimeout;
+    const started = Date.now();
+    const deadlineAt = started + total;
+    const operation = () => `${spec.method} ${redactUrl(this.#urlOf(spec))}`;
+    for (let attempt = 1; ; attempt++) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const remaining = deadlineAt - Date.now();
+      if (remaining <= 0) throw new TimeoutError(operation(), total);
+      const timeout = remaining < perAttempt ? { ms: remaining, reported: total } : { ms: perAttempt, reported: perAttempt };
+      const stream = timeBody ? undefined : { idleMs: perAttempt, deadlineMs: remaining, totalMs: total };
+      const outcome = await this.#attempt(spec, attempt, timeout, options.signal, onSuccess, stream);
+      if (outcome.ok) return outcome.value;
+      const error = outcome.error;
+      const deadlineHit = error instanceof TimeoutError && timeout.ms !== perAttempt;
+      const retryable = idempotent && policy !== false && attempt <= policy.limit && !deadlineHit && this.#isRetryable(error);
+      const delay = retryable && policy ? retryDelay(error, attempt, policy) : undefined;
+      const withinBudget = policy !== false && delay !== undefined && Date.now() - started + delay <= policy.budgetMs;
+      this.#emitResponse(spec, outcome, attempt, withinBudget ? delay : undefined);
+      if (!retryable || !withinBudget || delay === undefined) throw error;
+      if (Date.now() + delay >= deadlineAt) throw new TimeoutError(operation(), total, error);
+      await sleep(delay, options.signal);
+    }
+  }
+
+  async #attempt<T>(spec: RequestSpec<z.ZodMiniType | undefined>, attempt: number, timeout: { ms: number; reported: number }, caller: AbortSignal | undefined, onSuccess: OnSuccess<T>, stream: { idleMs: number; deadlineMs: number; totalMs: number } | undefined): Promise<Attempt<T>> {
+    // One controller per attempt, linked to the caller's signal and the client's life by
+    // listeners (removed when the attempt ends). Every wait below races this signal itself
+    // (guard.ts): the fetch implementation's own abort propagation can be lost to a GC.
     const controller = new AbortController();
-    const life = spec.finishOnClose ? undefined : this.#life.signal;
+    let url = this.#urlOf(spec);
+    const timer = setTimeout(() => controller.abort(new TimeoutError(`${spec.method} ${redactUrl(url)}`, timeout.reported)), timeout.ms);
     const onAbort = () => controller.abort(caller?.reason);
     const onClose = () => controller.abort(this.#life.signal.reason);
+    const life = spec.finishOnClose ? undefined : this.#life.signal;
     caller?.addEventListener('abort', onAbort, { once: true });
     life?.addEventListener('abort', onClose, { once: true });
-    const url = this.#urlOf(spec);
-    const call: Call = {
-      spec,
-      signal: controller.signal,
-      caller,
-      life,
-      policy,
-      perAttempt: options.timeout ?? this.#config.timeout ?? HTTP_DEFAULTS.timeout,
-      total: options.totalTimeout ?? this.#config.totalTimeout ?? HTTP_DEFAULTS.totalTimeout,
-      started: Date.now(),
-      secrets: [...(spec.secrets ?? [])],
-      attempt: 0,
-      attemptStartedAt: 0,
-      deadlineBound: false,
-      reported: 0,
-      nextDelay: 0,
-      url,
-      status: 0,
-      raw,
-    };
+    const signal = controller.signal;
+    const startedAt = Date.now();
+    const secrets: string[] = [...(spec.secrets ?? [])];
+    let response: Response | undefined;
     let streaming = false;
-    const release = () => {
-      caller?.removeEventListener('abort', onAbort);
-      life?.removeEventListener('abort', onClose);
-    };
     try {
-      const sent = this.#ky(url, {
-        method: spec.method,
-        signal: controller.signal,
-        timeout: Math.min(call.perAttempt, MAX_TIMER_MS),
-        totalTimeout: Math.min(call.total, MAX_TIMER_MS),
-        // The body travels in the attempt function, never in ky's Request: ky clones that Request
-        // to replay it, which tees (buffers) a streamed upload whole.
-        fetch: async (request) => this.#attempt(call, request as Request),
-        retry: {
-          limit: policy === false || !idempotent ? 0 : policy.limit,
-          methods: idempotent ? RETRY_METHODS : [],
-          shouldRetry: ({ error }) => this.#shouldRetry(call, error),
-          delay: () => call.nextDelay,
-          backoffLimit: Number.POSITIVE_INFINITY,
-          afterStatusCodes: [],
-        },
-        parseJson: (text) => {
-          const read = parseBody(text);
-          call.body = spec.scrubAnswer ? scrubSecrets(read, call.secrets, ANSWER_SECRET_MIN_LENGTH) : read;
-          return call.body;
-        },
-        hooks: {
-          beforeRequest: [async ({ request }) => this.#authorize(call, request)],
-          beforeRetry: [async ({ request }) => this.#authorize(call, request)],
-          beforeError: [({ error }) => this.#sdkError(call, error)],
-        },
-      });
-      if (raw) {
-        const response = await sent;
+      let method: string = spec.method;
+      let body: RequestBody | undefined = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
+      for (let hop = 0; ; hop++) {
+        // An anonymous call (a signed URL) carries no credential, whatever its origin.
+        const sameOrigin = !spec.anonymous && new URL(url).origin === this.#origin;
+        const auth = sameOrigin ? await this.#auth() : undefined;
+        if (auth) secrets.push(auth.secret);
+        const headers = this.#headers(spec, auth, body !== undefined, sameOrigin);
+        for (const [name, value] of Object.entries(headers)) if (SECRET_HEADERS.has(name.toLowerCase())) secrets.push(...headerSecrets(value));
+        this.#emit(() => this.#config.onRequest?.({ method, url: redactUrl(url), headers: redactHeaders(headers), attempt }));
+        const sent = this.#ky(url, { method, headers, body: body ?? null, signal, redirect: spec.streamBody ? 'error' : 'manual' });
+        response = await raceSignal(sent, signal, discard);
+        const location = response.headers.get('location');
+        if (!isRedirect(response.status) || !location) break;
+        discard(response);
+        if (hop >= MAX_REDIRECTS) {
+          throw new GraphcloudError(`${spec.method} ${redactUrl(this.#urlOf(spec))} was redirected more than ${MAX_REDIRECTS} times (a redirect loop?); last hop ${redactUrl(url)}`);
+        }
+        const next = new URL(location, url).toString();
+        // Fetch's rules: 303 turns any method but GET/HEAD into a GET, and 301/302 turn a POST into
+        // one, dropping the body; 307/308 repeat the same method with the same body.
+        if (response.status === 303 ? method !== 'GET' && method !== 'HEAD' : method === 'POST' && response.status <= 302) {
+          method = 'GET';
+          body = undefined;
+        } else if (body !== undefined && new URL(next).origin !== new URL(url).origin) {
+          // A body can carry secrets (a partner key in a workflow); it never travels to another host.
+          throw new GraphcloudError(`${spec.method} ${redactUrl(url)} answered ${response.status} to another origin (${redactUrl(next)}); the SDK does not send a request body to another host`);
+        }
+        url = next;
+      }
+      if (response.type === 'opaqueredirect') {
+        // Browsers hide the target of a redirect from code: the cloud's output files (a 302 to a
+        // signed URL on another host) need the relay there (docs/wire-protocol.md#redirects-and-credentials).
+        throw new GraphcloudError(`${spec.method} ${redactUrl(url)} redirected, and a browser hides redirect targets, so the SDK will not follow it with credentials; in a browser, get cloud output files through the relay of graphcloud/server (no key in the page; see docs/browser.md)`);
+      }
+      // A server can echo a credential anywhere, its request id header included.
+      const requestId = scrubSecrets(readRequestId(response.headers), secrets);
+      if (!response.ok) {
+        const body = redactFields(scrubSecrets(await readBody(response, signal), secrets), spec.secretFields ?? []);
+        const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+        const raw = createApiError({ status: response.status, method: spec.method, url: redactUrl(url), body, requestId, retryAfterMs });
+        const error = this.#config.mapError?.(raw) ?? raw;
+        return { ok: false, error, status: response.status, requestId, startedAt };
+      }
+      if (stream) {
         // A raw response streams after this returns: its own guard bounds it (an idle timeout and
         // the total deadline), follows the caller's signal and the client's life until the body
         // is read, cancelled or broken, and then lets go of them (no listener piles up).
         streaming = true;
-        const operation = `${spec.method} ${redactUrl(call.url)}`;
-        const remaining = call.started + call.total - Date.now();
-        return guardStream(response, {
+        clearTimeout(timer);
+        const operation = `${spec.method} ${redactUrl(url)}`;
+        response = guardStream(response, {
           signals: [caller, life],
-          idleMs: call.perAttempt,
-          deadlineMs: remaining,
-          timeoutError: (ms) => new TimeoutError(operation, ms === remaining ? call.total : ms),
-          onDone: release,
+          idleMs: stream.idleMs,
+          deadlineMs: stream.deadlineMs,
+          timeoutError: (ms) => new TimeoutError(operation, ms === stream.deadlineMs ? stream.totalMs : ms),
+          onDone: () => {
+            caller?.removeEventListener('abort', onAbort);
+            life?.removeEventListener('abort', onClose);
+          },
         });
       }
-      if (!spec.schema) {
-        await sent;
-        return undefined;
-      }
-      return await sent.json(spec.schema).catch((error: unknown) => {
-        if (error instanceof SchemaValidationError) throw validationError(spec.schema!, call.body, spec.method, call.url, call.secrets, spec.secretFields);
-        throw error;
-      });
-    } catch (error) {
+      const value = await onSuccess(response, url, secrets, signal);
+      this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, requestId }));
+      return { ok: true, value };
+    } catch (cause) {
       if (caller?.aborted) throw caller.reason;
       if (life?.aborted) throw life.reason;
-      const sdk = this.#sdkError(call, error);
-      if (call.reported < call.attempt && call.attempt > 0) this.#report(call, sdk, undefined);
-      throw sdk;
+      if (cause instanceof GraphcloudError && !(cause instanceof TimeoutError)) {
+        if (response) this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, error: `${cause.name}: ${cause.message}` }));
+        throw cause;
+      }
+      const error = signal.aborted ? (signal.reason as TimeoutError) : new ConnectionError(spec.method, redactUrl(url), sanitizeCause(cause, secrets), response?.status);
+      return { ok: false, error, status: response?.status ?? 0, startedAt };
     } finally {
-      if (!streaming) release();
-    }
-  }
-
-  /** ky's `fetch`: one attempt, its redirects followed by hand, its body read within bounds. */
-  async #attempt(call: Call, request: Request): Promise<Response> {
-    const { signal } = call;
-    call.attempt += 1;
-    call.attemptStartedAt = Date.now();
-    call.deadlineBound = call.started + call.total - call.attemptStartedAt < call.perAttempt;
-    call.status = 0;
-    call.requestId = undefined;
-    // ky's signal (its per-attempt timeout) and the call's own, joined by listeners of ours (not
-    // AbortSignal.any, whose derived signal a GC can drop mid-read): every wait below races it,
-    // and the fetch is aborted with it.
-    const joined = new AbortController();
-    const links = [signal, request.signal].map((source) => {
-      const onAbort = () => joined.abort(source.reason);
-      if (source.aborted) onAbort();
-      else source.addEventListener('abort', onAbort, { once: true });
-      return () => source.removeEventListener('abort', onAbort);
-    });
-    try {
-      return await this.#send(call, request, joined.signal);
-    } finally {
-      for (const unlink of links) unlink();
-    }
-  }
-
-  async #send(call: Call, request: Request, signal: AbortSignal): Promise<Response> {
-    const { spec } = call;
-    let url = call.url;
-    let method: string = spec.method;
-    let body: RequestBody | undefined = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
-    let headers: Record<string, string> = Object.fromEntries(request.headers);
-    let response: Response;
-    for (let hop = 0; ; hop++) {
-      if (hop > 0) {
-        const sameOrigin = !spec.anonymous && new URL(url).origin === this.#origin;
-        const auth = sameOrigin ? await this.#auth() : undefined;
-        if (auth) call.secrets.push(auth.secret);
-        headers = this.#headers(spec, auth, body !== undefined, sameOrigin);
+      clearTimeout(timer);
+      if (!streaming) {
+        caller?.removeEventListener('abort', onAbort);
+        life?.removeEventListener('abort', onClose);
       }
-      this.#emit(() => this.#config.onRequest?.({ method, url: redactUrl(url), headers: redactHeaders(headers), attempt: call.attempt }));
-      const init: RequestInit & { duplex?: 'half' } = { method, headers, body: body ?? null, signal, redirect: spec.streamBody ? 'error' : 'manual' };
-      // Fetch requires it for a streamed body (and ignores it for others), as ky sets it.
-      if (body !== undefined) init.duplex = 'half';
-      response = await raceSignal(this.#fetch(url, init), signal, discard);
-      const location = response.headers.get('location');
-      if (!isRedirect(response.status) || !location) break;
-      discard(response);
-      if (hop >= MAX_REDIRECTS) {
-        throw new GraphcloudError(`${spec.method} ${redactUrl(call.url)} was redirected more than ${MAX_REDIRECTS} times (a redirect loop?); last hop ${redactUrl(url)}`);
-      }
-      const next = new URL(location, url).toString();
-      // Fetch's rules: 303 turns any method but GET/HEAD into a GET, and 301/302 turn a POST into
-      // one, dropping the body; 307/308 repeat the same method with the same body.
-      if (response.status === 303 ? method !== 'GET' && method !== 'HEAD' : method === 'POST' && response.status <= 302) {
-        method = 'GET';
-        body = undefined;
-      } else if (body !== undefined && new URL(next).origin !== new URL(url).origin) {
-        // A body can carry secrets (a partner key in a workflow); it never travels to another host.
-        throw new GraphcloudError(`${spec.method} ${redactUrl(url)} answered ${response.status} to another origin (${redactUrl(next)}); the SDK does not send a request body to another host`);
-      }
-      url = next;
     }
-    call.url = url;
-    call.status = response.status;
-    if (response.type === 'opaqueredirect') {
-      // Browsers hide the target of a redirect from code: the cloud's output files (a 302 to a
-      // signed URL on another host) need the relay there (docs/wire-protocol.md#redirects-and-credentials).
-      throw new GraphcloudError(`${spec.method} ${redactUrl(url)} redirected, and a browser hides redirect targets, so the SDK will not follow it with credentials; in a browser, get cloud output files through the relay of graphcloud/server (no key in the page; see docs/browser.md)`);
-    }
-    // A server can echo a credential anywhere, its request id header included.
-    call.requestId = scrubSecrets(readRequestId(response.headers), call.secrets);
-    if (!response.ok) {
-      const answer = redactFields(scrubSecrets(parseBody(await readText(response, signal)), call.secrets), spec.secretFields ?? []);
-      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-      const error = createApiError({ status: response.status, method: spec.method, url: redactUrl(url), body: answer, requestId: call.requestId, retryAfterMs });
-      throw this.#config.mapError?.(error) ?? error;
-    }
-    if (call.raw) {
-      this.#reportSuccess(call);
-      return response;
-    }
-    // Read whole inside the attempt: its timeout and retries cover the body, within the byte bound.
-    const text = await readText(response, signal);
-    this.#reportSuccess(call);
-    // A 204 (or any empty answer) can have no body at all in a Response.
-    return new Response(text === '' ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
-  }
-
-  /** ky's `shouldRetry`: the SDK's rule, its clock budget and deadline; the chosen delay is ky's to wait. */
-  #shouldRetry(call: Call, cause: unknown): boolean {
-    if (call.signal.aborted) return false;
-    const error = this.#sdkError(call, cause);
-    const policy = call.policy;
-    if (policy === false || (error instanceof TimeoutError && call.deadlineBound) || !isTransientError(error, this.#config.isRetryableStatus ?? isTransientStatus)) {
-      this.#report(call, error, undefined);
-      return false;
-    }
-    const retryAfter = (error as ApiError).retryAfterMs;
-    const delay = typeof retryAfter === 'number' ? retryAfter : backoffDelay(call.attempt, policy);
-    const now = Date.now();
-    if (now - call.started + delay > policy.budgetMs) {
-      this.#report(call, error, undefined);
-      return false;
-    }
-    this.#report(call, error, delay);
-    if (now + delay >= call.started + call.total) throw new TimeoutError(`${call.spec.method} ${redactUrl(call.url)}`, call.total, error);
-    call.nextDelay = delay;
-    return true;
-  }
-
-  /** ky's `beforeRequest` and `beforeRetry`: the credential, resolved per attempt, on the client's own origin only. */
-  async #authorize(call: Call, request: Request): Promise<void> {
-    const sameOrigin = !call.spec.anonymous && new URL(call.url).origin === this.#origin;
-    const auth = sameOrigin ? await this.#auth() : undefined;
-    if (auth) call.secrets.push(auth.secret);
-    for (const [name, value] of Object.entries(this.#headers(call.spec, auth, call.spec.json !== undefined || call.spec.body !== undefined, sameOrigin))) {
-      request.headers.set(name, value);
-      if (SECRET_HEADERS.has(name.toLowerCase())) call.secrets.push(...headerSecrets(value));
-    }
-  }
-
-  /**
-   * ky's `beforeError`, and the mapping of every failure: the SDK's own errors pass, ky's timeout
-   * becomes a `TimeoutError`, anything else the runtime threw a `ConnectionError` whose text is
-   * scrubbed of every credential the request carried.
-   */
-  #sdkError(call: Call, error: unknown): GraphcloudError {
-    if (error instanceof GraphcloudError) return error;
-    const operation = `${call.spec.method} ${redactUrl(call.url)}`;
-    if (error instanceof KyTimeoutError) {
-      return new TimeoutError(operation, call.deadlineBound || Date.now() - call.started >= call.total ? call.total : call.perAttempt);
-    }
-    const cause = error instanceof NetworkError ? error.cause : error;
-    return new ConnectionError(call.spec.method, redactUrl(call.url), sanitizeCause(cause, call.secrets), call.status || undefined);
-  }
-
-  #report(call: Call, error: GraphcloudError, retryInMs: number | undefined): void {
-    if (call.reported >= call.attempt) return;
-    call.reported = call.attempt;
-    const url = 'url' in error && typeof error.url === 'string' ? error.url : redactUrl(call.url);
-    this.#emit(() => this.#config.onResponse?.({ method: call.spec.method, url, status: call.status, attempt: call.attempt, durationMs: Date.now() - call.attemptStartedAt, requestId: call.requestId, error: `${error.name}: ${error.message}`, retryInMs }));
-  }
-
-  #reportSuccess(call: Call): void {
-    call.reported = call.attempt;
-    this.#emit(() => this.#config.onResponse?.({ method: call.spec.method, url: redactUrl(call.url), status: call.status, attempt: call.attempt, durationMs: Date.now() - call.attemptStartedAt, requestId: call.requestId }));
   }
 
   #urlOf(spec: RequestSpec<z.ZodMiniType | undefined>): string {
@@ -460,6 +306,16 @@ export class HttpClient {
     return headers;
   }
 
+  #isRetryable(error: GraphcloudError): boolean {
+    return isTransientError(error, this.#config.isRetryableStatus ?? isTransientStatus);
+  }
+
+  #emitResponse(spec: RequestSpec<z.ZodMiniType | undefined>, outcome: Attempt<unknown> & { ok: false }, attempt: number, retryInMs: number | undefined): void {
+    const error = outcome.error;
+    const url = 'url' in error && typeof error.url === 'string' ? error.url : redactUrl(this.#urlOf(spec));
+    this.#emit(() => this.#config.onResponse?.({ method: spec.method, url, status: outcome.status, attempt, durationMs: Date.now() - outcome.startedAt, requestId: outcome.requestId, error: `${error.name}: ${error.message}`, retryInMs }));
+  }
+
   #emit(call: () => unknown): void {
     // Hooks observe; a failing logger must never fail (or repeat) a paid request.
     callSafely(call);
@@ -471,9 +327,16 @@ export class HttpClient {
   }
 }
 
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: GraphcloudError; status: number; requestId?: string | undefined; startedAt: number };
+
 function retryPolicy(client: Partial<RetryPolicy> | false | undefined, call: Partial<RetryPolicy> | false | undefined): RetryPolicy | false {
   if (client === false || call === false) return false;
   return { ...HTTP_DEFAULTS.retry, ...client, ...call };
+}
+
+function retryDelay(error: GraphcloudError, attempt: number, policy: RetryPolicy): number {
+  const retryAfter = (error as ApiError).retryAfterMs;
+  return typeof retryAfter === 'number' ? retryAfter : backoffDelay(attempt, policy);
 }
 
 function isRedirect(status: number): boolean {
@@ -488,19 +351,15 @@ function readRequestId(headers: Headers): string | undefined {
   return undefined;
 }
 
-/** A body as JSON when it parses, as text otherwise, `undefined` when empty. */
-function parseBody(text: string): unknown {
+/** Reads a body as JSON when it parses, as text otherwise, `undefined` when empty; bounded by `signal`. */
+export async function readBody(response: Response, signal: AbortSignal): Promise<unknown> {
+  const text = await readText(response, signal);
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return text;
   }
-}
-
-/** Reads a body as JSON when it parses, as text otherwise, `undefined` when empty; bounded by `signal`. */
-export async function readBody(response: Response, signal: AbortSignal): Promise<unknown> {
-  return parseBody(await readText(response, signal));
 }
 
 // The runtime's error, with credentials scrubbed from its text and its code kept (it tells a
@@ -530,3 +389,4 @@ function headerSecrets(value: string): string[] {
   return token === value ? [value] : [value, token];
 }
 
+type OnSuccess<T> = (response: Response, url: string, secrets: string[], signal: AbortSignal) => Promise<T>;

@@ -12,21 +12,12 @@ export function formatPath(path: readonly PropertyKey[]): string {
 export function parseResponse<S extends z.ZodMiniType>(schema: S, body: unknown, method: string, url: string, secrets: readonly string[] = [], secretFields: readonly string[] = []): z.infer<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  throw validationError(schema, body, method, url, secrets, secretFields);
-}
-
-/**
- * The `ResponseValidationError` of a body its schema refused (ky's `.json(schema)` checked it):
- * the field that failed, the first problems, and the body, scrubbed of the request's credentials.
- */
-export function validationError(schema: z.ZodMiniType, body: unknown, method: string, url: string, secrets: readonly string[] = [], secretFields: readonly string[] = []): ResponseValidationError {
-  const result = schema.safeParse(body);
   // Redaction only on the failure path: a success body is the caller's data, returned as sent.
-  const issues = result.success ? [] : result.error.issues.flatMap((issue) => explain(issue, body));
+  const issues = result.error.issues.flatMap((issue) => explain(issue, body));
   // A field name is the server's too: one may be a credential it echoed.
   const problems = issues.slice(0, 5).map((issue) => scrubSecrets(`${formatPath(issue.path)}: ${issue.message}`, secrets));
   const field = scrubSecrets(formatPath(issues[0]?.path ?? []), secrets);
-  return new ResponseValidationError({ field, problems, body: redactFields(scrubSecrets(body, secrets), secretFields), method, url: redactUrl(url) });
+  throw new ResponseValidationError({ field, problems, body: redactFields(scrubSecrets(body, secrets), secretFields), method, url: redactUrl(url) });
 }
 
 interface Issue {

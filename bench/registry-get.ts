@@ -1,11 +1,9 @@
 /**
- * Overhead of the SDK over raw fetch: N sequential `registry.nodes.get()` calls against a local
- * `node:http` server, beside N raw `fetch` + `JSON.parse` calls, interleaved in rounds in one run.
- * Prints the median ratio. Target: at most 1.15.
- *
- * A third contender, `ky` alone (configured as the core configures it: no retry, no ky timeout, a
- * per-call AbortController, manual redirects) + `JSON.parse`, shows the floor the required
- * transport sets, and so how much of the gap is the SDK's own code.
+ * Overhead of the SDK over ky: N sequential `registry.nodes.get()` calls against a local
+ * `node:http` server, beside the same call made with ky alone (`ky.get(url, { headers }).json()`,
+ * ky's defaults: retries, a timeout) and with raw `fetch` + `JSON.parse`, interleaved in rounds in
+ * one run. Prints the median ratios. Target (issue 21): the SDK at most 1.10x ky alone on
+ * loopback; raw fetch shows the floor under both.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +12,7 @@ import { RegistryClient } from '../src/index.js';
 
 const N = Number(process.env.BENCH_N ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
-const TARGET = 1.15;
+const TARGET = 1.1;
 
 const body = JSON.stringify({
   id: 'acme-upscale',
@@ -37,18 +35,12 @@ const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const url = `${baseUrl}/nodes/acme-upscale`;
 const headers = { authorization: 'Bearer bench-token', accept: 'application/json' };
 const registry = new RegistryClient({ baseUrl, token: 'bench-token' });
-const kyAlone = ky.create({ retry: 0, timeout: false, throwHttpErrors: false });
+const kyAlone = ky.create({});
 
 const contenders: Record<'sdk' | 'raw' | 'ky', () => Promise<unknown>> = {
   sdk: () => registry.nodes.get('acme-upscale'),
   raw: async () => JSON.parse(await (await fetch(url, { headers })).text()),
-  ky: async () => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), 60_000);
-    const parsed = JSON.parse(await (await kyAlone(url, { headers, signal: controller.signal, redirect: 'manual' })).text());
-    clearTimeout(timer);
-    return parsed;
-  },
+  ky: async () => kyAlone.get(url, { headers }).json(),
 };
 
 async function time(name: keyof typeof contenders, n: number): Promise<number> {
@@ -80,7 +72,7 @@ async function measure(calls: number, rounds: number) {
   return { sdk: median(perCall.sdk), raw: median(perCall.raw), ky: median(perCall.ky), sdkOverRaw: median(sdkOverRaw), kyOverRaw: median(kyOverRaw), sdkOverKy: median(sdkOverKy) };
 }
 
-console.log('| server | calls | SDK (ms/call) | ky alone (ms/call) | raw fetch (ms/call) | SDK / raw (median) | ky alone / raw | SDK / ky alone | target (SDK / raw) | met |');
+console.log('| server | calls | SDK (ms/call) | ky alone (ms/call) | raw fetch (ms/call) | SDK / raw (median) | ky alone / raw | SDK / ky alone | target (SDK / ky alone) | met |');
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const latency of [0, 2]) {
   latencyMs = latency;
@@ -88,7 +80,7 @@ for (const latency of [0, 2]) {
   const rounds = latency === 0 ? ROUNDS : 6;
   const m = await measure(calls, rounds);
   const target = latency === 0 ? `<= ${TARGET}` : '(information)';
-  const met = latency === 0 ? (m.sdkOverRaw <= TARGET ? 'yes' : 'NO') : '';
+  const met = latency === 0 ? (m.sdkOverKy <= TARGET ? 'yes' : 'NO') : '';
   console.log(`| loopback${latency ? ` + ${latency} ms latency` : ''} | ${calls} x ${rounds} | ${m.sdk.toFixed(3)} | ${m.ky.toFixed(3)} | ${m.raw.toFixed(3)} | ${m.sdkOverRaw.toFixed(2)} | ${m.kyOverRaw.toFixed(2)} | ${m.sdkOverKy.toFixed(2)} | ${target} | ${met} |`);
 }
 server.close();

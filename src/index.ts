@@ -19,7 +19,9 @@ export { DEFAULTS } from './defaults.js';
 export { PROXY_ENUMS } from './proxy/enums.js';
 export { validateWorkflow } from './cloud/model/validate-workflow.js';
 export { listOutputFiles } from './cloud/model/outputs.js';
-export { isUiWorkflow, setInputs, toApiWorkflow } from './cloud/workflow/index.js';
+export { isUiWorkflow, setInputs } from './cloud/workflow/index.js';
+// The converter loads on first use, in this entry as in CloudClient (9.9 KB gzip kept out of a page's first load).
+export { toApiWorkflow } from './cloud/workflow/to-api-lazy.js';
 
 // Errors: every error the SDK throws is a GraphcloudError
 export {

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'eventemitter3';
 import { http, HttpResponse, ws } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, RateLimitError, ValidationError } from '../../src/core/index.js';
@@ -125,6 +126,42 @@ describe('user callbacks', () => {
     expect(watcher.listenerCount('result')).toBe(0);
     expect(() => watcher.on('progress', 5 as never)).toThrow(ValidationError);
     expect(() => watcher.onEvent('log' as never)).toThrow(ValidationError);
+    await cloud.close();
+  });
+
+  it('is an eventemitter3 EventEmitter whose every way to add a listener is safe', async () => {
+    server.use(
+      link.addEventListener('connection', ({ client }) => {
+        send(client, 'execution_start', { prompt_id: 'p' });
+        send(client, 'execution_success', { prompt_id: 'p' });
+      }),
+    );
+    server.use(http.get(`${BASE}/api/job/p/status`, () => HttpResponse.json({ status: 'executing' })));
+    const cloud = make();
+    const watcher = cloud.jobs.watch('p');
+    expect(watcher).toBeInstanceOf(EventEmitter);
+    const calls: string[] = [];
+    const thrower = () => {
+      calls.push('thrower');
+      throw new Error('listener failed');
+    };
+    const removed = () => calls.push('removed');
+    watcher.addListener('execution_start', thrower);
+    watcher.addListener('execution_start', removed);
+    watcher.once('execution_start', async () => {
+      calls.push('async');
+      throw new Error('async listener failed');
+    });
+    watcher.on('execution_start', () => calls.push('last'));
+    watcher.removeListener('execution_start', removed);
+    expect(watcher.listeners('execution_start')).toContain(thrower);
+    expect(watcher.listeners('execution_start')).not.toContain(removed);
+    expect(watcher.eventNames()).toEqual(['execution_start']);
+    const result = await watcher.result();
+    expect(result.status).toBe('completed');
+    expect(calls).toEqual(['thrower', 'async', 'last']);
+    watcher.off('execution_start', thrower);
+    expect(watcher.listeners('execution_start')).toHaveLength(1);
     await cloud.close();
   });
 });

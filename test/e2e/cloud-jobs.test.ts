@@ -65,7 +65,7 @@ describe('UI-format workflows and saved outputs through dist/', () => {
     expect(saved.map((s) => s.nodeId)).toEqual(['12']);
     expect(readdirSync(dir)).toEqual(['resized_00001_.png']);
     expect(isPng(new Uint8Array(readFileSync(join(dir, 'resized_00001_.png'))))).toBe(true);
-    expect(Object.keys(toApiWorkflow(RESIZE, await cloud.nodes.list()))).toEqual(['10', '11', '12']);
+    expect(Object.keys(await toApiWorkflow(RESIZE, await cloud.nodes.list()))).toEqual(['10', '11', '12']);
   });
 
   it('refuses a misspelled address before uploading, and cancels the job when the wait is abandoned', async () => {

@@ -14,7 +14,7 @@ import { typedValue, type Assignment } from '../base/values.js';
  */
 export async function loadWorkflow(raw: unknown, file: string, definitions: () => Promise<CloudClient.ObjectInfo>, help: string): Promise<Workflow> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw usageError(`${file} holds no workflow (a JSON object).`, help);
-  if (isUiWorkflow(raw)) return toApiWorkflow(raw, await definitions());
+  if (isUiWorkflow(raw)) return await toApiWorkflow(raw, await definitions());
   const record = raw as Record<string, unknown>;
   const broken = Object.entries(record).find(([, node]) => !node || typeof node !== 'object' || typeof (node as { class_type?: unknown }).class_type !== 'string');
   if (broken || Object.keys(record).length === 0) {

@@ -1,8 +1,31 @@
+import { EventEmitter } from 'eventemitter3';
 import { callSafely, sleep, TimeoutError, ValidationError, withSubmitted } from '../../core/index.js';
 import { JobFailedError, WatcherClosedError } from '../model/errors.js';
 import type { JobResult, NodeErrors } from '../model/types.js';
 import type { JobProgress, WatchEvent, WatcherListeners } from './events.js';
-import { Listeners } from './listeners.js';
+
+type Listener = (...args: never[]) => unknown;
+type Event = EventEmitter.EventNames<WatcherListeners>;
+type ListenerOf<K extends Event> = EventEmitter.EventListener<WatcherListeners, K>;
+
+// A listener is registered as its safe wrapper (one per function, so `off()` finds it): what it
+// throws, or an async one rejects with, is dropped by `callSafely`, and the other listeners, the
+// routing of other jobs and the job's result go on.
+const SAFE = new WeakMap<Listener, Listener>();
+const ORIGINAL = new WeakMap<Listener, Listener>();
+function safe(listener: Listener, method: string, event: Event): Listener {
+  if (typeof listener !== 'function') throw new ValidationError([{ path: 'listener', rule: 'a function', received: listener }], `watcher.${method}('${String(event)}')`);
+  let wrapped = SAFE.get(listener);
+  if (!wrapped) {
+    // Every event has one argument; `this` is the watcher unless a context was given.
+    wrapped = function (this: unknown, arg: never) {
+      callSafely(this instanceof JobWatcher ? listener : listener.bind(this), arg);
+    };
+    SAFE.set(listener, wrapped);
+    ORIGINAL.set(wrapped, listener);
+  }
+  return wrapped;
+}
 
 // Previews and node texts are of live interest only: a consumer that falls behind gets at most this many bytes of them.
 const LIVE_BUFFER_BYTES = 8 * 1024 * 1024;
@@ -102,7 +125,7 @@ interface Queue {
  * const { status, outputs } = await watcher.result();
  * ```
  */
-export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIterable<WatchEvent> {
+export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncIterable<WatchEvent> {
   /** The id of the watched job. */
   readonly promptId: string;
   readonly #result: Promise<JobResult>;
@@ -154,6 +177,78 @@ export class JobWatcher extends Listeners<WatcherListeners> implements AsyncIter
         () => undefined,
       );
     }
+  }
+
+  /**
+   * Calls `listener` on every `event`; what it throws is dropped. `addListener` is the same.
+   *
+   * @example
+   * ```ts
+   * watcher.on('progress', (p) => console.log(`${p.value}/${p.max}`));
+   * ```
+   */
+  override on<K extends Event>(event: K, listener: ListenerOf<K>, context?: unknown): this {
+    return super.on(event, safe(listener, 'on', event) as ListenerOf<K>, context);
+  }
+
+  /**
+   * Calls `listener` on every `event` (the same as `on`).
+   *
+   * @example
+   * ```ts
+   * watcher.addListener('executed', (e) => console.log(e.node));
+   * ```
+   */
+  override addListener<K extends Event>(event: K, listener: ListenerOf<K>, context?: unknown): this {
+    return super.addListener(event, safe(listener, 'addListener', event) as ListenerOf<K>, context);
+  }
+
+  /**
+   * Calls `listener` on the next `event` only; what it throws is dropped.
+   *
+   * @example
+   * ```ts
+   * watcher.once('execution_start', () => console.log('started'));
+   * ```
+   */
+  override once<K extends Event>(event: K, listener: ListenerOf<K>, context?: unknown): this {
+    return super.once(event, safe(listener, 'once', event) as ListenerOf<K>, context);
+  }
+
+  /**
+   * Removes `listener` from `event`, or every listener of `event` without one. `removeListener` is the same.
+   *
+   * @example
+   * ```ts
+   * watcher.off('progress', onProgress);
+   * ```
+   */
+  override off<K extends Event>(event: K, listener?: ListenerOf<K>, context?: unknown, once?: boolean): this {
+    return super.off(event, listener && ((SAFE.get(listener) ?? listener) as ListenerOf<K>), context, once);
+  }
+
+  /**
+   * Removes `listener` from `event` (the same as `off`).
+   *
+   * @example
+   * ```ts
+   * watcher.removeListener('progress', onProgress);
+   * ```
+   */
+  override removeListener<K extends Event>(event: K, listener?: ListenerOf<K>, context?: unknown, once?: boolean): this {
+    return this.off(event, listener, context, once);
+  }
+
+  /**
+   * The listeners of `event`, as they were added.
+   *
+   * @example
+   * ```ts
+   * console.log(watcher.listeners('progress').length);
+   * ```
+   */
+  override listeners<K extends Event>(event: K): ListenerOf<K>[] {
+    return super.listeners(event).map((wrapped) => (ORIGINAL.get(wrapped) ?? wrapped) as ListenerOf<K>);
   }
 
   /** True once the watcher has settled. */

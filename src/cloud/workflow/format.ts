@@ -21,7 +21,7 @@ export interface WorkflowFormat {
 
 /** The sentence `submit` and `runWorkflow` give when handed a UI-format workflow. */
 export const UI_FORMAT_HINT =
-  'this is a workflow saved from the web UI (UI format); pass it through toApiWorkflow(workflow, await cloud.nodes.list()) or let runWorkflow convert it';
+  'this is a workflow saved from the web UI (UI format); pass it through await toApiWorkflow(workflow, await cloud.nodes.list()) or let runWorkflow convert it';
 
 /**
  * True for a workflow saved from the web UI (UI format): an object with a `nodes` array and a
@@ -29,7 +29,7 @@ export const UI_FORMAT_HINT =
  *
  * @example
  * ```ts
- * const workflow = isUiWorkflow(json) ? toApiWorkflow(json, await cloud.nodes.list()) : json;
+ * const workflow = isUiWorkflow(json) ? await toApiWorkflow(json, await cloud.nodes.list()) : json;
  * ```
  */
 export function isUiWorkflow(value: unknown): value is UiWorkflow {
@@ -44,7 +44,7 @@ export function isUiWorkflow(value: unknown): value is UiWorkflow {
  * @example
  * ```ts
  * describeWorkflowFormat({ nodes: [], links: [] });
- * // { format: 'ui', hint: 'this is a workflow saved from the web UI (UI format); pass it through toApiWorkflow(...)...' }
+ * // { format: 'ui', hint: 'this is a workflow saved from the web UI (UI format); pass it through await toApiWorkflow(...)...' }
  * ```
  */
 export function describeWorkflowFormat(value: unknown): WorkflowFormat {

@@ -55,6 +55,12 @@ const FAST_WATCHER = {
 const FAST_RETRY = { limit: 8, budgetMs: 20_000, minDelayMs: 20, maxDelayMs: 250 };
 /** Per-attempt HTTP timeout: a status body held after its headers costs this much. */
 const ATTEMPT_TIMEOUT_MS = 1_500;
+/**
+ * The submission's attempt timeout. The chaos never stalls a submission; on a loaded machine the
+ * in-process simulator can take longer than the status budget to answer 200 runs at once, and a
+ * lost submission answer is rightly a SubmissionUnknownError, which is not what this run measures.
+ */
+const SUBMIT_TIMEOUT_MS = 15_000;
 const MAX_SUBMISSIONS = 20;
 
 /** LoadImage -> ImageScale -> SaveImage under the job's own prefix. */
@@ -112,6 +118,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       for (let attempt = 1; ; attempt++) {
         try {
           result = await cloud.runWorkflow(workflow(name, index), {
+            timeout: SUBMIT_TIMEOUT_MS,
             // One run in ten finishes, every message sent, before its submission is answered.
             headers: index % 10 === 3 ? { [FAULT_HEADER]: 'finish-before-response' } : undefined,
             onEvent: (event) => void (index % 10 === 0 && produced.push(event)),

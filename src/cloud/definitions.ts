@@ -1,6 +1,7 @@
 import type { HttpClient, RequestOptions } from '../core/index.js';
 import type { WorkflowIssue } from './model/errors.js';
-import { ObjectInfoSchema } from './model/definition-schemas.js';
+import { readObjectInfo } from './model/definition-schemas.js';
+import { AnyObjectSchema } from './model/schemas.js';
 import type { Workflow } from './model/types.js';
 import { validateWorkflow, type ObjectInfo } from './model/validate-workflow.js';
 import { WorkflowConversionError } from './workflow/errors.js';
@@ -33,7 +34,7 @@ export class DefinitionCache {
 
   /** Fetches the definitions (the caller's own request) and keeps them. */
   async refresh(options?: RequestOptions): Promise<ObjectInfo> {
-    const info = await this.#http.request({ method: 'GET', path: '/api/object_info', schema: ObjectInfoSchema, options });
+    const info = readObjectInfo(await this.#http.request({ method: 'GET', path: '/api/object_info', schema: AnyObjectSchema, options }));
     this.#info = info;
     return info;
   }

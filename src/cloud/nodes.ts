@@ -1,6 +1,7 @@
 import { assertOptions, Checker, checkOptions, path, REQUEST_RULES, type HttpClient, type RequestOptions } from '../core/index.js';
 import type { DefinitionCache } from './definitions.js';
-import { ObjectInfoSchema } from './model/definition-schemas.js';
+import { readObjectInfo } from './model/definition-schemas.js';
+import { AnyObjectSchema } from './model/schemas.js';
 import type { NodeDefinition, ObjectInfo } from './model/validate-workflow.js';
 
 /**
@@ -53,7 +54,7 @@ export class NodeDefinitionsResource {
     check.id('classType', classType);
     checkOptions(check, 'options', options, REQUEST_RULES);
     check.throwIfInvalid('cloud.nodes.get()');
-    const info = await this.#http.request({ method: 'GET', path: path`/api/object_info/${classType}`, schema: ObjectInfoSchema, options });
+    const info = readObjectInfo(await this.#http.request({ method: 'GET', path: path`/api/object_info/${classType}`, schema: AnyObjectSchema, options }));
     return Object.hasOwn(info, classType) ? info[classType] : undefined;
   }
 }

@@ -110,8 +110,35 @@ export interface InputOptions {
 
 const NUMBER_TYPES: ReadonlySet<unknown> = new Set(['INT', 'FLOAT']);
 const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
-/** A field the SDK only passes on: kept when it has its documented type, left out otherwise. */
-const kept = <T extends z.ZodMiniType>(schema: T) => z.catch(opt(schema), undefined);
+
+// Fields the SDK only passes on, with their documented types: a value of another type is left
+// out (set to `undefined`) by documented() before a definition is checked, so it never costs the
+// definition its inputs. Plain functions rather than zod's catch, pipe and transform, which
+// would pull most of zod's core into every browser bundle (CHANGELOG, "Bundle size").
+const UNREAD_OPTIONS = {
+  step: opt(z.number()),
+  options: opt(z.array(z.unknown())),
+  multiline: opt(z.boolean()),
+  tooltip: opt(z.string()),
+};
+// Read (and so checked) only on INT and FLOAT inputs: see documentedSpec().
+const OPTION_FIELDS = { min: opt(z.number()), max: opt(z.number()), ...UNREAD_OPTIONS };
+// Hidden inputs are filled by the server (`"PROMPT"`, or `["PROMPT"]` on newer nodes): any shape.
+const HIDDEN_FIELD = { hidden: z.optional(z.record(z.string(), z.unknown())) };
+const DESCRIPTIVE_FIELDS = {
+  input_order: z.optional(z.record(z.string(), z.array(z.string()))),
+  output: opt(z.array(z.unknown())),
+  output_name: opt(z.array(z.string())),
+  // `[null]` on the dataset text nodes of ComfyUI 0.3.77.
+  output_is_list: opt(z.array(z.nullable(z.boolean()))),
+  output_node: opt(z.boolean()),
+  name: opt(z.string()),
+  display_name: opt(z.string()),
+  category: opt(z.string()),
+  description: opt(z.string()),
+  deprecated: opt(z.boolean()),
+  experimental: opt(z.boolean()),
+};
 
 /**
  * A node input's type: a type name (`INT`, `IMAGE`, `COMBO`...) or, in the legacy form, the list of allowed values.
@@ -132,16 +159,7 @@ export const InputTypeSchema = z.union([z.string(), z.array(z.union([z.string(),
  * InputOptionsSchema.parse({ min: 0, max: 10 });
  * ```
  */
-export const InputOptionsSchema = z.looseObject({
-  default: z.optional(z.unknown()),
-  // Read (and so checked) only on INT and FLOAT inputs: see InputSpecSchema.
-  min: kept(z.number()),
-  max: kept(z.number()),
-  step: kept(z.number()),
-  options: kept(z.array(z.unknown())),
-  multiline: kept(z.boolean()),
-  tooltip: kept(z.string()),
-});
+export const InputOptionsSchema = z.looseObject({ default: z.optional(z.unknown()), ...OPTION_FIELDS });
 
 /**
  * `[type]` or `[type, options]`.
@@ -151,24 +169,14 @@ export const InputOptionsSchema = z.looseObject({
  * InputSpecSchema.parse(['FLOAT', { min: 0, max: 1 }]);
  * ```
  */
-export const InputSpecSchema = z.pipe(
-  z.custom<unknown>((raw) => !Array.isArray(raw) || !NUMBER_TYPES.has(raw[0]) || hasNumberLimits(raw[1]), { message: 'the min and max of an INT or FLOAT input are numbers' }),
-  z.tuple([InputTypeSchema, z.optional(InputOptionsSchema)]),
-);
-
-/** The limits of an INT or FLOAT input's options, which the SDK checks values against. */
-function hasNumberLimits(options: unknown): boolean {
-  if (typeof options !== 'object' || options === null) return true;
-  const { min, max } = options as { min?: unknown; max?: unknown };
-  return [min, max].every((limit) => limit === undefined || limit === null || typeof limit === 'number');
-}
+export const InputSpecSchema = z.tuple([InputTypeSchema, z.optional(InputOptionsSchema)]);
 
 const InputMap = z.record(z.string(), InputSpecSchema);
 
 /**
  * One node definition of `GET /api/object_info` the SDK can read: its inputs are `[type,
- * options?]` with number limits; every other field it does not read is kept when it has its
- * documented type.
+ * options?]`, an INT or FLOAT input's limits numbers, and every field has its documented type
+ * ({@link readNodeDefinition} leaves out first those of another type that the SDK does not read).
  *
  * @example
  * ```ts
@@ -176,31 +184,47 @@ const InputMap = z.record(z.string(), InputSpecSchema);
  * ```
  */
 export const NodeDefinitionSchema = z.looseObject({
-  input: z.looseObject({
-    required: z.optional(InputMap),
-    optional: z.optional(InputMap),
-    // Hidden inputs are filled by the server (`"PROMPT"`, or `["PROMPT"]` on newer nodes): any shape.
-    hidden: z.catch(z.optional(z.record(z.string(), z.unknown())), undefined),
-  }),
-  input_order: z.catch(z.optional(z.record(z.string(), z.array(z.string()))), undefined),
-  output: kept(z.array(z.unknown())),
-  output_name: kept(z.array(z.string())),
-  // `[null]` on the dataset text nodes of ComfyUI 0.3.77.
-  output_is_list: kept(z.array(z.nullable(z.boolean()))),
-  output_node: kept(z.boolean()),
-  name: kept(z.string()),
-  display_name: kept(z.string()),
-  category: kept(z.string()),
-  description: kept(z.string()),
-  deprecated: kept(z.boolean()),
-  experimental: kept(z.boolean()),
+  input: z.looseObject({ required: z.optional(InputMap), optional: z.optional(InputMap), ...HIDDEN_FIELD }),
+  ...DESCRIPTIVE_FIELDS,
 });
 
-/** The descriptive fields of a definition whose inputs cannot be read; its inputs are left out. */
-const UnreadableSchema = z.pipe(
-  z.catch(z.record(z.string(), z.unknown()), () => ({})),
-  z.transform((raw) => NodeDefinitionSchema.parse({ ...raw, input: {} }) as NodeDefinition),
-);
+/** Whether `value` is what zod reads as an object (a record or a loose object): not null, not an array. */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A copy of `fields` in which each field of `shape` that does not have its type is `undefined`. */
+function documented(fields: Record<string, unknown>, shape: Readonly<Record<string, z.ZodMiniType>>): Record<string, unknown> {
+  const copy = { ...fields };
+  for (const [key, schema] of Object.entries(shape)) if (Object.hasOwn(copy, key) && !schema.safeParse(copy[key]).success) copy[key] = undefined;
+  return copy;
+}
+
+/**
+ * An input spec with its unread options of another type left out. The limits of an INT or FLOAT
+ * input are read (the SDK checks values against them): they are left as sent, for the schema to
+ * refuse when they are not numbers.
+ */
+function documentedSpec(spec: unknown): unknown {
+  if (!Array.isArray(spec) || !isObject(spec[1])) return spec;
+  const [type, options, ...rest] = spec as [unknown, Record<string, unknown>, ...unknown[]];
+  return [type, documented(options, NUMBER_TYPES.has(type) ? UNREAD_OPTIONS : OPTION_FIELDS), ...rest];
+}
+
+/** The `input` of a definition with the unread values of another type left out. */
+function documentedInput(input: unknown): unknown {
+  if (!isObject(input)) return input;
+  const copy = documented(input, HIDDEN_FIELD);
+  for (const group of ['required', 'optional']) {
+    const specs = copy[group];
+    if (!isObject(specs)) continue;
+    const read = { ...specs };
+    // zod skips a `__proto__` key of a record; assigning one here would replace the copy's prototype.
+    for (const name of Object.keys(specs)) if (name !== '__proto__') read[name] = documentedSpec(specs[name]);
+    copy[group] = read;
+  }
+  return copy;
+}
 
 // Why each unreadable definition could not be read. Only definitions this module made are keys.
 const unreadable = new WeakMap<NodeDefinition, string>();
@@ -217,11 +241,13 @@ const unreadable = new WeakMap<NodeDefinition, string>();
 export function readNodeDefinition(raw: unknown): { definition: NodeDefinition; unreadable: string | undefined } {
   const known = typeof raw === 'object' && raw !== null ? unreadable.get(raw as NodeDefinition) : undefined;
   if (known !== undefined) return { definition: raw as NodeDefinition, unreadable: known };
-  const parsed = NodeDefinitionSchema.safeParse(raw);
+  const fields = isObject(raw) ? documented(raw, DESCRIPTIVE_FIELDS) : undefined;
+  const parsed = NodeDefinitionSchema.safeParse(fields ? { ...fields, input: documentedInput(fields.input) } : raw);
   if (parsed.success) return { definition: parsed.data, unreadable: undefined };
   const issue = parsed.error.issues[0];
   const reason = issue ? `${formatPath(issue.path)}: ${issue.message}` : 'not a definition';
-  const definition = UnreadableSchema.parse(raw);
+  // Every field but the inputs has its type now, so this parse succeeds.
+  const definition = NodeDefinitionSchema.parse({ ...fields, input: {} });
   unreadable.set(definition, reason);
   return { definition, unreadable: reason };
 }
@@ -240,19 +266,30 @@ export function unreadableReason(definition: NodeDefinition): string | undefined
 }
 
 /**
- * `GET /api/object_info`: node type name to definition. Any JSON object is a catalog; each
- * definition is read on its own (see {@link readNodeDefinition}), so none costs the others.
+ * Reads `GET /api/object_info` once its body is known to be a JSON object: a prototype-free map
+ * of node type name to definition, each read on its own (see {@link readNodeDefinition}), so
+ * none costs the others. The clients call it after checking the body with `AnyObjectSchema`
+ * rather than through {@link ObjectInfoSchema}: zod's pipe and transform would cost every browser
+ * bundle 0.37 KB gzip.
+ *
+ * @example
+ * ```ts
+ * const info = readObjectInfo(await http.request({ method: 'GET', path: '/api/object_info', schema: AnyObjectSchema }));
+ * ```
+ */
+export function readObjectInfo(raw: Readonly<Record<string, unknown>>): ObjectInfo {
+  const info = Object.create(null) as ObjectInfo;
+  for (const [name, definition] of Object.entries(raw)) info[name] = readNodeDefinition(definition).definition;
+  return info;
+}
+
+/**
+ * `GET /api/object_info` as one schema: any JSON object, read by {@link readObjectInfo}.
  *
  * @example
  * ```ts
  * const info = ObjectInfoSchema.parse(await response.json());
  * ```
  */
-export const ObjectInfoSchema = z.pipe(
-  z.record(z.string(), z.unknown()),
-  z.transform((raw): ObjectInfo => {
-    const info = Object.create(null) as ObjectInfo;
-    for (const [name, definition] of Object.entries(raw)) info[name] = readNodeDefinition(definition).definition;
-    return info;
-  }),
-);
+// Marked pure so that a bundle without it leaves it out: esbuild keeps unused zod/mini calls.
+export const ObjectInfoSchema = /* @__PURE__ */ z.pipe(/* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()), /* @__PURE__ */ z.transform(readObjectInfo));

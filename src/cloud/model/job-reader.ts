@@ -1,4 +1,4 @@
-import { NotFoundError, path, redactUrl, scrubSecrets, type HttpClient, type RequestOptions } from '../../core/index.js';
+import { NotFoundError, path, redactUrl, type HttpClient, type RequestOptions } from '../../core/index.js';
 import { CLOUD_DEFAULTS } from './defaults.js';
 import { QueueSchema, toJobQueue } from './job-wire.js';
 import { readOutputs } from './outputs.js';

@@ -18,7 +18,7 @@
  */
 export type { CloudClientOptions } from '../src/cloud/client.js';
 export type { FilesResource, GetFileOptions, UploadMaskOptions, UploadOptions } from '../src/cloud/files.js';
-export type { JobsResource, WatchOptions } from '../src/cloud/jobs.js';
+export type { JobsResource, JobWatchOptions, WatchOptions } from '../src/cloud/jobs.js';
 export type { HoldPolicy, PollPolicy, SocketPolicy, WatcherPolicyOptions } from '../src/cloud/model/defaults.js';
 export type { WorkflowIssue } from '../src/cloud/model/errors.js';
 export type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams, QueueItem } from '../src/cloud/model/job-types.js';
@@ -38,6 +38,7 @@ export type {
   ExecutionErrorData,
   ExecutionInterruptedData,
   ExecutionStartData,
+  JobProgress,
   ExecutionSuccessData,
   NotificationData,
   PreviewData,

@@ -1,0 +1,104 @@
+// A run whose worker lost its hold (its BullMQ lock lapsed in a Redis outage or a stall) while
+// another took it over: the first sends nothing once its hold is gone, and the one that took over
+// a run marked "submitting" waits out the recovery window instead of ending it `unknown` while the
+// first may still be sending. processRun() on real BullMQ jobs, real Redis, the simulator.
+import { Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CloudClient, type JobResult } from '../../src/index.js';
+import { QUEUE_DEFAULTS } from '../../src/queue/index.js';
+import { processRun, type ProcessDeps, type RunControl } from '../../src/queue/process-run.js';
+import { RUN_TAG } from '../../src/queue/recover.js';
+import { RunStore } from '../../src/queue/store.js';
+import { photoRun, startWorld, type QueueWorld } from './setup.js';
+
+let world: QueueWorld | undefined;
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+  await world?.close();
+  world = undefined;
+});
+
+/** A BullMQ worker that takes jobs by hand (no processor), and what processRun() needs. */
+async function setUp(recoverWindowMs: number) {
+  world = await startWorld({ stepDelayMs: 5 });
+  const { redis: server, sim, name } = world;
+  const prefix = QUEUE_DEFAULTS.prefix;
+  const redis = new Redis(server.url, { maxRetriesPerRequest: null });
+  const cloud = new CloudClient({ baseUrl: sim.cloudUrl, apiKey: sim.apiKey, runtime: 'cloud', watcher: { poll: { silenceMs: 500 } } });
+  const taker = new Worker(name, null, { connection: { url: server.url, maxRetriesPerRequest: null }, prefix });
+  closers.push(() => cloud.close(), async () => redis.disconnect(), () => taker.close());
+  const logs: string[] = [];
+  const deps: ProcessDeps = {
+    cloud,
+    proxy: undefined,
+    runtime: cloud.baseUrl,
+    local: false,
+    store: new RunStore(redis, prefix, name, 60),
+    publish: async () => undefined,
+    pauseQueue: async () => undefined,
+    runtimeDown: () => undefined,
+    progressIntervalMs: 50,
+    recoverScanLimit: 500,
+    submitTimeoutMs: 10_000,
+    recoverWindowMs,
+    lockDurationMs: 30_000,
+    log: (line) => logs.push(line),
+  };
+  const control = (): RunControl => ({ handBack: new AbortController(), cancel: () => undefined });
+  const lockKey = (id: string) => `${prefix}:${name}:${id}:lock`;
+  return { redis, cloud, taker, deps, control, lockKey, logs };
+}
+
+describe('RunWorker: a hold lost to another worker', { timeout: 60_000 }, () => {
+  it('a worker whose lock lapsed before it sent marks nothing and sends nothing', async () => {
+    const { redis, taker, deps, control, lockKey } = await setUp(60_000);
+    await world!.queue.add(photoRun(), { id: 'lapsed' });
+    const job = (await taker.getNextJob('first-token')) as Job;
+    expect(job.id).toBe('lapsed');
+    // Its lock lapsed (a Redis outage) and another worker holds the run now.
+    await redis.set(lockKey('lapsed'), 'second-token', 'PX', 30_000);
+    const error = await processRun(deps, job, 'first-token', control()).then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ name: 'LostHoldError' });
+    expect(world!.submissions()).toBe(0);
+    // The run is as it was: the worker holding it now sends it, once.
+    expect(await world!.queue.get('lapsed')).toMatchObject({ state: 'queued' });
+  });
+
+  it('a run marked submitting moments ago and not found yet is put back, delayed, then found and watched: one submission', async () => {
+    const { redis, cloud, taker, deps, control, lockKey } = await setUp(60_000);
+    const run = photoRun();
+    await world!.queue.add(run, { id: 'in-flight' });
+    const first = (await taker.getNextJob('first-token')) as Job;
+    // The first worker marked it and is sending; its lock lapsed and the second takes it over.
+    const marked = { ...first.data, stage: { state: 'submitting', since: Date.now(), runtime: cloud.baseUrl, local: false } };
+    await first.updateData(marked);
+    await redis.set(lockKey('in-flight'), 'second-token', 'PX', 30_000);
+    const taken = first;
+    const error = await processRun(deps, taken, 'second-token', control()).then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ name: 'DelayedError' });
+    expect(await taken.getState()).toBe('delayed');
+    expect(await world!.queue.get('in-flight')).not.toMatchObject({ state: 'unknown' });
+    // The first worker's request lands now: the job exists, tagged with the run.
+    const { promptId } = await cloud.jobs.submit((marked.work as { workflow: never }).workflow, { extraData: { [RUN_TAG]: 'in-flight' } });
+    await taken.promote();
+    const third = (await taker.getNextJob('third-token')) as Job;
+    expect(third.id).toBe('in-flight');
+    const result = (await processRun(deps, third, 'third-token', control())) as JobResult;
+    expect(result).toMatchObject({ status: 'completed', promptId });
+    expect(world!.submissions()).toBe(1);
+  });
+
+  it('after the recovery window, a run still not found ends unknown and is never sent', async () => {
+    const { redis, cloud, taker, deps, control, lockKey } = await setUp(1);
+    await world!.queue.add(photoRun(), { id: 'never-sent' });
+    const first = (await taker.getNextJob('first-token')) as Job;
+    await first.updateData({ ...first.data, stage: { state: 'submitting', since: Date.now() - 10, runtime: cloud.baseUrl, local: false } });
+    await redis.set(lockKey('never-sent'), 'second-token', 'PX', 30_000);
+    const error = await processRun(deps, first, 'second-token', control()).then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ name: 'UnrecoverableError' });
+    expect(await world!.queue.get('never-sent')).toMatchObject({ error: { name: 'RunUnknownError' } });
+    expect(world!.submissions()).toBe(0);
+  });
+});

@@ -10,7 +10,7 @@ import { QUEUE_DEFAULTS } from '../../src/queue/index.js';
 import { processRun, type ProcessDeps, type RunControl } from '../../src/queue/process-run.js';
 import { RUN_TAG } from '../../src/queue/recover.js';
 import { RunStore } from '../../src/queue/store.js';
-import { photoRun, startWorld, type QueueWorld } from './setup.js';
+import { photoRun, reach, startWorld, type QueueWorld } from './setup.js';
 
 let world: QueueWorld | undefined;
 const closers: (() => Promise<unknown>)[] = [];
@@ -100,5 +100,25 @@ describe('RunWorker: a hold lost to another worker', { timeout: 60_000 }, () => 
     expect(error).toMatchObject({ name: 'UnrecoverableError' });
     expect(await world!.queue.get('never-sent')).toMatchObject({ error: { name: 'RunUnknownError' } });
     expect(world!.submissions()).toBe(0);
+  });
+});
+
+describe('RunWorker: a Redis outage while a run is being sent', { timeout: 60_000 }, () => {
+  it('the lock lapses while the request is in flight: the worker that takes the run over waits, then watches the job the first created; one submission', async () => {
+    world = await startWorld({ stepDelayMs: 20 });
+    // The request is held 4 s before the simulator reads it; Redis is down 2.5 s meanwhile (the lock lasts 1.5 s).
+    world.sim.faults.failRequests({ path: '/api/prompt', method: 'POST', delayMs: 4_000, times: 1 });
+    const env = { GC_RECOVER_MS: '8000' };
+    const first = await world.worker(env);
+    const second = await world.worker(env);
+    const run = await world.queue.add(photoRun(), { id: 'sent-through-outage' });
+    await reach(world.queue, run.id, 'submitting');
+    await world.redis.restart(2_500);
+    const result = (await run.result()) as JobResult;
+    expect(result.status).toBe('completed');
+    expect(world.submissions()).toBe(1);
+    expect(world.sim.state.jobs().map((job) => job.id)).toEqual([result.promptId]);
+    const logs = [...first.lines, ...second.lines].map((line) => String(line.log));
+    expect(logs.some((line) => line.includes('looking again at the end of the recovery window'))).toBe(true);
   });
 });

@@ -56,8 +56,8 @@ export const QUEUE_DEFAULTS = Object.freeze({
    */
   probeTimeoutMs: 10_000,
   /**
-   * Jobs the taking-over worker reads, at most, when it looks for a submission whose answer was
-   * lost (the cloud's jobs created since the run was marked "submitting").
+   * Jobs the taking-over worker reads (`jobs.get`), at most, when it looks for a submission whose
+   * answer was lost: the cloud's jobs created around the run's "submitting" mark, nearest it first.
    * @default 500
    */
   recoverScanLimit: 500,

@@ -143,7 +143,7 @@ async function recover(deps: ProcessDeps, job: Job, token: string | undefined, r
   };
   // A media task carries no tag: only the answer its worker stores can name its task.
   if (!cloud || stage.taskKind !== undefined) return laterOrUnknown(0);
-  const { promptId, searched } = await findTaggedJob(cloud, runId, stage.since, deps.recoverScanLimit);
+  const { promptId, searched } = await findTaggedJob(cloud, runId, stage.since, deps.recoverScanLimit, deps.recoverWindowMs);
   if (promptId === undefined) return laterOrUnknown(searched);
   deps.log(`run ${runId}: found its submission ${promptId} among ${searched} jobs`);
   return { ...stage, state: 'running', promptId };

@@ -122,3 +122,21 @@ describe('RunWorker: a Redis outage while a run is being sent', { timeout: 60_00
     expect(logs.some((line) => line.includes('looking again at the end of the recovery window'))).toBe(true);
   });
 });
+
+describe('RunWorker: the search for a submission whose answer was lost', { timeout: 60_000 }, () => {
+  it('reads the jobs nearest the mark first: jobs created after it, beyond the read bound, do not hide the tagged one', async () => {
+    const { redis, cloud, taker, deps, control, lockKey } = await setUp(60_000);
+    await world!.queue.add(photoRun(), { id: 'busy-account' });
+    const first = (await taker.getNextJob('first-token')) as Job;
+    const since = Date.now();
+    await first.updateData({ ...first.data, stage: { state: 'submitting', since, runtime: cloud.baseUrl, local: false } });
+    const workflow = (first.data as { work: { workflow: never } }).work.workflow;
+    const { promptId } = await cloud.jobs.submit(workflow, { extraData: { [RUN_TAG]: 'busy-account' } });
+    // The account goes on: more jobs than the taking-over worker reads, all after the tagged one.
+    for (let i = 0; i < 8; i += 1) await cloud.jobs.submit(workflow, { extraData: { [RUN_TAG]: `other-${i}` } });
+    await redis.set(lockKey('busy-account'), 'second-token', 'PX', 30_000);
+    const result = (await processRun({ ...deps, recoverScanLimit: 4 }, first, 'second-token', control())) as JobResult;
+    expect(result).toMatchObject({ status: 'completed', promptId });
+    expect(world!.submissions()).toBe(9);
+  });
+});

@@ -6,6 +6,7 @@ import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CloudClient, type JobResult } from '../../src/index.js';
+import type { SimulatorOptions } from '../../src/testing/index.js';
 import { QUEUE_DEFAULTS } from '../../src/queue/index.js';
 import { processRun, type ProcessDeps, type RunControl } from '../../src/queue/process-run.js';
 import { RUN_TAG } from '../../src/queue/recover.js';
@@ -21,8 +22,8 @@ afterEach(async () => {
 });
 
 /** A BullMQ worker that takes jobs by hand (no processor), and what processRun() needs. */
-async function setUp(recoverWindowMs: number) {
-  world = await startWorld({ stepDelayMs: 5 });
+async function setUp(recoverWindowMs: number, options: SimulatorOptions = {}) {
+  world = await startWorld({ stepDelayMs: 5, ...options });
   const { redis: server, sim, name } = world;
   const prefix = QUEUE_DEFAULTS.prefix;
   const redis = new Redis(server.url, { maxRetriesPerRequest: null });
@@ -138,5 +139,22 @@ describe('RunWorker: the search for a submission whose answer was lost', { timeo
     const result = (await processRun({ ...deps, recoverScanLimit: 4 }, first, 'second-token', control())) as JobResult;
     expect(result).toMatchObject({ status: 'completed', promptId });
     expect(world!.submissions()).toBe(9);
+  });
+
+  it('finds a job created before the mark by the worker\'s clock (ahead of the server\'s), still pending behind the account\'s limit', async () => {
+    const { redis, cloud, taker, deps, control, lockKey } = await setUp(60_000, { accountConcurrency: 1, stepDelayMs: 40 });
+    await world!.queue.add(photoRun(), { id: 'pending' });
+    const first = (await taker.getNextJob('first-token')) as Job;
+    const workflow = (first.data as { work: { workflow: never } }).work.workflow;
+    // A job of the account holds its one place; the run's job waits, pending, behind it.
+    await cloud.jobs.submit(workflow);
+    const { promptId } = await cloud.jobs.submit(workflow, { extraData: { [RUN_TAG]: 'pending' } });
+    expect((await cloud.jobs.get(promptId))?.status).toBe('pending');
+    // The worker that marked it has a clock 60 s ahead: the job reads as created a minute before the mark.
+    await first.updateData({ ...first.data, stage: { state: 'submitting', since: Date.now() + 60_000, runtime: cloud.baseUrl, local: false } });
+    await redis.set(lockKey('pending'), 'second-token', 'PX', 30_000);
+    const result = (await processRun(deps, first, 'second-token', control())) as JobResult;
+    expect(result).toMatchObject({ status: 'completed', promptId });
+    expect(world!.submissions()).toBe(2);
   });
 });

@@ -56,11 +56,25 @@ export const QUEUE_DEFAULTS = Object.freeze({
    */
   probeTimeoutMs: 10_000,
   /**
-   * Jobs the taking-over worker reads, at most, when it looks for a submission whose answer was
-   * lost (the cloud's jobs created since the run was marked "submitting").
+   * Jobs the taking-over worker reads (`jobs.get`), at most, when it looks for a submission whose
+   * answer was lost: the cloud's jobs created around the run's "submitting" mark, nearest it first.
    * @default 500
    */
   recoverScanLimit: 500,
+  /**
+   * How long a worker's submission of a run may take, in ms, across its attempts (the request's
+   * `timeout` and `totalTimeout`): after this the answer is taken as lost and the run recovered.
+   * @default 30_000
+   */
+  submitTimeoutMs: 30_000,
+  /**
+   * How long after a run was marked "submitting" its request may still create the job, in ms: the
+   * submission's time limit plus a margin for the server. A worker that takes the run over within
+   * this window and finds no tagged job puts the run back, delayed to the window's end, and looks
+   * again then (the first worker may still be sending); only after it does a run end `unknown`.
+   * @default 45_000
+   */
+  recoverWindowMs: 45_000,
   /**
    * How long a finished run is kept, in seconds: its result or error stays readable this long.
    * @default 604_800 (7 days)

@@ -193,6 +193,13 @@ export interface RunWorkerOptions {
   stalledIntervalMs?: number | undefined;
   /** @default QUEUE_DEFAULTS.probeIntervalMs */
   probeIntervalMs?: number | undefined;
+  /**
+   * How long after a run was marked "submitting" its request may still create the job: a worker
+   * that takes such a run over and finds no tagged job looks again at the end of this window
+   * before the run ends `unknown`. Keep it above `QUEUE_DEFAULTS.submitTimeoutMs`.
+   * @default QUEUE_DEFAULTS.recoverWindowMs
+   */
+  recoverWindowMs?: number | undefined;
   /** @default QUEUE_DEFAULTS.progressIntervalMs */
   progressIntervalMs?: number | undefined;
   /** Called with what the worker does (taken over, handed back, paused...). What it throws is dropped. */

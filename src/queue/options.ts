@@ -31,6 +31,7 @@ export const WORKER_RULES: OptionRules = Object.freeze({
   lockDurationMs: positiveInteger,
   stalledIntervalMs: positiveInteger,
   probeIntervalMs: positiveInteger,
+  recoverWindowMs: positiveInteger,
   progressIntervalMs: positiveInteger,
   onLog: rule.callback,
 });

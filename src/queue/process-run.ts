@@ -3,8 +3,8 @@
 // looked for (recover.ts), and ends `unknown` when not found; only a fresh run is sent, after it
 // is marked "submitting" and tagged with its id, and its id is stored the moment the answer names
 // it. See docs/queue.md#guarantees-and-how-each-is-kept.
-import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
-import { ConnectionError } from '../core/index.js';
+import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { ConnectionError, GraphcloudError } from '../core/index.js';
 import type { CloudClient } from '../cloud/client.js';
 import { JobFailedError, SubmissionUnknownError } from '../cloud/model/errors.js';
 import type { JobResult } from '../cloud/model/types.js';
@@ -23,7 +23,7 @@ import type { RunState } from './types.js';
  *
  * @example
  * ```ts
- * const deps: ProcessDeps = { cloud, proxy, runtime: url, local: true, store, publish, pauseQueue, runtimeDown, progressIntervalMs: 250, recoverScanLimit: 500, log };
+ * const deps: ProcessDeps = { cloud, proxy, runtime: url, local: true, store, publish, pauseQueue, runtimeDown, progressIntervalMs: 250, recoverScanLimit: 500, submitTimeoutMs: 30_000, recoverWindowMs: 45_000, lockDurationMs: 30_000, log };
  * ```
  */
 export interface ProcessDeps {
@@ -38,6 +38,12 @@ export interface ProcessDeps {
   runtimeDown(): void;
   progressIntervalMs: number;
   recoverScanLimit: number;
+  /** The time limit of one submission, across its attempts. */
+  submitTimeoutMs: number;
+  /** How long after its mark a run's submission may still create its job (QUEUE_DEFAULTS.recoverWindowMs). */
+  recoverWindowMs: number;
+  /** The worker's lock duration (a hold is renewed by this much when checked). */
+  lockDurationMs: number;
   log(line: string): void;
 }
 
@@ -87,7 +93,7 @@ export async function processRun(deps: ProcessDeps, job: Job, token: string | un
     if (stage?.promptId === undefined && stage?.taskId === undefined && stage?.state !== 'submitting') return cancelledBeforeSending();
   }
   if (stage?.state === 'submitting' && stage.promptId === undefined && stage.taskId === undefined) {
-    stage = await recover(deps, runId, stage, end);
+    stage = await recover(deps, job, token, runId, stage, end);
   }
   if (stage === undefined) {
     // Closing before anything was sent: back to the queue as it came.
@@ -103,8 +109,23 @@ export async function processRun(deps: ProcessDeps, job: Job, token: string | un
 
 type End = (state: 'failed' | 'cancelled' | 'unknown', error: unknown, result?: JobResult) => Promise<never>;
 
-/** A run whose worker stopped between sending and storing the answer: find its job, or end `unknown`. */
-async function recover(deps: ProcessDeps, runId: string, stage: RunStage, end: End): Promise<RunStage | undefined> {
+/**
+ * A worker that lost its hold on a run (its lock lapsed: a Redis outage, a stall) and another took
+ * it: it writes and sends nothing more for it. BullMQ refuses to end a job whose lock is not ours.
+ */
+class LostHoldError extends GraphcloudError {
+  constructor(runId: string, step: string) {
+    super(`run ${runId}: this worker no longer holds it (its lock lapsed) ${step}; left to the worker that took it over`);
+  }
+  override name = 'LostHoldError';
+}
+
+/**
+ * A run whose worker stopped between marking it and storing the answer: find its job; within the
+ * recovery window of its mark (its request may still create the job) put it back, delayed to the
+ * window's end; after it, end `unknown`.
+ */
+async function recover(deps: ProcessDeps, job: Job, token: string | undefined, runId: string, stage: RunStage, end: End): Promise<RunStage | undefined> {
   const cloud = deps.cloud;
   if (stage.local) {
     // Submitted elsewhere (another runtime of the pool), or lost with it: free to send again here.
@@ -112,12 +133,18 @@ async function recover(deps: ProcessDeps, runId: string, stage: RunStage, end: E
     const found = await localJobExists(cloud, stage.chosenPromptId);
     return found ? { ...stage, state: 'running', promptId: stage.chosenPromptId } : undefined;
   }
-  if (!cloud || stage.taskKind !== undefined) {
-    // A media task carries no tag: nothing can say whether it was created.
-    return end('unknown', new RunUnknownError(runId, stage.runtime, stage.since, 0));
-  }
-  const { promptId, searched } = await findTaggedJob(cloud, runId, stage.since, deps.recoverScanLimit);
-  if (promptId === undefined) return end('unknown', new RunUnknownError(runId, stage.runtime, stage.since, searched));
+  const windowEnd = stage.since + deps.recoverWindowMs;
+  const laterOrUnknown = async (searched: number): Promise<never> => {
+    if (Date.now() >= windowEnd) return end('unknown', new RunUnknownError(runId, stage.runtime, stage.since, searched));
+    // Its worker may still be sending (or about to store the answer): look again at the window's end.
+    deps.log(`run ${runId}: marked submitting ${Date.now() - stage.since} ms ago, not found yet: looking again at the end of the recovery window`);
+    await job.moveToDelayed(windowEnd, token);
+    throw new DelayedError();
+  };
+  // A media task carries no tag: only the answer its worker stores can name its task.
+  if (!cloud || stage.taskKind !== undefined) return laterOrUnknown(0);
+  const { promptId, searched } = await findTaggedJob(cloud, runId, stage.since, deps.recoverScanLimit, deps.recoverWindowMs);
+  if (promptId === undefined) return laterOrUnknown(searched);
   deps.log(`run ${runId}: found its submission ${promptId} among ${searched} jobs`);
   return { ...stage, state: 'running', promptId };
 }
@@ -127,14 +154,15 @@ async function submitWorkflow(deps: ProcessDeps, job: Job, token: string | undef
   const cloud = deps.cloud;
   if (!cloud || data.work.kind !== 'workflow') return end('failed', new Error('this worker has no cloud or runtime to run workflows'));
   const chosen = deps.local ? globalThis.crypto.randomUUID() : undefined;
-  const marked = await mark(deps, job, data, runId, { state: 'submitting', since: Date.now(), runtime: deps.runtime, local: deps.local, chosenPromptId: chosen });
+  const marked = await mark(deps, job, token, data, runId, { state: 'submitting', since: Date.now(), runtime: deps.runtime, local: deps.local, chosenPromptId: chosen });
   let promptId: string;
   try {
-    ({ promptId } = await cloud.jobs.submit(data.work.workflow, { extraData: { [RUN_TAG]: runId }, promptId: chosen, partnerApiKey: data.work.partnerApiKey }));
+    const bound = { timeout: deps.submitTimeoutMs, totalTimeout: deps.submitTimeoutMs };
+    ({ promptId } = await cloud.jobs.submit(data.work.workflow, { extraData: { [RUN_TAG]: runId }, promptId: chosen, partnerApiKey: data.work.partnerApiKey, ...bound }));
   } catch (error) {
     return afterRefusal(deps, job, token, data, runId, marked, error, end);
   }
-  return storeAnswer(deps, job, data, runId, marked, { promptId });
+  return storeAnswer(deps, job, token, data, runId, marked, { promptId });
 }
 
 /** Sends a media task and stores its task id. */
@@ -144,28 +172,39 @@ async function submitTask(deps: ProcessDeps, job: Job, token: string | undefined
   const [family, kind] = data.work.task.split('.') as ['image' | 'video', string];
   const method = (proxy[family] as unknown as Record<string, ((params: unknown) => Promise<{ taskId: string }>) | undefined>)[kind];
   if (typeof method !== 'function') return end('failed', new Error(`unknown task ${data.work.task}`));
-  const marked = await mark(deps, job, data, runId, { state: 'submitting', since: Date.now(), runtime: proxy.baseUrl, local: false, taskKind: kind });
+  const marked = await mark(deps, job, token, data, runId, { state: 'submitting', since: Date.now(), runtime: proxy.baseUrl, local: false, taskKind: kind });
   let taskId: string;
   try {
     ({ taskId } = await method.call(proxy[family], data.work.params));
   } catch (error) {
     return afterRefusal(deps, job, token, data, runId, marked, error, end);
   }
-  return storeAnswer(deps, job, data, runId, marked, { taskId });
+  return storeAnswer(deps, job, token, data, runId, marked, { taskId });
 }
 
-/** Marks the run submitting on its job, before the request leaves. */
-async function mark(deps: ProcessDeps, job: Job, data: RunData, runId: string, stage: RunStage): Promise<RunStage> {
-  await job.updateData({ ...data, stage });
-  await deps.publish(runId, 'submitting');
+/**
+ * Marks the run submitting on its job, before the request leaves, in one step with the check that
+ * this worker still holds it: a worker whose lock lapsed (another may have read the run unmarked
+ * and be sending it) writes nothing and sends nothing.
+ */
+async function mark(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, stage: RunStage): Promise<RunStage> {
+  const next = { ...data, stage };
+  if (token === undefined) await job.updateData(next);
+  else if (!(await deps.store.writeIfHolding(runId, token, next))) throw new LostHoldError(runId, 'before sending it');
+  void deps.publish(runId, 'submitting');
   return stage;
 }
 
-/** Stores the id the answer named, before anything else: from here on, no worker sends this run again. */
-async function storeAnswer(deps: ProcessDeps, job: Job, data: RunData, runId: string, marked: RunStage, ids: { promptId?: string; taskId?: string }): Promise<RunStage> {
+/**
+ * Stores the id the answer named, before anything else: from here on, no worker sends this run
+ * again. Stored even when the hold lapsed while sending (the worker that took the run over waits
+ * out the recovery window and then watches this id); then this worker leaves the run to it.
+ */
+async function storeAnswer(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, marked: RunStage, ids: { promptId?: string; taskId?: string }): Promise<RunStage> {
   const stage: RunStage = { ...marked, state: 'running', ...ids };
   await job.updateData({ ...data, stage });
   await deps.publish(runId, 'running', ids);
+  if (token !== undefined && (await job.extendLock(token, deps.lockDurationMs)) === 0) throw new LostHoldError(runId, `after storing ${ids.promptId ?? ids.taskId ?? ''}`);
   return stage;
 }
 
@@ -184,7 +223,7 @@ async function afterRefusal(deps: ProcessDeps, job: Job, token: string | undefin
   }
   if (error instanceof SubmissionUnknownError) {
     // Sent, answer lost: look for it as a taking-over worker would.
-    const stage = await recover(deps, runId, marked, end);
+    const stage = await recover(deps, job, token, runId, marked, end);
     if (stage === undefined) return handBack(job, token, data, undefined);
     await job.updateData({ ...data, stage });
     return stage;

@@ -83,6 +83,9 @@ export class RunWorker {
       runtimeDown: () => this.#markDown(),
       progressIntervalMs: options.progressIntervalMs ?? QUEUE_DEFAULTS.progressIntervalMs,
       recoverScanLimit: QUEUE_DEFAULTS.recoverScanLimit,
+      submitTimeoutMs: QUEUE_DEFAULTS.submitTimeoutMs,
+      recoverWindowMs: options.recoverWindowMs ?? QUEUE_DEFAULTS.recoverWindowMs,
+      lockDurationMs: options.lockDurationMs ?? QUEUE_DEFAULTS.lockDurationMs,
       log: this.#log,
     };
     this.#worker = new Worker(options.name, (job: Job, token?: string) => this.#process(deps, job, token), {

@@ -4,6 +4,9 @@
 import type { Redis } from 'ioredis';
 import type { PauseReason } from './option-types.js';
 
+// Writes a job's data only while the caller's token is its lock (BullMQ keeps the lock at `<job key>:lock`).
+const HOLDING_WRITE = `if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('HSET', KEYS[2], 'data', ARGV[2]) return 1 end return 0`;
+
 /**
  * Reads and writes the queue's own keys under `<prefix>:<name>:gc:`.
  *
@@ -17,11 +20,24 @@ export class RunStore {
   readonly #redis: Redis;
   readonly #base: string;
   readonly #ttl: number;
+  readonly #jobs: string;
 
   constructor(redis: Redis, prefix: string, name: string, keepSeconds: number) {
     this.#redis = redis;
     this.#base = `${prefix}:${name}:gc:`;
+    this.#jobs = `${prefix}:${name}:`;
     this.#ttl = keepSeconds;
+  }
+
+  /**
+   * Writes a run's data on its BullMQ job only while `token` still holds the job's lock, in one
+   * step (a script): a worker whose hold lapsed (a Redis outage, a stall) writes nothing, and
+   * whoever took the run over reads what was there. Returns whether it was written.
+   */
+  async writeIfHolding(runId: string, token: string, data: unknown): Promise<boolean> {
+    const key = `${this.#jobs}${runId}`;
+    const written = await this.#redis.eval(HOLDING_WRITE, 2, `${key}:lock`, key, token, JSON.stringify(data));
+    return written === 1;
   }
 
   /** The reason the queue was paused, or `undefined`. */

@@ -1,7 +1,7 @@
 // Guarantee 4: cancel from anywhere.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { RunFailedError, RunQueue } from '../../src/queue/index.js';
-import { PHOTO, photoRun, reach, startWorld, type QueueWorld } from './setup.js';
+import { PHOTO, photoRun, reach, startWorld, until, type QueueWorld } from './setup.js';
 
 let world: QueueWorld | undefined;
 afterEach(async () => {
@@ -34,8 +34,9 @@ describe('RunQueue.cancel()', { timeout: 60_000 }, () => {
     const error = await run.result().then(() => undefined, (e: unknown) => e);
     expect(error).toMatchObject({ name: 'RunFailedError', state: 'cancelled' });
     const { promptId } = (await world.queue.get('running')) ?? {};
-    // The simulator records the interrupted job on its next step, which may come after the run ended.
-    await vi.waitFor(() => expect(world?.sim.state.jobs()).toEqual([expect.objectContaining({ id: promptId, status: 'cancelled' })]), { timeout: 5_000 });
+    // The simulator sends execution_interrupted before it writes the job's status: wait for it to settle.
+    await until(() => world!.sim.state.jobs().every((job) => job.status !== 'in_progress'));
+    expect(world.sim.state.jobs()).toEqual([expect.objectContaining({ id: promptId, status: 'cancelled' })]);
     const cancels = world.sim.state.requests.filter((r) => r.method === 'POST' && r.path === `/api/jobs/${promptId}/cancel`);
     expect(cancels).toHaveLength(1);
     expect(world.submissions()).toBe(1);

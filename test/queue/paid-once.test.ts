@@ -49,13 +49,14 @@ describe('RunWorker: nothing is paid twice', { timeout: 60_000 }, () => {
     world = await startWorld({ stepDelayMs: 20 });
     // The request is held before the simulator reads it: no job exists when the worker dies.
     world.sim.faults.failRequests({ path: '/api/prompt', method: 'POST', delayMs: 60_000, times: 1 });
-    const first = await world.worker();
+    // A recovery window shorter than the takeover: the search after it is final.
+    const first = await world.worker({ GC_RECOVER_MS: '1000' });
     const run = await world.queue.add(photoRun(), { id: 'lost-submission' });
     await reach(world.queue, run.id, 'submitting');
     while (world.submissions() === 0) await new Promise((resolve) => setImmediate(resolve));
     first.child.kill('SIGKILL');
     await first.exited;
-    await world.worker();
+    await world.worker({ GC_RECOVER_MS: '1000' });
     const error = await run.result().then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(RunUnknownError);
     expect(error).toBeInstanceOf(SubmissionUnknownError);

@@ -19,8 +19,8 @@ const REDIS = process.env.REDIS_SERVER_PATH ?? 'redis-server';
 export interface TestRedis {
   url: string;
   port: number;
-  /** Stops the server (SIGTERM: it writes its append-only file first) and starts it again on the same port and data. */
-  restart(): Promise<void>;
+  /** Stops the server (SIGTERM: it writes its append-only file first) and starts it again on the same port and data, after `downMs` (default 0). */
+  restart(downMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -70,8 +70,9 @@ export async function startRedis(): Promise<TestRedis> {
     const server = {
       url: `redis://127.0.0.1:${port}`,
       port,
-      restart: async () => {
+      restart: async (downMs = 0) => {
         await stopped(child);
+        if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
         child = await launch(port, dir);
       },
       stop: async () => {

@@ -17,6 +17,7 @@ const worker = new RunWorker({
   lockDurationMs: number('GC_LOCK_MS'),
   stalledIntervalMs: number('GC_STALLED_MS'),
   probeIntervalMs: number('GC_PROBE_MS'),
+  recoverWindowMs: number('GC_RECOVER_MS'),
   progressIntervalMs: 50,
   onLog: (line) => say({ log: line }),
 });

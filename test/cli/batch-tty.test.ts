@@ -62,7 +62,7 @@ describe('graphcloud batch in a terminal', () => {
     expect(code).toBe(0);
     const text = screen.filter(Boolean);
     // The table is gone: only the summary stays.
-    expect(text).toEqual([expect.stringMatching(/^✔ 4 of 4 sets completed in \d+(\.\d)? s$/), `  Outputs in ${out}, one folder per set.`]);
+    expect(text).toEqual([expect.stringMatching(/^✔ 4 of 4 sets completed in (\d+ ms|\d+(\.\d)? s)$/), `  Outputs in ${out}, one folder per set.`]);
     assertNoSecrets(screen.join('\n'), target.secrets);
   });
 
@@ -85,7 +85,7 @@ describe('graphcloud batch in a terminal', () => {
     expect(code).toBe(5);
     const text = screen.filter(Boolean);
     expect(text, text.join('\n')).toContain("⚠ Cancelling the batch's jobs; no new set starts… (Ctrl-C again leaves now)");
-    expect(text.at(-1)).toMatch(/^■ 0 of 4 sets completed, 4 cancelled in \d+(\.\d)? s$/);
+    expect(text.at(-1)).toMatch(/^■ 0 of 4 sets completed, 4 cancelled in (\d+ ms|\d+(\.\d)? s)$/);
     // Only the two sets running were sent, and both jobs were cancelled on the server.
     await target.sim.state.waitForIdle();
     expect(target.sim.state.jobs().slice(jobsBefore).map((j) => j.status)).toEqual(['cancelled', 'cancelled']);

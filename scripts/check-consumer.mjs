@@ -36,9 +36,12 @@ const SETTINGS = [
   { name: 'nodenext, Node app', id: 'nodenext', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2023'], types: ['node'] } },
   { name: 'bundler, browser app', id: 'bundler', browser: true, compilerOptions: { module: 'esnext', moduleResolution: 'bundler', lib: ['es2023', 'dom', 'dom.iterable'], types: [] } },
 ];
-// Entries of `exports` no browser app imports: the relay runs on a server, and its Node adapter's
-// declarations name `node:http` types.
-const SERVER_ONLY = new Map([['./server', 'the relay runs on a server (its Node adapter names node:http types)']]);
+// Entries of `exports` no browser app imports: the relay and the queue run on a server, and their
+// declarations name Node's types (`node:http`, BullMQ's `node:events`).
+const SERVER_ONLY = new Map([
+  ['./server', 'the relay runs on a server (its Node adapter names node:http types)'],
+  ['./queue', 'the queue runs in Node processes (BullMQ and ioredis name node: types)'],
+]);
 // What a user's project has besides graphcloud's own dependencies: Node's types, for a Node app.
 const USER_TYPES = ['@types/node'];
 

@@ -5,6 +5,7 @@
 //   node test/server/adapters/adapters.mjs [path to deno] [path to bun]
 // (defaults: the runtimes scripts/e2e-runtimes.mjs installs in .ci/.tools)
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
@@ -79,5 +80,21 @@ async function drive(relay, seed) {
   const size = `${view.getUint32(16)}x${view.getUint32(20)}`;
   if (file.status !== 200 || size !== '20x16') throw new Error(`the output came back ${file.status} ${size}`);
   if (!messages.includes('progress') || previews === 0) throw new Error(`missing live events: ${messages.join(' ')}, ${previews} previews`);
-  return { messages: messages.length, previews, output: size };
+  return { messages: messages.length, previews, output: size, slowBody: await dripBody(`${relay}/api/prompt`, headers) };
+}
+
+// A body sent one byte a second: the relay's bodyTimeoutMs (1 s in serve.mjs) answers 408 on every runtime.
+function dripBody(url, headers) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': '1000' } }, (res) => {
+      clearInterval(drip);
+      res.resume();
+      req.destroy();
+      if (res.statusCode === 408) resolve(`408 after ${sent} bytes`);
+      else reject(new Error(`a dripping body got ${res.statusCode}`));
+    });
+    let sent = 0;
+    const drip = setInterval(() => void (sent < 10 ? (req.write('{'), sent++) : (clearInterval(drip), reject(new Error('a dripping body was not refused within 10 s')))), 1_000);
+    req.on('error', (error) => (sent > 0 ? undefined : reject(error)));
+  });
 }

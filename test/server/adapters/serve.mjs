@@ -5,7 +5,8 @@ import { createBunHandler, createDenoHandler, createRelay } from 'graphcloud/ser
 
 const args = globalThis.Deno ? globalThis.Deno.args : globalThis.process.argv.slice(2);
 const [cloudUrl, apiKey, secret] = args;
-const relay = createRelay({ cloudUrl, apiKey, secret, basePath: '/api/graphcloud', authorize: (request) => request.headers.get('cookie') === 'session=ok' });
+// A short body bound, so that adapters.mjs can see a dripping body refused on this runtime too.
+const relay = createRelay({ cloudUrl, apiKey, secret, basePath: '/api/graphcloud', bodyTimeoutMs: 1_000, authorize: (request) => request.headers.get('cookie') === 'session=ok' });
 if (globalThis.Deno) {
   globalThis.Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log(JSON.stringify({ port, runtime: `deno ${globalThis.Deno.version.deno}` })) }, createDenoHandler(relay));
 } else {

@@ -5,20 +5,18 @@ import type { RunProgress, RunState } from './types.js';
 
 /** The name of the state events workers publish on the queue's event stream. */
 export const STATE_EVENT = 'graphcloud:state';
-/** The name of the cancel requests a queue publishes for the worker that holds the run. */
-export const CANCEL_EVENT = 'graphcloud:cancel';
 /** Events kept in the stream (BullMQ's own default). */
 export const MAX_EVENTS = 10_000;
 
 /**
- * What a followed run hears: an end (`completed`, `failed`, `removed`), progress, or a state its worker published.
+ * What a followed run hears: an end (`completed`, with its result; `failed`, `removed`), progress, or a state its worker published.
  *
  * @example
  * ```ts
  * feed.follow(runId, (signal) => console.log(signal.type));
  * ```
  */
-export type FeedSignal = { type: 'ended' } | { type: 'progress'; progress: RunProgress } | { type: 'state'; state: RunState; promptId?: string | undefined; taskId?: string | undefined };
+export type FeedSignal = { type: 'ended'; completed: boolean; result?: unknown } | { type: 'progress'; progress: RunProgress } | { type: 'state'; state: RunState; promptId?: string | undefined; taskId?: string | undefined };
 
 /**
  * Routes the queue's events to the runs followed in this process; reads nothing until the first
@@ -48,9 +46,10 @@ export class RunFeed {
       // A lost connection is retried by BullMQ; an error event without a listener would throw.
       events.on('error', () => undefined);
       const tell = (jobId: string, signal: FeedSignal) => this.#followers.get(jobId)?.forEach((listener) => listener(signal));
-      events.on('completed', ({ jobId }) => tell(jobId, { type: 'ended' }));
-      events.on('failed', ({ jobId }) => tell(jobId, { type: 'ended' }));
-      events.on('removed', ({ jobId }) => tell(jobId, { type: 'ended' }));
+      // A completed run's event carries its result (BullMQ's `returnvalue`): no read is needed.
+      events.on('completed', ({ jobId, returnvalue }) => tell(jobId, { type: 'ended', completed: true, result: returnvalue }));
+      events.on('failed', ({ jobId }) => tell(jobId, { type: 'ended', completed: false }));
+      events.on('removed', ({ jobId }) => tell(jobId, { type: 'ended', completed: false }));
       events.on('progress', ({ jobId, data }) => {
         if (typeof data === 'object' && data !== null && typeof (data as RunProgress).fraction === 'number') tell(jobId, { type: 'progress', progress: data as RunProgress });
       });

@@ -6,10 +6,11 @@
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { ConnectionError, GraphcloudError } from '../core/index.js';
 import type { CloudClient } from '../cloud/client.js';
-import { JobFailedError, SubmissionUnknownError } from '../cloud/model/errors.js';
+import { InvalidWorkflowError, JobFailedError, splitIssues, SubmissionUnknownError } from '../cloud/model/errors.js';
 import type { JobResult } from '../cloud/model/types.js';
 import type { ProxyClient } from '../proxy/client.js';
 import { readRunData, type RunData, type RunStage } from './data.js';
+import { MAX_EVENTS, STATE_EVENT } from './feed.js';
 import { RunUnknownError } from './errors/run-unknown-error.js';
 import { isAccountRefusal, toErrorInfo } from './outcome.js';
 import { ProgressMeter } from './progress.js';
@@ -23,7 +24,7 @@ import type { RunState } from './types.js';
  *
  * @example
  * ```ts
- * const deps: ProcessDeps = { cloud, proxy, runtime: url, local: true, store, publish, pauseQueue, runtimeDown, progressIntervalMs: 250, recoverScanLimit: 500, submitTimeoutMs: 30_000, recoverWindowMs: 45_000, lockDurationMs: 30_000, log };
+ * const deps: ProcessDeps = { cloud, proxy, runtime: url, local: true, store, publish, pauseQueue, runtimeDown, progressIntervalMs: 250, recoverScanLimit: 500, submitTimeoutMs: 30_000, recoverWindowMs: 45_000, log };
  * ```
  */
 export interface ProcessDeps {
@@ -42,8 +43,6 @@ export interface ProcessDeps {
   submitTimeoutMs: number;
   /** How long after its mark a run's submission may still create its job (QUEUE_DEFAULTS.recoverWindowMs). */
   recoverWindowMs: number;
-  /** The worker's lock duration (a hold is renewed by this much when checked). */
-  lockDurationMs: number;
   log(line: string): void;
 }
 
@@ -59,6 +58,8 @@ export interface ProcessDeps {
 export interface RunControl {
   handBack: AbortController;
   cancel: () => void;
+  /** A cancel request seen before the watch began (read with the stored answer, or a message that came early). */
+  cancelRequested?: boolean;
 }
 
 /** Why a run went back to the queue: the one thrown value BullMQ reads as "moved back to wait". */
@@ -88,18 +89,16 @@ export async function processRun(deps: ProcessDeps, job: Job, token: string | un
     await deps.publish(runId, state, { promptId: stage?.promptId, taskId: stage?.taskId });
     throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
   };
-  const cancelledBeforeSending = () => end('cancelled', new Error('cancelled before it was submitted: never sent'));
-  if (await deps.store.cancelRequested(runId)) {
-    if (stage?.promptId === undefined && stage?.taskId === undefined && stage?.state !== 'submitting') return cancelledBeforeSending();
-  }
+  // A fresh run's cancel request is read in the same step as its mark (mark()).
+  if (stage !== undefined && stage.state !== 'submitting' && stage.promptId === undefined && stage.taskId === undefined && (await deps.store.cancelRequested(runId))) return cancelledBeforeSending(end);
   if (stage?.state === 'submitting' && stage.promptId === undefined && stage.taskId === undefined) {
     stage = await recover(deps, job, token, runId, stage, end);
   }
   if (stage === undefined) {
     // Closing before anything was sent: back to the queue as it came.
     if (control.handBack.signal.aborted) return handBack(job, token, data, undefined);
-    if (data.work.kind === 'task') stage = await submitTask(deps, job, token, data, runId, end);
-    else stage = await submitWorkflow(deps, job, token, data, runId, end);
+    if (data.work.kind === 'task') stage = await submitTask(deps, job, token, data, runId, control, end);
+    else stage = await submitWorkflow(deps, job, token, data, runId, control, end);
   } else if (data.takeovers !== undefined) {
     deps.log(`run ${runId}: taken over, watching ${stage.promptId ?? stage.taskId ?? '(its job)'}`);
     await job.updateData({ ...data, stage });
@@ -108,6 +107,8 @@ export async function processRun(deps: ProcessDeps, job: Job, token: string | un
 }
 
 type End = (state: 'failed' | 'cancelled' | 'unknown', error: unknown, result?: JobResult) => Promise<never>;
+
+const cancelledBeforeSending = (end: End) => end('cancelled', new Error('cancelled before it was submitted: never sent'));
 
 /**
  * A worker that lost its hold on a run (its lock lapsed: a Redis outage, a stall) and another took
@@ -150,66 +151,82 @@ async function recover(deps: ProcessDeps, job: Job, token: string | undefined, r
 }
 
 /** Marks the run submitting (tagged, and with its prompt id chosen on a local runtime), sends it, stores the answer. */
-async function submitWorkflow(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, end: End): Promise<RunStage> {
+async function submitWorkflow(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, control: RunControl, end: End): Promise<RunStage> {
   const cloud = deps.cloud;
   if (!cloud || data.work.kind !== 'workflow') return end('failed', new Error('this worker has no cloud or runtime to run workflows'));
+  // Checked against the node catalog before the mark (the catalog read can take a while): a worker
+  // that dies while checking leaves a run nobody has to search for.
+  try {
+    const { errors } = splitIssues(await cloud.validateWorkflow(data.work.workflow, { timeout: deps.submitTimeoutMs, totalTimeout: deps.submitTimeoutMs }));
+    if (errors.length > 0) return end('failed', new InvalidWorkflowError(errors, 'RunWorker'));
+  } catch (error) {
+    return afterRefusal(deps, job, token, data, runId, undefined, error, end);
+  }
   const chosen = deps.local ? globalThis.crypto.randomUUID() : undefined;
-  const marked = await mark(deps, job, token, data, runId, { state: 'submitting', since: Date.now(), runtime: deps.runtime, local: deps.local, chosenPromptId: chosen });
+  const marked = await mark(deps, job, token, data, runId, { state: 'submitting', since: Date.now(), runtime: deps.runtime, local: deps.local, chosenPromptId: chosen }, end);
   let promptId: string;
   try {
     const bound = { timeout: deps.submitTimeoutMs, totalTimeout: deps.submitTimeoutMs };
-    ({ promptId } = await cloud.jobs.submit(data.work.workflow, { extraData: { [RUN_TAG]: runId }, promptId: chosen, partnerApiKey: data.work.partnerApiKey, ...bound }));
+    ({ promptId } = await cloud.jobs.submit(data.work.workflow, { extraData: { [RUN_TAG]: runId }, promptId: chosen, partnerApiKey: data.work.partnerApiKey, validate: false, ...bound }));
   } catch (error) {
     return afterRefusal(deps, job, token, data, runId, marked, error, end);
   }
-  return storeAnswer(deps, job, token, data, runId, marked, { promptId });
+  return storeAnswer(deps, job, token, data, runId, marked, { promptId }, control);
 }
 
 /** Sends a media task and stores its task id. */
-async function submitTask(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, end: End): Promise<RunStage> {
+async function submitTask(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, control: RunControl, end: End): Promise<RunStage> {
   const proxy = deps.proxy;
   if (!proxy || data.work.kind !== 'task') return end('failed', new Error('this worker has no proxy to run media tasks'));
   const [family, kind] = data.work.task.split('.') as ['image' | 'video', string];
   const method = (proxy[family] as unknown as Record<string, ((params: unknown) => Promise<{ taskId: string }>) | undefined>)[kind];
   if (typeof method !== 'function') return end('failed', new Error(`unknown task ${data.work.task}`));
-  const marked = await mark(deps, job, token, data, runId, { state: 'submitting', since: Date.now(), runtime: proxy.baseUrl, local: false, taskKind: kind });
+  const marked = await mark(deps, job, token, data, runId, { state: 'submitting', since: Date.now(), runtime: proxy.baseUrl, local: false, taskKind: kind }, end);
   let taskId: string;
   try {
     ({ taskId } = await method.call(proxy[family], data.work.params));
   } catch (error) {
     return afterRefusal(deps, job, token, data, runId, marked, error, end);
   }
-  return storeAnswer(deps, job, token, data, runId, marked, { taskId });
+  return storeAnswer(deps, job, token, data, runId, marked, { taskId }, control);
 }
 
 /**
- * Marks the run submitting on its job, before the request leaves, in one step with the check that
- * this worker still holds it: a worker whose lock lapsed (another may have read the run unmarked
- * and be sending it) writes nothing and sends nothing.
+ * Marks the run submitting on its job, before the request leaves, in one step with the checks that
+ * no cancel is requested (then it ends `cancelled`, never sent) and that this worker still holds it
+ * (a worker whose lock lapsed, while another may have read the run unmarked and be sending it,
+ * writes nothing and sends nothing); the `submitting` event goes out in the same step.
  */
-async function mark(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, stage: RunStage): Promise<RunStage> {
+async function mark(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, stage: RunStage, end: End): Promise<RunStage> {
   const next = { ...data, stage };
-  if (token === undefined) await job.updateData(next);
-  else if (!(await deps.store.writeIfHolding(runId, token, next))) throw new LostHoldError(runId, 'before sending it');
-  void deps.publish(runId, 'submitting');
+  if (token === undefined) {
+    if (await deps.store.cancelRequested(runId)) return cancelledBeforeSending(end);
+    await job.updateData(next);
+    void deps.publish(runId, 'submitting');
+    return stage;
+  }
+  const marked = await deps.store.mark(runId, token, next, { event: STATE_EVENT, jobId: runId, state: 'submitting' }, MAX_EVENTS);
+  if (marked === 'cancel') return cancelledBeforeSending(end);
+  if (marked === 'lost') throw new LostHoldError(runId, 'before sending it');
   return stage;
 }
 
 /**
  * Stores the id the answer named, before anything else: from here on, no worker sends this run
  * again. Stored even when the hold lapsed while sending (the worker that took the run over waits
- * out the recovery window and then watches this id); then this worker leaves the run to it.
+ * out the recovery window and then watches this id); then this worker leaves the run to it. The
+ * `running` event, the check of the hold and the read of a cancel request go in the same step.
  */
-async function storeAnswer(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, marked: RunStage, ids: { promptId?: string; taskId?: string }): Promise<RunStage> {
+async function storeAnswer(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, marked: RunStage, ids: { promptId?: string; taskId?: string }, control: RunControl): Promise<RunStage> {
   const stage: RunStage = { ...marked, state: 'running', ...ids };
-  await job.updateData({ ...data, stage });
-  await deps.publish(runId, 'running', ids);
-  if (token !== undefined && (await job.extendLock(token, deps.lockDurationMs)) === 0) throw new LostHoldError(runId, `after storing ${ids.promptId ?? ids.taskId ?? ''}`);
+  const { cancel, held } = await deps.store.storeAnswer(runId, token, { ...data, stage }, { event: STATE_EVENT, jobId: runId, state: 'running', ...ids }, MAX_EVENTS);
+  if (!held) throw new LostHoldError(runId, `after storing ${ids.promptId ?? ids.taskId ?? ''}`);
+  control.cancelRequested = control.cancelRequested === true || cancel;
   return stage;
 }
 
-/** What a failed submission means for the run: back to the queue, `unknown`, or failed. */
-async function afterRefusal(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, marked: RunStage, error: unknown, end: End): Promise<RunStage> {
+/** What a failed submission (or check before it: `marked` undefined) means for the run: back to the queue, `unknown`, or failed. */
+async function afterRefusal(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, marked: RunStage | undefined, error: unknown, end: End): Promise<RunStage> {
   if (isAccountRefusal(error)) {
     // Every run would meet it: pause the queue, say why, and put this run back in line.
     await deps.pauseQueue({ error: toErrorInfo(error), runId, at: Date.now() });
@@ -221,7 +238,7 @@ async function afterRefusal(deps: ProcessDeps, job: Job, token: string | undefin
     if (deps.local) deps.runtimeDown();
     return handBack(job, token, data, undefined);
   }
-  if (error instanceof SubmissionUnknownError) {
+  if (marked !== undefined && error instanceof SubmissionUnknownError) {
     // Sent, answer lost: look for it as a taking-over worker would.
     const stage = await recover(deps, job, token, runId, marked, end);
     if (stage === undefined) return handBack(job, token, data, undefined);
@@ -240,9 +257,13 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
     if (stage.promptId !== undefined && deps.cloud) await deps.cloud.jobs.cancel(stage.promptId).catch((error: unknown) => deps.log(`run ${runId}: cancel failed: ${String(error)}`));
     deps.log(`run ${runId}: cancelled its job ${stage.promptId ?? stage.taskId ?? ''}`);
   };
+  const seen = control.cancelRequested;
   control.cancel = () => void (cancelling ??= cancel());
-  if (await deps.store.cancelRequested(runId)) control.cancel();
+  // Read with the stored answer (storeAnswer), else here: after `control.cancel` is set, so a
+  // request in between reaches it as a message.
+  if (seen === true || (seen === undefined && (await deps.store.cancelRequested(runId)))) control.cancel();
   const signal = control.handBack.signal;
+  let meter: ProgressMeter | undefined;
   try {
     if (stage.taskId !== undefined) {
       if (!deps.proxy || stage.taskKind === undefined) return await end('failed', new Error('this worker has no proxy to follow media tasks'));
@@ -252,11 +273,11 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
     const promptId = stage.promptId as string;
     if (!cloud) return await end('failed', new Error('this worker has no cloud to follow the job'));
     const watcher = cloud.jobs.watch(promptId, { signal, waitTimeout: false });
-    const meter = new ProgressMeter(data.work.kind === 'workflow' ? Object.keys(data.work.workflow).length : 1, deps.progressIntervalMs, (progress) => job.updateProgress(progress));
-    watcher.onEvent((event) => meter.see(event));
+    meter = new ProgressMeter(data.work.kind === 'workflow' ? Object.keys(data.work.workflow).length : 1, deps.progressIntervalMs, (progress) => job.updateProgress(progress));
+    watcher.onEvent((event) => meter?.see(event));
     const result = await watcher.result();
-    await meter.flush();
     if (result.status === 'completed') return result;
+    await meter.flush();
     return await end(result.status === 'cancelled' ? 'cancelled' : 'failed', new JobFailedError(result as JobResult & { status: 'failed' | 'cancelled' }), result);
   } catch (error) {
     if (!signal.aborted || error instanceof UnrecoverableError) throw error;
@@ -266,6 +287,8 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
     deps.log(`run ${runId}: handed back (${String(reason)})${keep ? ` with ${stage.promptId ?? stage.taskId}` : ''}`);
     return handBack(job, token, data, keep);
   } finally {
+    // A completed run's end tells its progress: what is pending is not written.
+    meter?.stop();
     await cancelling;
   }
 }

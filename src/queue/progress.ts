@@ -1,6 +1,7 @@
 // A run's progress from its job's events: the share of nodes done (cached or executed) and the
-// running node's steps, written to the BullMQ job at most every `intervalMs` (each write is a
-// Redis command and an event every follower reads).
+// running node's steps, written to the BullMQ job at most every `intervalMs`, the first one
+// `intervalMs` after the watch began (each write is a Redis command and an event every follower
+// reads: a run that ends sooner writes none, its end says it all).
 import type { WatchEvent } from '../cloud/watch/events.js';
 import type { RunProgress } from './types.js';
 
@@ -11,6 +12,8 @@ import type { RunProgress } from './types.js';
  * ```ts
  * const meter = new ProgressMeter(Object.keys(workflow).length, 250, (p) => job.updateProgress(p));
  * watcher.onEvent((event) => meter.see(event));
+ * const result = await watcher.result();
+ * if (result.status === 'completed') meter.stop(); else await meter.flush();
  * ```
  */
 export class ProgressMeter {
@@ -21,14 +24,17 @@ export class ProgressMeter {
   #node: string | undefined;
   #value: number | undefined;
   #max: number | undefined;
-  #lastWrite = 0;
+  #lastWrite: number;
   #writing: Promise<unknown> = Promise.resolve();
   #dirty = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stopped = false;
 
   constructor(total: number, intervalMs: number, write: (progress: RunProgress) => Promise<unknown>) {
     this.#total = Math.max(1, total);
     this.#intervalMs = intervalMs;
     this.#write = write;
+    this.#lastWrite = Date.now();
   }
 
   /** The progress now. */
@@ -47,17 +53,36 @@ export class ProgressMeter {
       this.#value = event.data.value;
       this.#max = event.data.max;
     } else return;
+    if (this.#stopped) return;
     this.#dirty = true;
-    if (Date.now() - this.#lastWrite >= this.#intervalMs) this.#flushSoon();
+    if (this.#timer !== undefined) return;
+    const wait = this.#lastWrite + this.#intervalMs - Date.now();
+    if (wait <= 0) this.#flushSoon();
+    else {
+      // The progress seen until then is written when the interval is up, even if no event follows.
+      this.#timer = setTimeout(() => this.#flushSoon(), wait);
+      if (typeof this.#timer === 'object') this.#timer.unref?.();
+    }
   }
 
-  /** Writes the last progress seen, if not written yet. */
+  /** Writes the last progress seen, if not written yet, and stops. */
   async flush(): Promise<void> {
-    if (this.#dirty) this.#flushSoon();
+    if (this.#dirty && !this.#stopped) this.#flushSoon();
+    this.stop();
     await this.#writing;
   }
 
+  /** Stops without writing what is pending (a completed run's end tells its progress). */
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
   #flushSoon(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#stopped || !this.#dirty) return;
     this.#dirty = false;
     this.#lastWrite = Date.now();
     const progress = this.current;

@@ -70,12 +70,33 @@ export class Run {
    * ```
    */
   async result(options?: { signal?: AbortSignal | undefined }): Promise<unknown> {
-    for await (const event of this.events(options)) {
-      if (event.type === 'state' && ENDED.has(event.state)) break;
+    const signal = options?.signal;
+    throwIfAborted(signal);
+    const { feed } = this.#source;
+    let ended: { completed: boolean; result?: unknown } | undefined;
+    let wake: (() => void) | undefined;
+    const stop = feed.follow(this.id, (event) => {
+      if (event.type !== 'ended') return;
+      ended = event;
+      wake?.();
+    });
+    try {
+      await feed.ready();
+      // Read once (it may have ended already), then on its end event (a completed one carries the
+      // result) or every RECHECK_MS, whichever comes first.
+      while (!ended) {
+        const info = await this.#source.get(this.id);
+        const state = info?.state ?? 'cancelled';
+        if (state === 'completed') return info?.result;
+        if (ENDED.has(state)) break;
+        // Its end event may have come while it was read.
+        if (!ended) await this.#pause(signal, (resolve) => (wake = resolve));
+      }
+      if (ended?.completed) return ended.result;
+      throw await this.#source.error(this.id);
+    } finally {
+      stop();
     }
-    const info = await this.#source.get(this.id);
-    if (info?.state === 'completed') return info.result;
-    throw await this.#source.error(this.id);
   }
 
   /**
@@ -103,6 +124,8 @@ export class Run {
     try {
       await feed.ready();
       let last: RunState | undefined;
+      // The run itself is read first, on its end, and every RECHECK_MS: the truth whatever events were missed.
+      let read = true;
       for (;;) {
         while (pending.length > 0) {
           const event = pending.shift() as RunEvent;
@@ -112,25 +135,34 @@ export class Run {
           }
           yield event;
         }
-        // The run itself, after every wake-up: the truth whatever events were missed.
-        const info = await this.#source.get(this.id);
-        const state = info?.state ?? 'cancelled';
-        if (state !== last) {
-          last = state;
-          yield { type: 'state', runId: this.id, state, promptId: info?.promptId, taskId: info?.taskId };
+        if (read || ended) {
+          read = ended = false;
+          const info = await this.#source.get(this.id);
+          const state = info?.state ?? 'cancelled';
+          if (state !== last) {
+            last = state;
+            yield { type: 'state', runId: this.id, state, promptId: info?.promptId, taskId: info?.taskId };
+          }
+          if (ENDED.has(state)) return;
         }
-        if (ENDED.has(state)) return;
-        if (pending.length > 0) continue;
-        const woken = new Promise<void>((resolve) => (wake = resolve));
-        const tick = new AbortController();
-        await Promise.race([woken, sleep(RECHECK_MS, signal ? AbortSignal.any([signal, tick.signal]) : tick.signal).catch(() => undefined)]);
-        tick.abort();
+        // Events that came while the run was read or an event was yielded are taken first.
+        if (pending.length > 0 || ended) continue;
+        read = !(await this.#pause(signal, (resolve) => (wake = resolve)));
         wake = undefined;
-        throwIfAborted(signal);
-        if (ended) continue;
       }
     } finally {
       stop();
     }
+  }
+
+  /** Waits for an event (true) or RECHECK_MS (false); throws the signal's reason on abort. */
+  async #pause(signal: AbortSignal | undefined, onWake: (resolve: () => void) => void): Promise<boolean> {
+    let woken = false;
+    const tick = new AbortController();
+    const event = new Promise<void>((resolve) => onWake(() => resolve((woken = true, undefined))));
+    await Promise.race([event, sleep(RECHECK_MS, signal ? AbortSignal.any([signal, tick.signal]) : tick.signal).catch(() => undefined)]);
+    tick.abort();
+    throwIfAborted(signal);
+    return woken;
   }
 }

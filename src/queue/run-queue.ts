@@ -9,7 +9,7 @@ import { CloudClient } from '../cloud/client.js';
 import { bullConnection, openRedis } from './connection.js';
 import { assertRunBytes, readRunData, type RunData } from './data.js';
 import { QUEUE_DEFAULTS } from './defaults.js';
-import { CANCEL_EVENT, MAX_EVENTS, RunFeed, STATE_EVENT } from './feed.js';
+import { MAX_EVENTS, RunFeed, STATE_EVENT } from './feed.js';
 import { checkClientOptions, checkRunId, QUEUE_RULES } from './options.js';
 import { RunFailedError } from './errors/run-failed-error.js';
 import { toRunError } from './outcome.js';
@@ -164,7 +164,6 @@ export class RunQueue {
       }
     }
     await this.#store.requestCancel(id);
-    await this.#producer.publishEvent({ eventName: CANCEL_EVENT, jobId: id }, MAX_EVENTS);
     return { runId: id, action: 'requested', state: info.state };
   }
 

@@ -3,14 +3,14 @@
 // what BullMQ does not know: the cancel requests of other processes, the queue-wide pause on an
 // account-level refusal, and, on a local runtime, the probe that pauses this worker while its
 // runtime does not answer and resumes it after. See docs/queue.md.
-import { Queue, QueueEvents, QueueEventsProducer, Worker, type Job } from 'bullmq';
+import { Queue, QueueEventsProducer, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { callSafely, ConnectionError, sleep, TimeoutError } from '../core/index.js';
 import { CloudClient } from '../cloud/client.js';
 import { ProxyClient } from '../proxy/client.js';
 import { bullConnection, openRedis } from './connection.js';
 import { QUEUE_DEFAULTS } from './defaults.js';
-import { CANCEL_EVENT, MAX_EVENTS, STATE_EVENT } from './feed.js';
+import { MAX_EVENTS, STATE_EVENT } from './feed.js';
 import { checkClientOptions, WORKER_RULES } from './options.js';
 import { processRun, type ProcessDeps, type RunControl } from './process-run.js';
 import { RunStore } from './store.js';
@@ -35,7 +35,9 @@ export class RunWorker {
   readonly name: string;
   readonly #worker: Worker;
   readonly #queue: Queue;
-  readonly #events: QueueEvents;
+  /** Cancel requests of other processes, on the store's pub/sub channel. */
+  readonly #cancels: Redis;
+  readonly #subscribed: Promise<unknown>;
   readonly #producer: QueueEventsProducer;
   readonly #redis: Redis;
   readonly #cloud: CloudClient | undefined;
@@ -77,15 +79,15 @@ export class RunWorker {
         await this.#producer.publishEvent({ eventName: STATE_EVENT, ...fields }, MAX_EVENTS).catch(() => undefined);
       },
       pauseQueue: async (reason) => {
-        await store.setPauseReason(reason);
+        // Paused first: whoever reads the reason finds the queue paused.
         await this.#queue.pause();
+        await store.setPauseReason(reason);
       },
       runtimeDown: () => this.#markDown(),
       progressIntervalMs: options.progressIntervalMs ?? QUEUE_DEFAULTS.progressIntervalMs,
       recoverScanLimit: QUEUE_DEFAULTS.recoverScanLimit,
       submitTimeoutMs: QUEUE_DEFAULTS.submitTimeoutMs,
       recoverWindowMs: options.recoverWindowMs ?? QUEUE_DEFAULTS.recoverWindowMs,
-      lockDurationMs: options.lockDurationMs ?? QUEUE_DEFAULTS.lockDurationMs,
       log: this.#log,
     };
     this.#worker = new Worker(options.name, (job: Job, token?: string) => this.#process(deps, job, token), {
@@ -97,13 +99,18 @@ export class RunWorker {
       maxStalledCount: QUEUE_DEFAULTS.maxStalledCount,
     });
     this.#worker.on('error', (error) => this.#log(`error: ${error.message}`));
-    // Cancel requests of other processes, for the runs this worker holds.
-    this.#events = new QueueEvents(options.name, { connection, prefix });
-    this.#events.on('error', () => undefined);
-    this.#events.on(CANCEL_EVENT as 'progress', (args: unknown) => {
-      const { jobId } = args as { jobId?: string };
-      if (jobId !== undefined) this.#inFlight.get(jobId)?.cancel();
+    // Cancel requests of other processes, for the runs this worker holds: a message each; after a
+    // reconnect (messages sent meanwhile are lost) the flags of the runs in flight are read again.
+    this.#cancels = this.#redis.duplicate();
+    this.#cancels.on('error', () => undefined);
+    this.#cancels.on('message', (_channel: string, runId: string) => this.#inFlight.get(runId)?.cancel());
+    let connections = 0;
+    this.#cancels.on('ready', () => {
+      connections += 1;
+      if (connections > 1) void this.#readCancels(store);
     });
+    this.#subscribed = this.#cancels.subscribe(store.cancelChannel);
+    this.#subscribed.catch(() => undefined);
     if (local) void this.#monitor();
   }
 
@@ -116,7 +123,7 @@ export class RunWorker {
    * ```
    */
   async ready(): Promise<void> {
-    await Promise.all([this.#worker.waitUntilReady(), this.#events.waitUntilReady()]);
+    await Promise.all([this.#worker.waitUntilReady(), this.#subscribed]);
   }
 
   /**
@@ -146,7 +153,8 @@ export class RunWorker {
       this.#closing.abort('close');
       if (options?.finish !== true) for (const control of this.#inFlight.values()) control.handBack.abort('close');
       await this.#worker.close();
-      await Promise.allSettled([this.#events.close(), this.#producer.close(), this.#queue.close(), this.#cloud?.close(), this.#proxy?.close()]);
+      this.#cancels.disconnect();
+      await Promise.allSettled([this.#producer.close(), this.#queue.close(), this.#cloud?.close(), this.#proxy?.close()]);
       this.#redis.disconnect();
     })();
     await this.#closed;
@@ -165,7 +173,8 @@ export class RunWorker {
   }
 
   async #process(deps: ProcessDeps, job: Job, token: string | undefined): Promise<unknown> {
-    const control: RunControl = { handBack: new AbortController(), cancel: () => undefined };
+    // Until the run's watch takes over `cancel`, a request is remembered for it.
+    const control: RunControl = { handBack: new AbortController(), cancel: () => void (control.cancelRequested = true) };
     const runId = String(job.id);
     this.#inFlight.set(runId, control);
     if (this.#closing.signal.aborted) control.handBack.abort('close');
@@ -174,6 +183,12 @@ export class RunWorker {
     } finally {
       this.#inFlight.delete(runId);
     }
+  }
+
+  /** Cancels the runs in flight whose cancel was requested while the channel was down. */
+  async #readCancels(store: RunStore): Promise<void> {
+    const requested = await store.cancelsRequested([...this.#inFlight.keys()]).catch(() => []);
+    for (const runId of requested) this.#inFlight.get(runId)?.cancel();
   }
 
   /** The local runtime stopped answering: take no runs here until it answers again. */

@@ -4,8 +4,22 @@
 import type { Redis } from 'ioredis';
 import type { PauseReason } from './option-types.js';
 
-// Writes a job's data only while the caller's token is its lock (BullMQ keeps the lock at `<job key>:lock`).
-const HOLDING_WRITE = `if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('HSET', KEYS[2], 'data', ARGV[2]) return 1 end return 0`;
+// Marks a run before it is sent, in one step: nothing is written while a cancel is requested
+// (returns 2) or when the caller's token is not the job's lock (BullMQ keeps it at `<job key>:lock`;
+// returns 0); otherwise the job's data and the state event on the queue's event stream (returns 1).
+const MARK = `if redis.call('EXISTS', KEYS[3]) == 1 then return 2 end
+if redis.call('GET', KEYS[1]) ~= ARGV[1] or redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], 'data', ARGV[2])
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[3], '*', unpack(ARGV, 4))
+return 1`;
+// Stores a submission's answer and its state event in one step, whoever holds the job now; returns
+// { whether a cancel is requested, whether the caller's token still is the job's lock }.
+const ANSWER = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'data', ARGV[2]) end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', unpack(ARGV, 4))
+return { redis.call('EXISTS', KEYS[3]), redis.call('GET', KEYS[4]) == ARGV[1] and 1 or 0 }`;
+
+/** The state event a worker publishes (`STATE_EVENT` in feed.ts), as stream fields. */
+type StateFields = Record<string, string | undefined>;
 
 /**
  * Reads and writes the queue's own keys under `<prefix>:<name>:gc:`.
@@ -30,14 +44,26 @@ export class RunStore {
   }
 
   /**
-   * Writes a run's data on its BullMQ job only while `token` still holds the job's lock, in one
-   * step (a script): a worker whose hold lapsed (a Redis outage, a stall) writes nothing, and
-   * whoever took the run over reads what was there. Returns whether it was written.
+   * Marks a run "submitting" before its request leaves, in one step (a script): `'cancel'` when a
+   * cancel is requested (nothing written), `'lost'` when `token` no longer holds the job's lock (a
+   * Redis outage, a stall: whoever took the run over reads what was there), else `'marked'`, with
+   * the state event published in the same step.
    */
-  async writeIfHolding(runId: string, token: string, data: unknown): Promise<boolean> {
+  async mark(runId: string, token: string, data: unknown, event: StateFields, maxEvents: number): Promise<'marked' | 'cancel' | 'lost'> {
     const key = `${this.#jobs}${runId}`;
-    const written = await this.#redis.eval(HOLDING_WRITE, 2, `${key}:lock`, key, token, JSON.stringify(data));
-    return written === 1;
+    const answer = await this.#redis.eval(MARK, 4, `${key}:lock`, key, `${this.#base}cancel:${runId}`, `${this.#jobs}events`, token, JSON.stringify(data), maxEvents, ...fields(event));
+    return answer === 1 ? 'marked' : answer === 2 ? 'cancel' : 'lost';
+  }
+
+  /**
+   * Stores the answer of a submission (the run's data with its prompt or task id) and publishes
+   * its state event, in one step; resolves whether a cancel is requested for the run and whether
+   * `token` still holds it (BullMQ's lock manager extends a held lock on its own).
+   */
+  async storeAnswer(runId: string, token: string | undefined, data: unknown, event: StateFields, maxEvents: number): Promise<{ cancel: boolean; held: boolean }> {
+    const key = `${this.#jobs}${runId}`;
+    const [cancel, held] = (await this.#redis.eval(ANSWER, 4, key, `${this.#jobs}events`, `${this.#base}cancel:${runId}`, `${key}:lock`, token ?? '', JSON.stringify(data), maxEvents, ...fields(event))) as [number, number];
+    return { cancel: cancel === 1, held: token === undefined || held === 1 };
   }
 
   /** The reason the queue was paused, or `undefined`. */
@@ -55,9 +81,27 @@ export class RunStore {
     await this.#redis.del(`${this.#base}pause`);
   }
 
-  /** Asks whichever worker holds the run (now or later) to cancel it. */
+  /**
+   * Asks whichever worker holds the run (now or later) to cancel it: a flag every worker reads
+   * before sending and when it starts watching, and a message on the cancel channel for the worker
+   * watching it now.
+   */
   async requestCancel(runId: string): Promise<void> {
-    await this.#redis.set(`${this.#base}cancel:${runId}`, String(Date.now()), 'EX', this.#ttl);
+    await this.#redis.multi().set(`${this.#base}cancel:${runId}`, String(Date.now()), 'EX', this.#ttl).publish(this.cancelChannel, runId).exec();
+  }
+
+  /** The pub/sub channel of cancel requests (its messages are run ids). */
+  get cancelChannel(): string {
+    return `${this.#base}cancel`;
+  }
+
+  /** The runs among `runIds` with a cancel requested (one round trip). */
+  async cancelsRequested(runIds: readonly string[]): Promise<string[]> {
+    if (runIds.length === 0) return [];
+    const pipeline = this.#redis.pipeline();
+    for (const runId of runIds) pipeline.exists(`${this.#base}cancel:${runId}`);
+    const answers = (await pipeline.exec()) ?? [];
+    return runIds.filter((_, i) => answers[i]?.[1] === 1);
   }
 
   async cancelRequested(runId: string): Promise<boolean> {
@@ -92,4 +136,11 @@ export interface Tombstone {
   kind: 'workflow' | 'task';
   addedAt: number;
   endedAt: number;
+}
+
+/** The stream fields of a state event (`event`, then its defined fields). */
+function fields(event: StateFields): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(event)) if (value !== undefined) out.push(name, value);
+  return out;
 }

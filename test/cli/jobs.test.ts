@@ -141,7 +141,8 @@ describe('Ctrl-C (SIGINT) during graphcloud run', () => {
       await cloud.jobs.cancel(ahead.promptId);
       await cloud.close();
     }
-  });
+    // Waits for the jobs of the tests before, then starts a CLI process: more than the suite's 20 s once on a loaded 2-core machine.
+  }, 60_000);
 });
 
 describe('graphcloud jobs', () => {

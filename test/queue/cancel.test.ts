@@ -1,6 +1,7 @@
 // Guarantee 4: cancel from anywhere.
 import { afterEach, describe, expect, it } from 'vitest';
-import { RunFailedError, RunQueue } from '../../src/queue/index.js';
+import { Redis } from 'ioredis';
+import { QUEUE_DEFAULTS, RunFailedError, RunQueue } from '../../src/queue/index.js';
 import { PHOTO, photoRun, reach, startWorld, until, type QueueWorld } from './setup.js';
 
 let world: QueueWorld | undefined;
@@ -39,6 +40,23 @@ describe('RunQueue.cancel()', { timeout: 60_000 }, () => {
     expect(world.sim.state.jobs()).toEqual([expect.objectContaining({ id: promptId, status: 'cancelled' })]);
     const cancels = world.sim.state.requests.filter((r) => r.method === 'POST' && r.path === `/api/jobs/${promptId}/cancel`);
     expect(cancels).toHaveLength(1);
+    expect(world.submissions()).toBe(1);
+  });
+
+  it('cancels a running run whose cancel message the worker missed (its connection dropped): it reads the request when it reconnects', async () => {
+    world = await startWorld({ stepDelayMs: 400 });
+    await world.worker();
+    const run = await world.queue.add(photoRun(), { id: 'missed' });
+    await reach(world.queue, run.id, 'running');
+    // The request is stored, its message lost: the flag alone, then the workers' channel connections drop.
+    const redis = new Redis(world.redis.url);
+    await redis.set(`${QUEUE_DEFAULTS.prefix}:${world.name}:gc:cancel:missed`, String(Date.now()), 'EX', 60);
+    expect(await redis.client('KILL', 'TYPE', 'pubsub')).toBeGreaterThan(0);
+    redis.disconnect();
+    const error = await run.result().then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ name: 'RunFailedError', state: 'cancelled' });
+    const { promptId } = (await world.queue.get('missed')) ?? {};
+    expect(world.sim.state.requests.filter((r) => r.method === 'POST' && r.path === `/api/jobs/${promptId}/cancel`)).toHaveLength(1);
     expect(world.submissions()).toBe(1);
   });
 

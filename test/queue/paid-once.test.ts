@@ -27,6 +27,23 @@ describe('RunWorker: nothing is paid twice', { timeout: 60_000 }, () => {
     await second.waitFor((line) => String(line.log).includes(`run ${run.id}: taken over, watching ${result.promptId}`));
   });
 
+  it('a worker killed while it checks the workflow against the node catalog leaves the run unmarked: the next one sends it, once', async () => {
+    world = await startWorld({ stepDelayMs: 20 });
+    // The catalog read is held: the worker dies before its check ends, before anything is sent.
+    world.sim.faults.failRequests({ path: /object_info/, method: 'GET', delayMs: 60_000, times: 1 });
+    const first = await world.worker();
+    const run = await world.queue.add(photoRun(), { id: 'killed-while-checking' });
+    while (!world.sim.state.requests.some((r) => r.path.includes('object_info'))) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Checked before it is marked: nothing says "submitting", so no takeover needs to search for it.
+    expect(await world.queue.get(run.id)).toMatchObject({ state: 'queued' });
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await world.worker();
+    const result = (await run.result()) as JobResult;
+    expect(result.status).toBe('completed');
+    expect(world.submissions()).toBe(1);
+  });
+
   it('a worker killed after sending but before storing the answer: the next one finds the tagged job and watches it', async () => {
     world = await startWorld({ stepDelayMs: 20 });
     // The job is created, and the answer's body held: the worker dies waiting for it.

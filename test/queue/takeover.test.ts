@@ -44,7 +44,6 @@ async function setUp(recoverWindowMs: number, options: SimulatorOptions = {}) {
     recoverScanLimit: 500,
     submitTimeoutMs: 10_000,
     recoverWindowMs,
-    lockDurationMs: 30_000,
     log: (line) => logs.push(line),
   };
   const control = (): RunControl => ({ handBack: new AbortController(), cancel: () => undefined });

@@ -1,6 +1,8 @@
 // One RunWorker in its own process, for the queue's tests: configured by its environment only,
-// it prints JSON lines (`ready`, `log`, `closed`) and closes on SIGTERM (handing its runs back, or
+// it prints JSON lines (`ready`, `log`, `closed`, `memory` on SIGUSR2) and closes on SIGTERM (handing its runs back, or
 // finishing them with GC_FINISH=1). The tests SIGKILL it to play a crash.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { RunWorker } from '../../src/queue/index.js';
 
 const env = process.env;
@@ -29,6 +31,15 @@ process.on('SIGTERM', () => {
     say({ closed: true });
     process.exit(0);
   });
+});
+// The benchmark asks for this worker's memory (SIGUSR2): the heap kept after a full collection (what
+// the worker retains) and the resident size (which also holds garbage not yet collected).
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+process.on('SIGUSR2', () => {
+  gc();
+  const { heapUsed, rss } = process.memoryUsage();
+  say({ memory: { heapMb: heapUsed / 2 ** 20, rssMb: rss / 2 ** 20 } });
 });
 await worker.ready();
 say({ ready: true, pid: process.pid });

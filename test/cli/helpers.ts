@@ -124,6 +124,18 @@ export function scaleWorkflow(image: string, prefix: string, width = 384): Recor
   };
 }
 
+/**
+ * A workflow that runs `steps` nodes in a row (ImageInvert after the image is loaded): a job that
+ * stays queued or running for as long as a test needs, whatever the machine's load (a three-node
+ * job ended before a CLI process started on a loaded machine).
+ */
+export function longWorkflow(image: string, prefix: string, steps = 40): Record<string, unknown> {
+  const workflow: Record<string, unknown> = { '0': { class_type: 'LoadImage', inputs: { image } } };
+  for (let i = 1; i <= steps; i += 1) workflow[String(i)] = { class_type: 'ImageInvert', inputs: { image: [String(i - 1), 0] } };
+  workflow[String(steps + 1)] = { class_type: 'SaveImage', inputs: { images: [String(steps), 0], filename_prefix: prefix } };
+  return workflow;
+}
+
 export { NODE, REPO };
 
 /** A command line inside tmux: a real pseudo-terminal whose screen can be read. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CloudClient, type Workflow } from '../../src/index.js';
 import { encodePng } from '../../src/testing/index.js';
-import { assertNoSecrets, cliEntries, NODE, parseLines, REPO, runPiped, scaleWorkflow, startTarget, type SimTarget } from './helpers.js';
+import { assertNoSecrets, cliEntries, longWorkflow, NODE, parseLines, REPO, runPiped, scaleWorkflow, startTarget, type SimTarget } from './helpers.js';
 
 const UI = join(REPO, 'test/cli/fixtures/resize-ui.json');
 let target: SimTarget;
@@ -127,7 +127,8 @@ describe('Ctrl-C (SIGINT) during graphcloud run', () => {
     await target.sim.state.waitForIdle();
     const cloud = new CloudClient({ baseUrl: target.sim.cloudUrl, apiKey: target.sim.apiKey });
     const { name } = await cloud.files.upload(image);
-    const ahead = await cloud.jobs.submit(scaleWorkflow(name, 'ahead', 999) as Workflow);
+    // Long enough (40 nodes of 800 ms) to stay ahead while the CLI process starts, on any load; cancelled at the end.
+    const ahead = await cloud.jobs.submit(longWorkflow(name, 'ahead') as Workflow);
     try {
       const cli = await startPiped(['run', workflowFile(), '--upload', `1.image=${image}`]);
       const queued = await cli.line((l) => l.type === 'queue');
@@ -188,7 +189,8 @@ describe('graphcloud jobs', () => {
   it('cancel stops a running job (exit 0), and says when there was nothing to cancel (exit 6)', async () => {
     const cloud = new CloudClient({ baseUrl: target.sim.cloudUrl, apiKey: target.sim.apiKey });
     const { name } = await cloud.files.upload(image);
-    const { promptId } = await cloud.jobs.submit(scaleWorkflow(name, 'to-cancel', 777) as Workflow);
+    // Still running when the CLI process, started next, asks (a three-node job ended first on a loaded machine).
+    const { promptId } = await cloud.jobs.submit(longWorkflow(name, 'to-cancel') as Workflow);
     await cloud.close();
     const first = await run(['jobs', 'cancel', promptId]);
     expect(first.code).toBe(0);

@@ -70,6 +70,23 @@ describe('graphcloud run (piped: JSON lines)', () => {
     expect(stdout).toContain('  running SaveImage #3 (2 of 3 nodes done)\n');
   });
 
+  it('says which nodes were sent unchecked because their definition could not be read, and runs', async () => {
+    // The catalog as a real runtime may serve it: ImageScale's width in a shape the SDK cannot read.
+    const info = (await (await fetch(`${target.sim.cloudUrl}/api/object_info`, { headers: { 'X-API-Key': target.sim.apiKey } })).json()) as Record<string, { input: { required: Record<string, unknown> } }>;
+    info.ImageScale!.input.required.width = 'INT';
+    const rule = target.sim.faults.failRequests({ path: '/api/object_info', method: 'GET', status: 200, body: info });
+    try {
+      const piped = await run(['run', workflowFile().path, '--upload', `1.image=${image}`]);
+      expect(piped.code).toBe(0);
+      expect(piped.lines.filter((l) => l.type === 'warning')).toEqual([expect.objectContaining({ nodeId: '2', code: 'unchecked_node', message: expect.stringContaining('"ImageScale" could not be read') })]);
+      const human = await run(['run', workflowFile().path, '--upload', `1.image=${image}`, '--human']);
+      expect(human.code).toBe(0);
+      expect(human.stderr).toContain('node 2: inputs not checked: the server\'s definition of "ImageScale" could not be read');
+    } finally {
+      rule.remove();
+    }
+  });
+
   it('describes preview images without printing their bytes', async () => {
     const { path } = workflowFile();
     const { lines } = await run(['run', path, '--upload', `1.image=${image}`]);

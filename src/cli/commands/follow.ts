@@ -1,4 +1,6 @@
 import { JobFailedError, TimeoutError, type CloudClient, type JobResult, type WatchEvent } from '../../index.js';
+
+type WorkflowIssue = CloudClient.WorkflowIssue;
 import type { CommandContext } from '../base/command.js';
 import { CliError, describeError, formatMs } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
@@ -14,7 +16,7 @@ import type { RunReporter } from '../live/run-reporter.js';
  */
 export interface FollowHooks {
   signal: AbortSignal;
-  onSubmitted: (submitted: { promptId: string }) => void;
+  onSubmitted: (submitted: { promptId: string; warnings?: WorkflowIssue[] | undefined }) => void;
   onEvent: (event: WatchEvent) => void;
 }
 
@@ -85,7 +87,15 @@ export async function followJob(ctx: CommandContext, reporter: RunReporter, star
   };
   if (control.promptId) accepted(control.promptId);
   try {
-    const result = await start({ signal: stop.signal, onSubmitted: ({ promptId: id }) => accepted(id), onEvent: (event) => reporter.onEvent(event) });
+    const onSubmitted = ({ promptId: id, warnings }: { promptId: string; warnings?: WorkflowIssue[] | undefined }) => {
+      accepted(id);
+      // Sent, though the check before sending could not read some nodes' definitions: say which.
+      for (const issue of warnings ?? []) {
+        out.json({ type: 'warning', ...issue });
+        if (out.mode === 'human') out.notice(`${out.errorStyle('yellow', '⚠')} node ${issue.nodeId}: ${issue.message}`);
+      }
+    };
+    const result = await start({ signal: stop.signal, onSubmitted, onEvent: (event) => reporter.onEvent(event) });
     reporter.stop();
     if (cancelAsked) out.notice(out.errorStyle('dim', `Job ${result.promptId} ended before the cancellation took effect.`));
     return result;

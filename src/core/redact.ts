@@ -87,6 +87,8 @@ const REMEMBERED = 64;
  */
 export class SecretSet {
   readonly #known = new Set<string>();
+  /** The secrets `scrub()` replaces by default, longest first; rebuilt after an `add()`. */
+  #active: readonly string[] | undefined;
 
   /** Remembers each string of 4 characters or more (shorter ones are placeholders; see `scrubSecrets`). */
   add(...secrets: readonly unknown[]): void {
@@ -97,6 +99,7 @@ export class SecretSet {
       this.#known.add(secret);
     }
     while (this.#known.size > REMEMBERED) this.#known.delete(this.#known.values().next().value as string);
+    this.#active = undefined;
   }
 
   /** The secrets remembered, oldest first. */
@@ -104,8 +107,16 @@ export class SecretSet {
     return [...this.#known];
   }
 
-  /** `scrubSecrets(value, this.list, minLength)`. */
+  /**
+   * `scrubSecrets(value, this.list, minLength)`. A string with the default `minLength` (every
+   * socket frame goes through here) takes a path that builds nothing per call.
+   */
   scrub<T>(value: T, minLength = 4): T {
-    return scrubSecrets(value, this.list, minLength);
+    if (typeof value !== 'string' || minLength !== 4) return scrubSecrets(value, this.list, minLength);
+    // Longest first, as scrubSecrets orders them (Array#sort is stable: ties stay oldest first).
+    this.#active ??= this.list.sort((a, b) => b.length - a.length);
+    let out: string = value;
+    for (const secret of this.#active) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    return out as T;
   }
 }

@@ -97,6 +97,29 @@ describe('cloud.jobs.watch() progress', () => {
     }
   });
 
+  it('gives job_progress to the watcher that listens to it, and the progress as of each message to one that only reads it', async () => {
+    // Steps 20 ms apart: the watchers are attached before the first message.
+    sim = await startSimulator({ stepDelayMs: 20, progressSteps: 2 });
+    cloud = new CloudClient({ baseUrl: sim.cloudUrl, apiKey: sim.apiKey, watcher: FAST });
+    const { name } = await cloud.files.upload(png(), { filename: 'cat.png' });
+    const workflow = scaleWorkflow(name, 56);
+    const submitted = await cloud.jobs.submit(workflow);
+    // Two watchers of one job: `reader` never listens to job_progress, `listener` does.
+    const reader = cloud.jobs.watch(submitted.promptId, { workflow });
+    const listener = cloud.jobs.watch(submitted.promptId, { workflow });
+    const read: (number | undefined)[] = [];
+    const heard: JobProgress[] = [];
+    reader.on('progress', () => read.push(reader.progress.fraction));
+    listener.on('job_progress', (p) => heard.push(p));
+    await Promise.all([reader.result(), listener.result()]);
+    // 3 nodes of 2 steps: each progress message moves the running node's share.
+    expect(rounded(read)).toEqual(rounded([0.5 / 3, 1 / 3, 1.5 / 3, 2 / 3, 2.5 / 3, 1]));
+    expect(rounded(heard.map((p) => p.fraction))).toEqual(expect.arrayContaining(rounded(read)));
+    expect(heard.at(-1)).toMatchObject({ done: 3, total: 3, fraction: 1 });
+    expect(heard.every((p) => Object.isFrozen(p))).toBe(true);
+    expect(reader.progress).toBe(listener.progress);
+  });
+
   it('refuses a workflow option that is not a workflow', () => {
     const cloud = new CloudClient({ baseUrl: 'http://127.0.0.1:2', apiKey: 'k' });
     expect(() => cloud.jobs.watch('00000000-0000-4000-8000-000000000000', { workflow: 5 as never })).toThrow(ValidationError);

@@ -50,6 +50,7 @@ export interface WatcherSettings {
 
 interface Access {
   open(promptId: string, settings: WatcherSettings, detach: () => void): JobWatcher;
+  wants(watcher: JobWatcher, type: WatchEvent['type']): boolean;
   deliver(watcher: JobWatcher, event: WatchEvent): void;
   finish(watcher: JobWatcher, result: Omit<JobResult, 'nodeErrors'>): void;
   fail(watcher: JobWatcher, error: unknown): void;
@@ -80,6 +81,18 @@ export function openWatcher(promptId: string, settings: WatcherSettings, detach:
  */
 export function deliverTo(watcher: JobWatcher, event: WatchEvent): void {
   access.deliver(watcher, event);
+}
+
+/**
+ * Whether an event of this type would reach anyone: a listener of it, `onEvent` or an iterator.
+ *
+ * @example
+ * ```ts
+ * if (wants(watcher, 'job_progress')) deliverTo(watcher, { type: 'job_progress', data: progress.snapshot });
+ * ```
+ */
+export function wants(watcher: JobWatcher, type: WatchEvent['type']): boolean {
+  return access.wants(watcher, type);
 }
 
 /**
@@ -143,6 +156,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
   static {
     access = {
       open: (promptId, settings, detach) => new JobWatcher(promptId, settings, detach),
+      wants: (watcher, type) => !watcher.#settled && (watcher.#onEvent.length > 0 || watcher.#queues.size > 0 || watcher.listenerCount(type) > 0),
       deliver: (watcher, event) => watcher.#deliver(event),
       finish: (watcher, result) => watcher.#finish(result),
       fail: (watcher, error) => watcher.#fail(error),
@@ -313,8 +327,8 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
   #deliver(event: WatchEvent): void {
     if (this.#settled) return;
     this.emit(event.type, event.data as never);
-    for (const listener of this.#onEvent) callSafely(listener, event);
-    for (const queue of this.#queues) queue.push(event);
+    if (this.#onEvent.length > 0) for (const listener of this.#onEvent) callSafely(listener, event);
+    if (this.#queues.size > 0) for (const queue of this.#queues) queue.push(event);
   }
 
   #finish(result: Omit<JobResult, 'nodeErrors'>): void {

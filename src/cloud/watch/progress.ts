@@ -21,24 +21,27 @@ export class ProgressTracker {
   #node: string | undefined;
   #share = 0;
   #finished = false;
-  #snapshot: JobProgress;
+  // What the last change reported: an update compares against it and builds nothing; the frozen
+  // snapshot is built when it is read (progress messages nobody reads the job's progress for build none).
+  readonly #reported: Omit<JobProgress, 'promptId'> = { done: 0, cached: 0, total: undefined, node: undefined, nodeFraction: 0, fraction: undefined };
+  #snapshot: JobProgress | undefined;
 
   constructor(promptId: string) {
     this.#promptId = promptId;
-    this.#snapshot = this.#make();
   }
 
   /** The latest overall progress (a new frozen object after every change). */
   get snapshot(): JobProgress {
+    this.#snapshot ??= Object.freeze({ promptId: this.#promptId, ...this.#reported });
     return this.#snapshot;
   }
 
-  /** The ids of the workflow's nodes: the first call sets the total, later ones are ignored. */
-  setNodes(ids: readonly string[]): void {
-    if (this.#nodes) return;
+  /** The ids of the workflow's nodes: the first call sets the total, later ones are ignored; true when the overall progress changed. */
+  setNodes(ids: readonly string[]): boolean {
+    if (this.#nodes) return false;
     this.#nodes = new Set(ids);
     this.#total = Math.max(this.#nodes.size, this.#done.size);
-    this.#refresh();
+    return this.#refresh();
   }
 
   /** Feeds one event of the job; true when the overall progress changed. */
@@ -107,19 +110,23 @@ export class ProgressTracker {
   }
 
   #refresh(): boolean {
-    const next = this.#make();
-    const last = this.#snapshot;
-    const changed = next.done !== last.done || next.cached !== last.cached || next.total !== last.total || next.node !== last.node || next.nodeFraction !== last.nodeFraction || next.fraction !== last.fraction;
-    if (changed) this.#snapshot = next;
-    return changed;
-  }
-
-  #make(): JobProgress {
     const total = this.#total;
     const done = this.#finished && total !== undefined ? Math.max(total, this.#done.size) : this.#done.size;
     let fraction: number | undefined;
     if (this.#finished) fraction = 1;
     else if (total !== undefined && total > 0) fraction = Math.min(1, (done + this.#share) / total);
-    return Object.freeze({ promptId: this.#promptId, done, cached: this.#cached.size, total, node: this.#node, nodeFraction: this.#share, fraction });
+    const cached = this.#cached.size;
+    const last = this.#reported;
+    const node = this.#node;
+    const share = this.#share;
+    if (done === last.done && cached === last.cached && total === last.total && node === last.node && share === last.nodeFraction && fraction === last.fraction) return false;
+    last.done = done;
+    last.cached = cached;
+    last.total = total;
+    last.node = node;
+    last.nodeFraction = share;
+    last.fraction = fraction;
+    this.#snapshot = undefined;
+    return true;
   }
 }

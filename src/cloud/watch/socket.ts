@@ -184,6 +184,8 @@ export class ReconnectingSocket {
         resolve({ opened: openedAt > 0, code, reason, uptimeMs: openedAt > 0 ? Date.now() - openedAt : 0 });
       };
       const onStop = () => finish(1000, 'stopped');
+      // Made once per connection, not per text frame: thousands of them a second pass through here.
+      const onText = (text: string) => handlers.onText(text);
       let socket: WebSocketLike;
       try {
         socket = new this.#options.WebSocket(url);
@@ -214,7 +216,7 @@ export class ReconnectingSocket {
       socket.addEventListener('message', (event: { data: unknown }) => {
         if (settled) return;
         const data = event.data;
-        if (typeof data === 'string') callSafely(() => handlers.onText(data));
+        if (typeof data === 'string') callSafely(onText, data);
         else if (data instanceof ArrayBuffer) callSafely(() => handlers.onBinary(new Uint8Array(data)));
         else if (ArrayBuffer.isView(data)) callSafely(() => handlers.onBinary(bytesOf(data)));
         else if (data instanceof Blob) {

@@ -1,7 +1,7 @@
 import type { WatchEvent } from './events.js';
 import type { JobPoll } from './job-poll.js';
 import { ProgressTracker } from './progress.js';
-import { deliverTo, type JobWatcher } from './job-watcher.js';
+import { deliverTo, wants, type JobWatcher } from './job-watcher.js';
 import type { RouteTarget, Seen, TerminalEnd } from './router.js';
 
 /**
@@ -64,9 +64,7 @@ export class Track implements RouteTarget {
 
   /** The workflow's node ids are known (the first watch that names them). */
   setNodes(ids: readonly string[]): void {
-    const before = this.progress.snapshot;
-    this.progress.setNodes(ids);
-    if (this.progress.snapshot !== before) this.#progressChanged();
+    if (this.progress.setNodes(ids)) this.#progressChanged();
   }
 
   /** The job completed, however that was learned: its progress reaches 1. */
@@ -75,8 +73,13 @@ export class Track implements RouteTarget {
   }
 
   #progressChanged(): void {
-    const event: WatchEvent = { type: 'job_progress', data: this.progress.snapshot };
-    for (const watcher of this.watchers) deliverTo(watcher, event);
+    let event: WatchEvent | undefined;
+    for (const watcher of this.watchers) {
+      // Built only for a watcher that takes it: most listen to `progress` and never read `job_progress`.
+      if (!wants(watcher, 'job_progress')) continue;
+      event ??= { type: 'job_progress', data: this.progress.snapshot };
+      deliverTo(watcher, event);
+    }
   }
 
   /** The socket told the end of the run. */

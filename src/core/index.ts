@@ -12,7 +12,7 @@ export { poll, pollUntil, realClock, Waker, type Clock, type PollOptions, type P
 export { paginate, paginateOffsets, type OffsetPage, type PageInfo } from './pagination.js';
 export { path, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
 export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
-export { sleep, throwIfAborted } from './sleep.js';
+export { sleep, STOPPED, throwIfAborted } from './sleep.js';
 export { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 export { parseResponse, formatPath } from './schema.js';
 export { toBlob, toBytes, withFile, bytesToBase64, mimeTypeOf, baseName, type FileInput, type OpenedFile } from './files.js';

@@ -20,6 +20,14 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * The reason the SDK gives when it aborts one of its own controllers to end its own work (a
+ * sleep it no longer needs, a poll loop, an idle timer): one value made once, since `abort()`
+ * without a reason builds a `DOMException` and its stack every time, several per watched job.
+ * It never reaches a caller: whoever waits on such a signal treats any abort as "stopped".
+ */
+export const STOPPED: Error = Object.freeze(new Error('stopped by the SDK (an internal wait that ended)'));
+
 /** Throws `signal.reason` when the signal has aborted. */
 export function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason;

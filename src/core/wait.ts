@@ -4,7 +4,7 @@ import { ApiError } from './errors/api-error.js';
 import type { Limiter } from './limiter.js';
 import type { Backoff } from './options.js';
 import { backoffDelay, isTransientError } from './retry.js';
-import { sleep } from './sleep.js';
+import { sleep, STOPPED } from './sleep.js';
 
 /**
  * Time as a wait sees it: `Date.now` and the core's abortable `sleep`. Replace it to simulate
@@ -82,7 +82,7 @@ export class Waker {
   /** Interrupts the current sleep; `urgent` makes the next reading due now. */
   wake(urgent = false): void {
     if (urgent) this.#urgent = true;
-    this.#sleeping?.abort();
+    this.#sleeping?.abort(STOPPED);
   }
 
   /** @internal The signal of the next sleep. */

@@ -1,7 +1,7 @@
 // A handle on one run, from any process: its result when it ends, and its events as they come.
 // Both read BullMQ's event stream and, between events, the run itself: an event missed (a
 // reconnect, a restart of Redis) delays nothing longer than one re-check.
-import { sleep, throwIfAborted } from '../core/index.js';
+import { sleep, STOPPED, throwIfAborted } from '../core/index.js';
 import type { GraphcloudError } from '../core/index.js';
 import type { RunFeed } from './feed.js';
 import type { RunEvent, RunInfo, RunState } from './types.js';
@@ -161,7 +161,7 @@ export class Run {
     const tick = new AbortController();
     const event = new Promise<void>((resolve) => onWake(() => resolve((woken = true, undefined))));
     await Promise.race([event, sleep(RECHECK_MS, signal ? AbortSignal.any([signal, tick.signal]) : tick.signal).catch(() => undefined)]);
-    tick.abort();
+    tick.abort(STOPPED);
     throwIfAborted(signal);
     return woken;
   }

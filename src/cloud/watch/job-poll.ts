@@ -1,4 +1,4 @@
-import { backoffDelay, poll, Waker, type Limiter, type PollState } from '../../core/index.js';
+import { backoffDelay, poll, STOPPED, Waker, type Limiter, type PollState } from '../../core/index.js';
 import type { PollPolicy } from '../model/defaults.js';
 import type { JobStatusInfo } from '../model/types.js';
 
@@ -107,7 +107,7 @@ export class JobPoll {
 
   /** Stops the loop and aborts its read in flight. */
   stop(): void {
-    this.#stop.abort();
+    this.#stop.abort(STOPPED);
   }
 
   readonly #dueIn = (state: PollState): number => {

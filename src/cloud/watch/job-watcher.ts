@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import { callSafely, sleep, TimeoutError, ValidationError, withSubmitted } from '../../core/index.js';
+import { callSafely, sleep, STOPPED, TimeoutError, ValidationError, withSubmitted } from '../../core/index.js';
 import { JobFailedError, WatcherClosedError } from '../model/errors.js';
 import type { JobResult, NodeErrors } from '../model/types.js';
 import type { JobProgress, WatchEvent, WatcherListeners } from './events.js';
@@ -352,7 +352,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
 
   #settle(): void {
     this.#settled = true;
-    this.#stop.abort();
+    this.#stop.abort(STOPPED);
     const detach = this.#detach;
     this.#detach = undefined;
     detach?.();

@@ -1,4 +1,4 @@
-import { AuthenticationError, sleep, withSubmitted, type HttpClient } from '../../core/index.js';
+import { AuthenticationError, sleep, STOPPED, withSubmitted, type HttpClient } from '../../core/index.js';
 import type { SocketPolicy } from '../model/defaults.js';
 import type { Link } from './job-poll.js';
 import type { JobRouter } from './router.js';
@@ -238,7 +238,7 @@ export class SocketLink {
   }
 
   #cancelIdle(): void {
-    this.#idle?.abort();
+    this.#idle?.abort(STOPPED);
     this.#idle = undefined;
   }
 

@@ -1,4 +1,4 @@
-import { backoffDelay, callSafely, redactUrl, sleep } from '../../core/index.js';
+import { backoffDelay, callSafely, redactUrl, sleep, STOPPED } from '../../core/index.js';
 import type { SocketPolicy } from '../model/defaults.js';
 
 /**
@@ -178,7 +178,7 @@ export class ReconnectingSocket {
       const finish = (code: number, reason: string) => {
         if (settled) return;
         settled = true;
-        attempt.abort();
+        attempt.abort(STOPPED);
         signal.removeEventListener('abort', onStop);
         if (this.#current === socket) this.#current = undefined;
         resolve({ opened: openedAt > 0, code, reason, uptimeMs: openedAt > 0 ? Date.now() - openedAt : 0 });

@@ -26,7 +26,7 @@ await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed:
 await session.post('Profiler.takePreciseCoverage'); // resets the counters
 
 const result = await cloud.runWorkflow(workflow, { uploads: { '1.image': encodePng(16, 16, [10, 120, 200]) } });
-const image = result.outputs['3']?.images?.[0];
+const image = (result.outputs['3'] as { images?: { filename: string; subfolder: string; type: 'output' }[] } | undefined)?.images?.[0];
 if (!image) throw new Error('the run saved no image');
 await cloud.files.get(image);
 

@@ -272,7 +272,8 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
     const cloud = deps.cloud;
     const promptId = stage.promptId as string;
     if (!cloud) return await end('failed', new Error('this worker has no cloud to follow the job'));
-    const watcher = cloud.jobs.watch(promptId, { signal, waitTimeout: false });
+    // The workflow names the output nodes: their `executed` messages complete the outputs, with no read of the job record.
+    const watcher = cloud.jobs.watch(promptId, { signal, waitTimeout: false, ...(data.work.kind === 'workflow' ? { workflow: data.work.workflow } : {}) });
     meter = new ProgressMeter(data.work.kind === 'workflow' ? Object.keys(data.work.workflow).length : 1, deps.progressIntervalMs, (progress) => job.updateProgress(progress));
     watcher.onEvent((event) => meter?.see(event));
     const result = await watcher.result();

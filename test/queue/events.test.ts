@@ -37,6 +37,17 @@ describe('Run.events() and RunQueue.list()', { timeout: 60_000 }, () => {
     expect(world.submissions()).toBe(1);
   });
 
+  it("takes a run's outputs from the socket: no read of its job record when its output node sent them, cached nodes or not", async () => {
+    world = await startWorld();
+    await world.worker();
+    await (await world.queue.add(photoRun(16), { id: 'first' })).result();
+    // The same image again: its LoadImage is cached (no `executed`), its SaveImage is not.
+    const result = (await (await world.queue.add(photoRun(17), { id: 'second' })).result()) as JobResult;
+    expect(Object.keys(result.outputs)).toEqual(['3']);
+    expect(result.outputsComplete).toBe(true);
+    expect(world.sim.state.requests.filter((r) => r.method === 'GET' && r.path === `/api/jobs/${result.promptId}`)).toEqual([]);
+  });
+
   it('lists runs by state, a page at a time', async () => {
     world = await startWorld();
     for (let i = 0; i < 5; i += 1) await world.queue.add({ ...photoRun(16 + i), uploads: undefined, workflow: { ...photoRun(16 + i).workflow, '1': { class_type: 'LoadImage', inputs: { image: 'x.png' } } } }, { id: `listed-${i}` });

@@ -4,7 +4,7 @@
 // is marked "submitting" and tagged with its id, and its id is stored the moment the answer names
 // it. See docs/queue.md#guarantees-and-how-each-is-kept.
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
-import { ConnectionError, GraphcloudError } from '../core/index.js';
+import { ConnectionError, GraphcloudError, TimeoutError } from '../core/index.js';
 import type { CloudClient } from '../cloud/client.js';
 import { InvalidWorkflowError, JobFailedError, splitIssues, SubmissionUnknownError } from '../cloud/model/errors.js';
 import type { JobResult } from '../cloud/model/types.js';
@@ -160,6 +160,12 @@ async function submitWorkflow(deps: ProcessDeps, job: Job, token: string | undef
     const { errors } = splitIssues(await cloud.validateWorkflow(data.work.workflow, { timeout: deps.submitTimeoutMs, totalTimeout: deps.submitTimeoutMs }));
     if (errors.length > 0) return end('failed', new InvalidWorkflowError(errors, 'RunWorker'));
   } catch (error) {
+    // Nothing was sent: a catalog that cannot be reached (refused, reset, slow) puts the run back
+    // in line, for this runtime when it answers again or for another.
+    if (error instanceof ConnectionError || error instanceof TimeoutError) {
+      if (deps.local) deps.runtimeDown();
+      return handBack(job, token, data, undefined);
+    }
     return afterRefusal(deps, job, token, data, runId, undefined, error, end);
   }
   const chosen = deps.local ? globalThis.crypto.randomUUID() : undefined;

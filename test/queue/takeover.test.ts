@@ -103,6 +103,19 @@ describe('RunWorker: a hold lost to another worker', { timeout: 60_000 }, () => 
   });
 });
 
+describe('RunWorker: the check before sending', { timeout: 60_000 }, () => {
+  it('a catalog read that times out puts the run back in line, unmarked and never sent (it used to fail the run)', async () => {
+    const { taker, deps, control } = await setUp(60_000);
+    world!.sim.faults.failRequests({ path: /object_info/, method: 'GET', delayMs: 30_000, times: 1 });
+    await world!.queue.add(photoRun(), { id: 'slow-catalog' });
+    const job = (await taker.getNextJob('first-token')) as Job;
+    const error = await processRun({ ...deps, submitTimeoutMs: 300 }, job, 'first-token', control()).then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ name: 'WaitingError' });
+    expect(await world!.queue.get('slow-catalog')).toMatchObject({ state: 'queued' });
+    expect(world!.submissions()).toBe(0);
+  });
+});
+
 describe('RunWorker: a Redis outage while a run is being sent', { timeout: 60_000 }, () => {
   it('the lock lapses while the request is in flight: the worker that takes the run over waits, then watches the job the first created; one submission', async () => {
     world = await startWorld({ stepDelayMs: 20 });

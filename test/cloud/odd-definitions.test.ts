@@ -30,6 +30,24 @@ describe('the node catalog of a real local runtime (simulator)', () => {
     expect(result.status).toBe('completed');
   });
 
+  it('places an upload into a node whose definition has no inputs to read (a property test found "has no input")', async () => {
+    sim = await startSimulator({ runtime: 'local', stepDelayMs: 0, progressSteps: 1 });
+    // The simulator's catalog, with LoadImage's definition reduced to {}: which inputs it takes is unknown.
+    const fetchOddly: typeof fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      const response = await fetch(input, init);
+      if (!url.endsWith('/api/object_info')) return response;
+      const info = (await response.json()) as Record<string, unknown>;
+      info.LoadImage = {};
+      return Response.json(info);
+    };
+    cloud = new CloudClient({ baseUrl: sim.cloudUrl, fetch: fetchOddly, watcher: { socket: { idleCloseMs: 5 } } });
+    const submitted: unknown[] = [];
+    const result = await cloud.runWorkflow(scaleWorkflow('placeholder.png'), { uploads: { '1.image': png() }, onSubmitted: (s) => submitted.push(s.warnings) });
+    expect(result.status).toBe('completed');
+    expect(submitted).toMatchObject([[{ nodeId: '1', code: 'unchecked_node' }]]);
+  });
+
   it('runs a workflow using a node whose definition cannot be read, and says so', async () => {
     sim = await startSimulator({ runtime: 'local', stepDelayMs: 0, progressSteps: 1 });
     // The simulator's catalog, with TruncateText's inputs in a shape the SDK cannot read.
@@ -82,4 +100,5 @@ describe('a node definition the SDK cannot read', () => {
     expect(seen.filter((r) => r.url.pathname === '/api/prompt')).toHaveLength(1);
     await cloud.close();
   });
+
 });

@@ -1,6 +1,7 @@
 // Input addresses: "<node>.<input>", where <node> is a node id, a title (`_meta.title`) or a
 // class type that exactly one node has. See docs/workflows.md for the rule.
 import type { Workflow, WorkflowNode } from '../model/types.js';
+import { unreadableReason } from '../model/definition-schemas.js';
 import type { ObjectInfo } from '../model/validate-workflow.js';
 import { WorkflowAddressError, type AddressCandidate } from './address-error.js';
 import { isRecord } from './model.js';
@@ -103,8 +104,10 @@ export function resolveAddress(workflow: Workflow, address: string, objectInfo?:
   if (!input) throw new WorkflowAddressError(address, 'has no input name after the node', 'Add the input name, e.g. "KSampler.seed"', []);
   if (objectInfo) {
     const definition = Object.hasOwn(objectInfo, node.class_type) ? objectInfo[node.class_type] : undefined;
-    const names = definition ? [...Object.keys(definition.input?.required ?? {}), ...Object.keys(definition.input?.optional ?? {})] : Object.keys(node.inputs ?? {});
-    if (!names.includes(input)) {
+    // A definition the SDK could not read names no inputs: the node's inputs go unchecked, as in validation.
+    const readable = definition !== undefined && unreadableReason(definition) === undefined;
+    const names = readable ? [...Object.keys(definition.input?.required ?? {}), ...Object.keys(definition.input?.optional ?? {})] : Object.keys(node.inputs ?? {});
+    if (readable && !names.includes(input)) {
       throw new WorkflowAddressError(address, `node ${nodeId} (${node.class_type}) has no input "${input}"`, 'Use one of its inputs', names);
     }
   }

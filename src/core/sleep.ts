@@ -26,7 +26,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * without a reason builds a `DOMException` and its stack every time, several per watched job.
  * It never reaches a caller: whoever waits on such a signal treats any abort as "stopped".
  */
-export const STOPPED: Error = Object.freeze(new Error('stopped by the SDK (an internal wait that ended)'));
+export const STOPPED: Error = Object.freeze(new Error('stopped'));
 
 /** Throws `signal.reason` when the signal has aborted. */
 export function throwIfAborted(signal?: AbortSignal): void {

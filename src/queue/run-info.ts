@@ -33,7 +33,9 @@ export function runState(place: JobPlace, data: RunData | undefined): RunState {
  * const info = toRunInfo(job, await job.getState());
  * ```
  */
-export function toRunInfo(job: Job, place: JobPlace): RunInfo {
+export function toRunInfo(job: Job, read: JobPlace): RunInfo {
+  // A job read before it finished, its place after: the snapshot is of a job still in flight.
+  const place = (read === 'completed' || read === 'failed') && job.finishedOn === undefined ? 'active' : read;
   const data = readRunData(job.data);
   const state = runState(place, data);
   const progress = typeof job.progress === 'object' && job.progress !== null && typeof (job.progress as RunProgress).fraction === 'number' ? (job.progress as RunProgress) : undefined;

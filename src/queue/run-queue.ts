@@ -122,8 +122,11 @@ export class RunQueue {
     checkRunId(check, 'id', id);
     check.throwIfInvalid('queue.get()');
     this.#throwIfClosed();
-    const job = await this.#queue.getJob(id);
-    if (job) return toRunInfo(job, (await job.getState()) as JobPlace);
+    // The place first, then the job: a job read first could complete before its place is read,
+    // and read as completed without its result.
+    const place = await this.#queue.getJobState(id);
+    const job = place === 'unknown' ? undefined : await this.#queue.getJob(id);
+    if (job) return toRunInfo(job, place as JobPlace);
     const tombstone = await this.#store.readTombstone(id);
     return tombstone ? tombstoneInfo(id, tombstone) : undefined;
   }

@@ -67,6 +67,17 @@ describe('a wait that loses track of a paid job', () => {
   });
 });
 
+
+/** The socket starts job `p` and says it succeeded; its status route says it is executing. */
+function serveJobThatSucceeds(): void {
+  server.use(
+    link.addEventListener('connection', ({ client }) => {
+      send(client, 'execution_start', { prompt_id: 'p' });
+      send(client, 'execution_success', { prompt_id: 'p' });
+    }),
+  );
+  server.use(http.get(`${BASE}/api/job/p/status`, () => HttpResponse.json({ status: 'executing' })));
+}
 describe('user callbacks', () => {
   it('drops what a listener, onEvent, onProgress or onSubmitted throws or rejects with, and calls the others', async () => {
     server.use(
@@ -105,13 +116,7 @@ describe('user callbacks', () => {
   });
 
   it('calls every on() listener even when one throws', async () => {
-    server.use(
-      link.addEventListener('connection', ({ client }) => {
-        send(client, 'execution_start', { prompt_id: 'p' });
-        send(client, 'execution_success', { prompt_id: 'p' });
-      }),
-    );
-    server.use(http.get(`${BASE}/api/job/p/status`, () => HttpResponse.json({ status: 'executing' })));
+    serveJobThatSucceeds();
     const cloud = make();
     const watcher = cloud.jobs.watch('p');
     const calls: string[] = [];
@@ -130,13 +135,7 @@ describe('user callbacks', () => {
   });
 
   it('is an eventemitter3 EventEmitter whose every way to add a listener is safe', async () => {
-    server.use(
-      link.addEventListener('connection', ({ client }) => {
-        send(client, 'execution_start', { prompt_id: 'p' });
-        send(client, 'execution_success', { prompt_id: 'p' });
-      }),
-    );
-    server.use(http.get(`${BASE}/api/job/p/status`, () => HttpResponse.json({ status: 'executing' })));
+    serveJobThatSucceeds();
     const cloud = make();
     const watcher = cloud.jobs.watch('p');
     expect(watcher).toBeInstanceOf(EventEmitter);

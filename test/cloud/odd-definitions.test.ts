@@ -7,6 +7,18 @@ import { png, scaleWorkflow } from './helpers.js';
 
 // A real local runtime (ComfyUI 0.3.77) serves definitions the contract does not promise
 // (docs/wire-protocol.md): one odd node must never cost the whole catalog.
+/** A fetch that answers as the server does, with its node catalog changed by `edit` first. */
+function editCatalog(edit: (info: Record<string, unknown>) => unknown): typeof fetch {
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const response = await fetch(input, init);
+    if (!url.endsWith('/api/object_info')) return response;
+    const info = (await response.json()) as Record<string, unknown>;
+    edit(info);
+    return Response.json(info);
+  };
+}
+
 const TRUNCATE = (maxLength: number): Workflow => ({ '9': { class_type: 'TruncateText', inputs: { text: 'a long text', max_length: maxLength } } });
 
 describe('the node catalog of a real local runtime (simulator)', () => {
@@ -33,15 +45,7 @@ describe('the node catalog of a real local runtime (simulator)', () => {
   it('places an upload into a node whose definition has no inputs to read (a property test found "has no input")', async () => {
     sim = await startSimulator({ runtime: 'local', stepDelayMs: 0, progressSteps: 1 });
     // The simulator's catalog, with LoadImage's definition reduced to {}: which inputs it takes is unknown.
-    const fetchOddly: typeof fetch = async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      const response = await fetch(input, init);
-      if (!url.endsWith('/api/object_info')) return response;
-      const info = (await response.json()) as Record<string, unknown>;
-      info.LoadImage = {};
-      return Response.json(info);
-    };
-    cloud = new CloudClient({ baseUrl: sim.cloudUrl, fetch: fetchOddly, watcher: { socket: { idleCloseMs: 5 } } });
+    cloud = new CloudClient({ baseUrl: sim.cloudUrl, fetch: editCatalog((info) => (info.LoadImage = {})), watcher: { socket: { idleCloseMs: 5 } } });
     const submitted: unknown[] = [];
     const result = await cloud.runWorkflow(scaleWorkflow('placeholder.png'), { uploads: { '1.image': png() }, onSubmitted: (s) => submitted.push(s.warnings) });
     expect(result.status).toBe('completed');
@@ -51,15 +55,7 @@ describe('the node catalog of a real local runtime (simulator)', () => {
   it('runs a workflow using a node whose definition cannot be read, and says so', async () => {
     sim = await startSimulator({ runtime: 'local', stepDelayMs: 0, progressSteps: 1 });
     // The simulator's catalog, with TruncateText's inputs in a shape the SDK cannot read.
-    const fetchOddly: typeof fetch = async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      const response = await fetch(input, init);
-      if (!url.endsWith('/api/object_info')) return response;
-      const info = (await response.json()) as Record<string, { input: { required: Record<string, unknown> } }>;
-      info.TruncateText!.input.required.text = 'STRING';
-      return Response.json(info);
-    };
-    cloud = new CloudClient({ baseUrl: sim.cloudUrl, fetch: fetchOddly, watcher: { socket: { idleCloseMs: 5 } } });
+    cloud = new CloudClient({ baseUrl: sim.cloudUrl, fetch: editCatalog((info) => ((info.TruncateText as { input: { required: Record<string, unknown> } }).input.required.text = 'STRING')), watcher: { socket: { idleCloseMs: 5 } } });
     await cloud.files.upload(png(), { filename: 'cat.png' });
     const submitted: unknown[] = [];
     const result = await cloud.runWorkflow({ ...scaleWorkflow('cat.png'), ...TRUNCATE(0) }, { onSubmitted: (s) => submitted.push(s.warnings) });

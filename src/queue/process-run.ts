@@ -10,7 +10,6 @@ import { InvalidWorkflowError, JobFailedError, splitIssues, SubmissionUnknownErr
 import type { JobResult } from '../cloud/model/types.js';
 import type { ProxyClient } from '../proxy/client.js';
 import { readRunData, type RunData, type RunStage } from './data.js';
-import { MAX_EVENTS, STATE_EVENT } from './feed.js';
 import { RunUnknownError } from './errors/run-unknown-error.js';
 import { isAccountRefusal, toErrorInfo } from './outcome.js';
 import { ProgressMeter } from './progress.js';
@@ -89,8 +88,6 @@ export async function processRun(deps: ProcessDeps, job: Job, token: string | un
     await deps.publish(runId, state, { promptId: stage?.promptId, taskId: stage?.taskId });
     throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
   };
-  // A fresh run's cancel request is read in the same step as its mark (mark()).
-  if (stage !== undefined && stage.state !== 'submitting' && stage.promptId === undefined && stage.taskId === undefined && (await deps.store.cancelRequested(runId))) return cancelledBeforeSending(end);
   if (stage?.state === 'submitting' && stage.promptId === undefined && stage.taskId === undefined) {
     stage = await recover(deps, job, token, runId, stage, end);
   }
@@ -211,7 +208,7 @@ async function mark(deps: ProcessDeps, job: Job, token: string | undefined, data
     void deps.publish(runId, 'submitting');
     return stage;
   }
-  const marked = await deps.store.mark(runId, token, next, { event: STATE_EVENT, jobId: runId, state: 'submitting' }, MAX_EVENTS);
+  const marked = await deps.store.mark(runId, token, next);
   if (marked === 'cancel') return cancelledBeforeSending(end);
   if (marked === 'lost') throw new LostHoldError(runId, 'before sending it');
   return stage;
@@ -225,7 +222,7 @@ async function mark(deps: ProcessDeps, job: Job, token: string | undefined, data
  */
 async function storeAnswer(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, marked: RunStage, ids: { promptId?: string; taskId?: string }, control: RunControl): Promise<RunStage> {
   const stage: RunStage = { ...marked, state: 'running', ...ids };
-  const { cancel, held } = await deps.store.storeAnswer(runId, token, { ...data, stage }, { event: STATE_EVENT, jobId: runId, state: 'running', ...ids }, MAX_EVENTS);
+  const { cancel, held } = await deps.store.storeAnswer(runId, token, { ...data, stage }, ids);
   if (!held) throw new LostHoldError(runId, `after storing ${ids.promptId ?? ids.taskId ?? ''}`);
   control.cancelRequested = control.cancelRequested === true || cancel;
   return stage;

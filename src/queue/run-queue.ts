@@ -2,14 +2,14 @@
 // The producer side of graphcloud/queue: adds runs (uploads first, then the job), tells where
 // runs stand, cancels them from any process, and sets the one concurrency limit of every worker
 // (BullMQ's global concurrency). See docs/queue.md.
-import { Queue, QueueEventsProducer } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Checker, ClientClosedError, type GraphcloudError } from '../core/index.js';
 import { CloudClient } from '../cloud/client.js';
 import { bullConnection, openRedis } from './connection.js';
 import { assertRunBytes, readRunData, type RunData } from './data.js';
 import { QUEUE_DEFAULTS } from './defaults.js';
-import { MAX_EVENTS, RunFeed, STATE_EVENT } from './feed.js';
+import { RunFeed } from './feed.js';
 import { checkClientOptions, checkRunId, QUEUE_RULES } from './options.js';
 import { RunFailedError } from './errors/run-failed-error.js';
 import { toRunError } from './outcome.js';
@@ -40,7 +40,6 @@ export class RunQueue {
   readonly #redis: Redis;
   readonly #store: RunStore;
   readonly #feed: RunFeed;
-  readonly #producer: QueueEventsProducer;
   readonly #cloudOptions: RunQueueOptions['cloud'];
   readonly #maxRunBytes: number;
   readonly #keepSeconds: number;
@@ -59,8 +58,6 @@ export class RunQueue {
     const connection = bullConnection(options.connection);
     this.#queue = new Queue(options.name, { connection, prefix });
     this.#queue.on('error', () => undefined);
-    this.#producer = new QueueEventsProducer(options.name, { connection, prefix });
-    this.#producer.on('error', () => undefined);
     this.#store = new RunStore(this.#redis, prefix, options.name, this.#keepSeconds);
     this.#feed = new RunFeed(options.name, { prefix, connection });
   }
@@ -162,7 +159,7 @@ export class RunQueue {
       const removed = await job.remove().then(() => true, () => false);
       if (removed) {
         await this.#store.writeTombstone(id, { kind: info.kind, addedAt: info.addedAt, endedAt: Date.now() });
-        await this.#producer.publishEvent({ eventName: STATE_EVENT, jobId: id, state: 'cancelled' }, MAX_EVENTS);
+        await this.#store.publishState(id, 'cancelled');
         return { runId: id, action: 'removed', state: info.state };
       }
     }
@@ -262,7 +259,7 @@ export class RunQueue {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.allSettled([this.#feed.close(), this.#producer.close(), this.#queue.close(), this.#cloud?.close()]);
+    await Promise.allSettled([this.#feed.close(), this.#queue.close(), this.#cloud?.close()]);
     this.#redis.disconnect();
   }
 

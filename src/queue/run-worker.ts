@@ -3,14 +3,13 @@
 // what BullMQ does not know: the cancel requests of other processes, the queue-wide pause on an
 // account-level refusal, and, on a local runtime, the probe that pauses this worker while its
 // runtime does not answer and resumes it after. See docs/queue.md.
-import { Queue, QueueEventsProducer, Worker, type Job } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { callSafely, ConnectionError, sleep, TimeoutError } from '../core/index.js';
 import { CloudClient } from '../cloud/client.js';
 import { ProxyClient } from '../proxy/client.js';
 import { bullConnection, openRedis } from './connection.js';
 import { QUEUE_DEFAULTS } from './defaults.js';
-import { MAX_EVENTS, STATE_EVENT } from './feed.js';
 import { checkClientOptions, WORKER_RULES } from './options.js';
 import { processRun, type ProcessDeps, type RunControl } from './process-run.js';
 import { RunStore } from './store.js';
@@ -38,7 +37,6 @@ export class RunWorker {
   /** Cancel requests of other processes, on the store's pub/sub channel. */
   readonly #cancels: Redis;
   readonly #subscribed: Promise<unknown>;
-  readonly #producer: QueueEventsProducer;
   readonly #redis: Redis;
   readonly #cloud: CloudClient | undefined;
   readonly #proxy: ProxyClient | undefined;
@@ -66,18 +64,13 @@ export class RunWorker {
     const store = new RunStore(this.#redis, prefix, options.name, QUEUE_DEFAULTS.keepFinishedSeconds);
     this.#queue = new Queue(options.name, { connection, prefix });
     this.#queue.on('error', () => undefined);
-    this.#producer = new QueueEventsProducer(options.name, { connection, prefix });
-    this.#producer.on('error', () => undefined);
     const deps: ProcessDeps = {
       cloud: this.#cloud,
       proxy: this.#proxy,
       runtime: this.#cloud?.baseUrl ?? this.#proxy?.baseUrl ?? '',
       local,
       store,
-      publish: async (runId, state, ids) => {
-        const fields = Object.fromEntries(Object.entries({ jobId: runId, state, ...ids }).filter(([, value]) => value !== undefined));
-        await this.#producer.publishEvent({ eventName: STATE_EVENT, ...fields }, MAX_EVENTS).catch(() => undefined);
-      },
+      publish: (runId, state, ids) => store.publishState(runId, state, ids).catch(() => undefined),
       pauseQueue: async (reason) => {
         // Paused first: whoever reads the reason finds the queue paused.
         await this.#queue.pause();
@@ -154,7 +147,7 @@ export class RunWorker {
       if (options?.finish !== true) for (const control of this.#inFlight.values()) control.handBack.abort('close');
       await this.#worker.close();
       this.#cancels.disconnect();
-      await Promise.allSettled([this.#producer.close(), this.#queue.close(), this.#cloud?.close(), this.#proxy?.close()]);
+      await Promise.allSettled([this.#queue.close(), this.#cloud?.close(), this.#proxy?.close()]);
       this.#redis.disconnect();
     })();
     await this.#closed;

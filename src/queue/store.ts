@@ -2,7 +2,9 @@
 // requests (any process writes them, the worker holding the run reads them), the guard that makes
 // a cloud job's cancel happen once, and the tombstone of a queued run removed by a cancel.
 import type { Redis } from 'ioredis';
+import { MAX_EVENTS, STATE_EVENT } from './feed.js';
 import type { PauseReason } from './option-types.js';
+import type { RunState } from './types.js';
 
 // Marks a run before it is sent, in one step: nothing is written while a cancel is requested
 // (returns 2) or when the caller's token is not the job's lock (BullMQ keeps it at `<job key>:lock`;
@@ -18,8 +20,8 @@ const ANSWER = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KE
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', unpack(ARGV, 4))
 return { redis.call('EXISTS', KEYS[3]), redis.call('GET', KEYS[4]) == ARGV[1] and 1 or 0 }`;
 
-/** The state event a worker publishes (`STATE_EVENT` in feed.ts), as stream fields. */
-type StateFields = Record<string, string | undefined>;
+/** The ids a state event carries once the run's job is known. */
+type StateIds = { promptId?: string | undefined; taskId?: string | undefined };
 
 /**
  * Reads and writes the queue's own keys under `<prefix>:<name>:gc:`.
@@ -49,21 +51,26 @@ export class RunStore {
    * Redis outage, a stall: whoever took the run over reads what was there), else `'marked'`, with
    * the state event published in the same step.
    */
-  async mark(runId: string, token: string, data: unknown, event: StateFields, maxEvents: number): Promise<'marked' | 'cancel' | 'lost'> {
+  async mark(runId: string, token: string, data: unknown): Promise<'marked' | 'cancel' | 'lost'> {
     const key = `${this.#jobs}${runId}`;
-    const answer = await this.#redis.eval(MARK, 4, `${key}:lock`, key, `${this.#base}cancel:${runId}`, `${this.#jobs}events`, token, JSON.stringify(data), maxEvents, ...fields(event));
+    const answer = await this.#redis.eval(MARK, 4, `${key}:lock`, key, `${this.#base}cancel:${runId}`, `${this.#jobs}events`, token, JSON.stringify(data), MAX_EVENTS, ...stateFields(runId, 'submitting'));
     return answer === 1 ? 'marked' : answer === 2 ? 'cancel' : 'lost';
   }
 
   /**
    * Stores the answer of a submission (the run's data with its prompt or task id) and publishes
-   * its state event, in one step; resolves whether a cancel is requested for the run and whether
-   * `token` still holds it (BullMQ's lock manager extends a held lock on its own).
+   * its `running` event, in one step; resolves whether a cancel is requested for the run and
+   * whether `token` still holds it (BullMQ's lock manager extends a held lock on its own).
    */
-  async storeAnswer(runId: string, token: string | undefined, data: unknown, event: StateFields, maxEvents: number): Promise<{ cancel: boolean; held: boolean }> {
+  async storeAnswer(runId: string, token: string | undefined, data: unknown, ids: StateIds): Promise<{ cancel: boolean; held: boolean }> {
     const key = `${this.#jobs}${runId}`;
-    const [cancel, held] = (await this.#redis.eval(ANSWER, 4, key, `${this.#jobs}events`, `${this.#base}cancel:${runId}`, `${key}:lock`, token ?? '', JSON.stringify(data), maxEvents, ...fields(event))) as [number, number];
+    const [cancel, held] = (await this.#redis.eval(ANSWER, 4, key, `${this.#jobs}events`, `${this.#base}cancel:${runId}`, `${key}:lock`, token ?? '', JSON.stringify(data), MAX_EVENTS, ...stateFields(runId, 'running', ids))) as [number, number];
     return { cancel: cancel === 1, held: token === undefined || held === 1 };
+  }
+
+  /** Publishes a run's state on the queue's event stream, where every follower reads it (`RunFeed`). */
+  async publishState(runId: string, state: RunState, ids: StateIds = {}): Promise<void> {
+    await this.#redis.xadd(`${this.#jobs}events`, 'MAXLEN', '~', MAX_EVENTS, '*', ...stateFields(runId, state, ids));
   }
 
   /** The reason the queue was paused, or `undefined`. */
@@ -138,9 +145,10 @@ export interface Tombstone {
   endedAt: number;
 }
 
-/** The stream fields of a state event (`event`, then its defined fields). */
-function fields(event: StateFields): string[] {
-  const out: string[] = [];
-  for (const [name, value] of Object.entries(event)) if (value !== undefined) out.push(name, value);
+/** The stream fields of a run's state event: `event`, the run's id and state, the ids known. */
+function stateFields(runId: string, state: RunState, ids: StateIds = {}): string[] {
+  const out = ['event', STATE_EVENT, 'jobId', runId, 'state', state];
+  if (ids.promptId !== undefined) out.push('promptId', ids.promptId);
+  if (ids.taskId !== undefined) out.push('taskId', ids.taskId);
   return out;
 }

@@ -62,6 +62,11 @@ export function createAreaServer(options: AreaServerOptions): Server {
       }
     });
   });
+  // An idle connection outlives a client's own hold on it (a client closes it just before the
+  // hint below runs out): with Node's 5 s, a busy client reused connections the server was closing
+  // and a submission met ECONNRESET (a SubmissionUnknownError the simulator caused, not the test).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   trackConnections(server);
   if (router.hasUpgrades) server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => upgrade(options, router, req, socket, head, isDown(server)));
   return server;

@@ -1,4 +1,4 @@
-import ky, { type KyInstance } from 'ky';
+import ky, { NetworkError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
 import { resolveAuth, type AuthHeader, type AuthScheme, type Credential } from './auth.js';
 import { HTTP_DEFAULTS } from './defaults.js';
@@ -11,7 +11,6 @@ import { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS, S
 import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 import { callSafely } from './callbacks.js';
 import { parseResponse } from './schema.js';
-import { sleep } from './sleep.js';
 import { appendQuery, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
 
 /** Credentials shorter than this are not scrubbed from success answers (see `RequestSpec.scrubAnswer`). */
@@ -80,11 +79,47 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
 
 const MAX_REDIRECTS = 5;
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'cf-ray'];
+// ky refuses a timeout beyond the timer limit; the option rules allow up to it.
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** One call through ky: what its attempts share and what the last one found. */
+interface Call {
+  spec: RequestSpec<z.ZodMiniType | undefined>;
+  /** The success response is returned unread (downloads), under its own guard. */
+  raw: boolean;
+  /** Aborts with the caller's signal and, unless the call finishes on close, the client's life. */
+  signal: AbortSignal;
+  policy: RetryPolicy | false;
+  perAttempt: number;
+  total: number;
+  started: number;
+  secrets: string[];
+  attempt: number;
+  attemptStartedAt: number;
+  /** The attempt's time limit was cut short by the total deadline: its timeout is not retried. */
+  deadlineBound: boolean;
+  /** The last attempt whose outcome `onResponse` has reported. */
+  reported: number;
+  /** The delay the retry rule chose, which ky then waits (abortably). */
+  nextDelay: number;
+  /** The first hop's URL, and the last hop's once an attempt followed redirects. */
+  readonly firstUrl: string;
+  url: string;
+  status: number;
+  requestId?: string | undefined;
+  /** The success body, read inside the attempt (so its timeout and retries cover it). */
+  text: string;
+}
 
 /**
- * The shared fetch core: the only code that calls ky. Attaches credentials to the client's own
- * origin only, follows redirects itself (dropping credentials across origins), retries idempotent
- * calls within attempts and a clock budget, validates bodies, and redacts everything it reports.
+ * The shared fetch core: the only code that calls ky. ky runs each call: the retries (the SDK's
+ * rule in `shouldRetry` decides which failure is worth another try and how long ky waits), the
+ * per-attempt and total timeouts, the abortable waits between attempts, the credential put on
+ * each attempt (`beforeRequest`, `beforeRetry`) and the mapping of what fails to the SDK's
+ * scrubbed errors (`beforeError`). Ours, because ky has no way to say them (docs/architecture.md):
+ * credentials kept to the client's own origin across redirects (followed by hand), bodies read
+ * within a byte bound inside the attempt, a streamed upload never teed to be replayed, `notSent`,
+ * a paid POST that finishes after `close()`, and the clock budget of retries.
  */
 export class HttpClient {
   readonly baseUrl: string;
@@ -94,6 +129,7 @@ export class HttpClient {
   readonly #life = new AbortController();
   /** Every secret this client was given or sent: what it reports is scrubbed of all of them. */
   readonly #secrets = new SecretSet();
+  readonly #fetch: typeof fetch;
 
   constructor(config: HttpClientConfig) {
     // A path (a relay on the page's own server) is resolved against the page, in a browser only.
@@ -105,7 +141,9 @@ export class HttpClient {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.#origin = origin;
     this.#config = config;
-    this.#ky = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, ...(config.fetch ? { fetch: config.fetch } : {}) });
+    // Looked up per call, as fetch itself would be: a test or an app may replace globalThis.fetch.
+    this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#ky = ky.create({ throwHttpErrors: false });
   }
 
   /** Aborts (reason: a `ClientClosedError`) when the client is closed. */
@@ -142,12 +180,13 @@ export class HttpClient {
   async request<S extends z.ZodMiniType>(spec: RequestSpec<S> & { schema: S }): Promise<z.infer<S>>;
   async request(spec: RequestSpec): Promise<undefined>;
   async request(spec: RequestSpec<z.ZodMiniType | undefined>): Promise<unknown> {
-    return this.#run(spec, async (response, url, secret, signal) => {
-      const read = await readBody(response, signal);
-      if (!spec.schema) return undefined;
-      const body = spec.scrubAnswer ? scrubSecrets(read, secret, ANSWER_SECRET_MIN_LENGTH) : read;
-      return parseResponse(spec.schema, body, spec.method, url, secret, spec.secretFields);
-    });
+    const { call } = await this.#run(spec, false);
+    if (!spec.schema) return undefined;
+    // ky's `.json(schema)` would read the body again, without a byte bound: the text read inside
+    // the attempt is parsed and checked here, with the same zod schema.
+    const read = parseBody(call.text);
+    const body = spec.scrubAnswer ? scrubSecrets(read, call.secrets, ANSWER_SECRET_MIN_LENGTH) : read;
+    return parseResponse(spec.schema, body, spec.method, call.url, call.secrets, spec.secretFields);
   }
 
   /**
@@ -156,142 +195,245 @@ export class HttpClient {
    * with the caller's reason on abort.
    */
   async requestRaw(spec: RequestSpec): Promise<Response> {
-    return this.#run(spec, async (response) => response, false);
+    return (await this.#run(spec, true)).response;
   }
 
-  async #run<T>(spec: RequestSpec<z.ZodMiniType | undefined>, onSuccess: OnSuccess<T>, timeBody = true): Promise<T> {
+  async #run(spec: RequestSpec<z.ZodMiniType | undefined>, raw: boolean): Promise<{ call: Call; response: Response }> {
     this.throwIfClosed();
     // A backstop: every public method checks its options first, with its own context.
     assertOptions(`${spec.method} ${spec.path}`, spec.options, REQUEST_RULES);
     const options = spec.options ?? {};
+    const caller = options.signal;
+    if (caller?.aborted) throw caller.reason;
     const policy = retryPolicy(this.#config.retry, options.retry);
     const idempotent = spec.idempotent ?? spec.method !== 'POST';
-    const perAttempt = options.timeout ?? this.#config.timeout ?? HTTP_DEFAULTS.timeout;
-    const total = options.totalTimeout ?? this.#config.totalTimeout ?? HTTP_DEFAULTS.totalTimeout;
-    const started = Date.now();
-    const deadlineAt = started + total;
-    const operation = () => `${spec.method} ${redactUrl(this.#urlOf(spec))}`;
-    for (let attempt = 1; ; attempt++) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      const remaining = deadlineAt - Date.now();
-      if (remaining <= 0) throw new TimeoutError(operation(), total);
-      const timeout = remaining < perAttempt ? { ms: remaining, reported: total } : { ms: perAttempt, reported: perAttempt };
-      const stream = timeBody ? undefined : { idleMs: perAttempt, deadlineMs: remaining, totalMs: total };
-      const outcome = await this.#attempt(spec, attempt, timeout, options.signal, onSuccess, stream);
-      if (outcome.ok) return outcome.value;
-      const error = outcome.error;
-      const deadlineHit = error instanceof TimeoutError && timeout.ms !== perAttempt;
-      const retryable = idempotent && policy !== false && attempt <= policy.limit && !deadlineHit && this.#isRetryable(error);
-      const delay = retryable && policy ? retryDelay(error, attempt, policy) : undefined;
-      const withinBudget = policy !== false && delay !== undefined && Date.now() - started + delay <= policy.budgetMs;
-      this.#emitResponse(spec, outcome, attempt, withinBudget ? delay : undefined);
-      if (!retryable || !withinBudget || delay === undefined) throw error;
-      if (Date.now() + delay >= deadlineAt) throw new TimeoutError(operation(), total, error);
-      await sleep(delay, options.signal);
-    }
-  }
-
-  async #attempt<T>(spec: RequestSpec<z.ZodMiniType | undefined>, attempt: number, timeout: { ms: number; reported: number }, caller: AbortSignal | undefined, onSuccess: OnSuccess<T>, stream: { idleMs: number; deadlineMs: number; totalMs: number } | undefined): Promise<Attempt<T>> {
-    // One controller per attempt, linked to the caller's signal and the client's life by
-    // listeners (removed when the attempt ends). Every wait below races this signal itself
-    // (guard.ts): the fetch implementation's own abort propagation can be lost to a GC.
+    // One controller per call, linked to the caller's signal and the client's life by listeners
+    // (removed when the call ends, or when a streamed body is done); every wait of an attempt
+    // races it (guard.ts).
     const controller = new AbortController();
-    let url = this.#urlOf(spec);
-    const timer = setTimeout(() => controller.abort(new TimeoutError(`${spec.method} ${redactUrl(url)}`, timeout.reported)), timeout.ms);
+    const life = spec.finishOnClose ? undefined : this.#life.signal;
     const onAbort = () => controller.abort(caller?.reason);
     const onClose = () => controller.abort(this.#life.signal.reason);
-    const life = spec.finishOnClose ? undefined : this.#life.signal;
     caller?.addEventListener('abort', onAbort, { once: true });
     life?.addEventListener('abort', onClose, { once: true });
-    const signal = controller.signal;
-    const startedAt = Date.now();
+    const release = () => {
+      caller?.removeEventListener('abort', onAbort);
+      life?.removeEventListener('abort', onClose);
+    };
     this.#secrets.add(...(spec.secrets ?? []));
-    const secrets: string[] = [...(spec.secrets ?? []), ...this.#secrets.list];
-    let response: Response | undefined;
+    const url = this.#urlOf(spec);
+    const headers = this.#headers(spec, undefined, spec.json !== undefined || spec.body !== undefined, this.#sameOrigin(spec, url));
+    const call: Call = {
+      spec,
+      raw,
+      signal: controller.signal,
+      policy,
+      perAttempt: options.timeout ?? this.#config.timeout ?? HTTP_DEFAULTS.timeout,
+      total: options.totalTimeout ?? this.#config.totalTimeout ?? HTTP_DEFAULTS.totalTimeout,
+      started: Date.now(),
+      secrets: [...(spec.secrets ?? []), ...this.#secrets.list],
+      attempt: 0,
+      attemptStartedAt: 0,
+      deadlineBound: false,
+      reported: 0,
+      nextDelay: 0,
+      firstUrl: url,
+      url,
+      status: 0,
+      text: '',
+    };
     let streaming = false;
     try {
-      let method: string = spec.method;
-      let body: RequestBody | undefined = spec.json !== undefined ? JSON.stringify(spec.json) : typeof spec.body === 'function' ? spec.body() : spec.body;
-      for (let hop = 0; ; hop++) {
-        // An anonymous call (a signed URL) carries no credential, whatever its origin.
-        const sameOrigin = !spec.anonymous && new URL(url).origin === this.#origin;
-        const auth = sameOrigin ? await this.#auth() : undefined;
-        if (auth) secrets.push(auth.secret);
-        const headers = this.#headers(spec, auth, body !== undefined, sameOrigin);
-        for (const [name, value] of Object.entries(headers)) if (SECRET_HEADERS.has(name.toLowerCase())) secrets.push(...headerSecrets(value));
-        this.#secrets.add(...secrets);
-        this.#emit(() => this.#config.onRequest?.({ method, url: redactUrl(url), headers: redactHeaders(headers), attempt }));
-        const sent = this.#ky(url, { method, headers, body: body ?? null, signal, redirect: spec.streamBody ? 'error' : 'manual' });
-        response = await raceSignal(sent, signal, discard);
-        const location = response.headers.get('location');
-        if (!isRedirect(response.status) || !location) break;
-        discard(response);
-        if (hop >= MAX_REDIRECTS) {
-          throw new GraphcloudError(`${spec.method} ${redactUrl(this.#urlOf(spec))} was redirected more than ${MAX_REDIRECTS} times (a redirect loop?); last hop ${redactUrl(url)}`);
-        }
-        const next = new URL(location, url).toString();
-        // Fetch's rules: 303 turns any method but GET/HEAD into a GET, and 301/302 turn a POST into
-        // one, dropping the body; 307/308 repeat the same method with the same body.
-        if (response.status === 303 ? method !== 'GET' && method !== 'HEAD' : method === 'POST' && response.status <= 302) {
-          method = 'GET';
-          body = undefined;
-        } else if (body !== undefined && new URL(next).origin !== new URL(url).origin) {
-          // A body can carry secrets (a partner key in a workflow); it never travels to another host.
-          throw new GraphcloudError(`${spec.method} ${redactUrl(url)} answered ${response.status} to another origin (${redactUrl(next)}); the SDK does not send a request body to another host`);
-        }
-        url = next;
-      }
-      if (response.type === 'opaqueredirect') {
-        // Browsers hide the target of a redirect from code: the cloud's output files (a 302 to a
-        // signed URL on another host) need the relay there (docs/wire-protocol.md#redirects-and-credentials).
-        throw new GraphcloudError(`${spec.method} ${redactUrl(url)} redirected, and a browser hides redirect targets, so the SDK will not follow it with credentials; in a browser, get cloud output files through the relay of graphcloud/server (no key in the page; see docs/browser.md)`);
-      }
-      // A server can echo a credential anywhere, its request id header included.
-      const requestId = scrubSecrets(readRequestId(response.headers), secrets);
-      if (!response.ok) {
-        const body = redactFields(scrubSecrets(await readBody(response, signal), secrets), spec.secretFields ?? []);
-        const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-        const raw = createApiError({ status: response.status, method: spec.method, url: redactUrl(url), body, requestId, retryAfterMs });
-        const error = this.#config.mapError?.(raw) ?? raw;
-        return { ok: false, error, status: response.status, requestId, startedAt };
-      }
-      if (stream) {
+      const authorize = async ({ request }: { request: Request }) => this.#authorize(call, request);
+      const response = await this.#ky(url, {
+        method: spec.method,
+        headers,
+        signal: call.signal,
+        redirect: spec.streamBody ? 'error' : 'manual',
+        timeout: Math.min(call.perAttempt, MAX_TIMER_MS),
+        totalTimeout: Math.min(call.total, MAX_TIMER_MS),
+        // The body travels in the attempt, never in ky's Request: ky clones that Request to replay
+        // it, which tees (buffers) a streamed upload whole.
+        fetch: async (request) => this.#attempt(call, request as Request),
+        retry: {
+          limit: policy === false || !idempotent ? 0 : policy.limit,
+          methods: [spec.method.toLowerCase()],
+          shouldRetry: ({ error }) => this.#shouldRetry(call, error),
+          delay: () => call.nextDelay,
+          backoffLimit: Number.POSITIVE_INFINITY,
+        },
+        hooks: { beforeRequest: [authorize], beforeRetry: [authorize], beforeError: [({ error }) => this.#sdkError(call, error)] },
+      });
+      if (raw) {
         // A raw response streams after this returns: its own guard bounds it (an idle timeout and
         // the total deadline), follows the caller's signal and the client's life until the body
         // is read, cancelled or broken, and then lets go of them (no listener piles up).
         streaming = true;
-        clearTimeout(timer);
-        const operation = `${spec.method} ${redactUrl(url)}`;
-        response = guardStream(response, {
+        const operation = `${spec.method} ${redactUrl(call.url)}`;
+        const remaining = call.started + call.total - Date.now();
+        const guarded = guardStream(response, {
           signals: [caller, life],
-          idleMs: stream.idleMs,
-          deadlineMs: stream.deadlineMs,
-          timeoutError: (ms) => new TimeoutError(operation, ms === stream.deadlineMs ? stream.totalMs : ms),
-          onDone: () => {
-            caller?.removeEventListener('abort', onAbort);
-            life?.removeEventListener('abort', onClose);
-          },
+          idleMs: call.perAttempt,
+          deadlineMs: remaining,
+          timeoutError: (ms) => new TimeoutError(operation, ms === remaining ? call.total : ms),
+          onDone: release,
         });
+        return { call, response: guarded };
       }
-      const value = await onSuccess(response, url, secrets, signal);
-      this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, requestId }));
-      return { ok: true, value };
-    } catch (cause) {
+      return { call, response };
+    } catch (error) {
       if (caller?.aborted) throw caller.reason;
       if (life?.aborted) throw life.reason;
-      if (cause instanceof GraphcloudError && !(cause instanceof TimeoutError)) {
-        if (response) this.#emit(() => this.#config.onResponse?.({ method: spec.method, url: redactUrl(url), status: response?.status ?? 0, attempt, durationMs: Date.now() - startedAt, error: `${cause.name}: ${cause.message}` }));
-        throw cause;
-      }
-      const error = signal.aborted ? (signal.reason as TimeoutError) : new ConnectionError(spec.method, redactUrl(url), sanitizeCause(cause, secrets), response?.status);
-      return { ok: false, error, status: response?.status ?? 0, startedAt };
+      const sdk = this.#sdkError(call, error);
+      this.#report(call, sdk, undefined);
+      throw sdk;
     } finally {
-      clearTimeout(timer);
-      if (!streaming) {
-        caller?.removeEventListener('abort', onAbort);
-        life?.removeEventListener('abort', onClose);
-      }
+      if (!streaming) release();
     }
+  }
+
+  /** ky's `fetch`: one attempt, its redirects followed by hand, its body read within bounds. */
+  async #attempt(call: Call, request: Request): Promise<Response> {
+    call.attempt += 1;
+    call.attemptStartedAt = Date.now();
+    call.deadlineBound = call.started + call.total - call.attemptStartedAt < call.perAttempt;
+    call.status = 0;
+    call.requestId = undefined;
+    call.url = call.firstUrl;
+    // ky's signal (its per-attempt timeout) and the call's own, joined by listeners of ours (not
+    // AbortSignal.any, whose derived signal a GC can drop mid-read): every wait below races it,
+    // and the fetch is aborted with it.
+    const joined = new AbortController();
+    const sources = [call.signal, request.signal];
+    const onAbort = (event: Event) => joined.abort((event.target as AbortSignal).reason);
+    for (const source of sources) {
+      if (source.aborted) joined.abort(source.reason);
+      else source.addEventListener('abort', onAbort, { once: true });
+    }
+    try {
+      return await this.#send(call, request.headers, joined.signal);
+    } finally {
+      for (const source of sources) source.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async #send(call: Call, firstHeaders: Headers, signal: AbortSignal): Promise<Response> {
+    const { spec } = call;
+    let url = call.url;
+    let method: string = spec.method;
+    let body: RequestBody | undefined = spec.json !== undefined ? JSON.stringify(spec.json) : typeof spec.body === 'function' ? spec.body() : spec.body;
+    let headers: Headers | Record<string, string> = firstHeaders;
+    let response: Response;
+    for (let hop = 0; ; hop++) {
+      if (hop > 0) {
+        const sameOrigin = this.#sameOrigin(spec, url);
+        const auth = sameOrigin ? await this.#auth() : undefined;
+        if (auth) call.secrets.push(auth.secret);
+        headers = this.#headers(spec, auth, body !== undefined, sameOrigin);
+      }
+      const sentHeaders = headers;
+      this.#emit(() => this.#config.onRequest?.({ method, url: redactUrl(url), headers: redactHeaders(sentHeaders instanceof Headers ? Object.fromEntries(sentHeaders) : sentHeaders), attempt: call.attempt }));
+      const init: RequestInit & { duplex?: 'half' } = { method, headers, body: body ?? null, signal, redirect: spec.streamBody ? 'error' : 'manual' };
+      // Fetch requires it for a streamed body (and ignores it for others), as ky sets it.
+      if (body !== undefined) init.duplex = 'half';
+      response = await raceSignal(this.#fetch(url, init), signal, discard);
+      call.status = response.status;
+      const location = response.headers.get('location');
+      if (!isRedirect(response.status) || !location) break;
+      discard(response);
+      if (hop >= MAX_REDIRECTS) {
+        throw new GraphcloudError(`${spec.method} ${redactUrl(call.firstUrl)} was redirected more than ${MAX_REDIRECTS} times (a redirect loop?); last hop ${redactUrl(url)}`);
+      }
+      const next = new URL(location, url).toString();
+      // Fetch's rules: 303 turns any method but GET/HEAD into a GET, and 301/302 turn a POST into
+      // one, dropping the body; 307/308 repeat the same method with the same body.
+      if (response.status === 303 ? method !== 'GET' && method !== 'HEAD' : method === 'POST' && response.status <= 302) {
+        method = 'GET';
+        body = undefined;
+      } else if (body !== undefined && new URL(next).origin !== new URL(url).origin) {
+        // A body can carry secrets (a partner key in a workflow); it never travels to another host.
+        throw new GraphcloudError(`${spec.method} ${redactUrl(url)} answered ${response.status} to another origin (${redactUrl(next)}); the SDK does not send a request body to another host`);
+      }
+      url = next;
+      call.url = url;
+    }
+    if (response.type === 'opaqueredirect') {
+      // Browsers hide the target of a redirect from code: the cloud's output files (a 302 to a
+      // signed URL on another host) need the relay there (docs/wire-protocol.md#redirects-and-credentials).
+      throw new GraphcloudError(`${spec.method} ${redactUrl(url)} redirected, and a browser hides redirect targets, so the SDK will not follow it with credentials; in a browser, get cloud output files through the relay of graphcloud/server (no key in the page; see docs/browser.md)`);
+    }
+    // A server can echo a credential anywhere, its request id header included.
+    call.requestId = scrubSecrets(readRequestId(response.headers), call.secrets);
+    if (!response.ok) {
+      const answer = redactFields(scrubSecrets(parseBody(await readText(response, signal)), call.secrets), spec.secretFields ?? []);
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+      const error = createApiError({ status: response.status, method: spec.method, url: redactUrl(url), body: answer, requestId: call.requestId, retryAfterMs });
+      throw this.#config.mapError?.(error) ?? error;
+    }
+    // Read whole inside the attempt: its timeout and retries cover the body, within the byte
+    // bound. ky is handed the response read; it does not read it again.
+    if (!call.raw) call.text = await readText(response, signal);
+    this.#report(call, undefined, undefined);
+    return response;
+  }
+
+  /** ky's `shouldRetry`: the SDK's rule, its clock budget and deadline; the chosen delay is ky's to wait. */
+  #shouldRetry(call: Call, cause: unknown): boolean {
+    if (call.signal.aborted) return false;
+    const error = this.#sdkError(call, cause);
+    const policy = call.policy;
+    if (policy === false || (error instanceof TimeoutError && call.deadlineBound) || !isTransientError(error, this.#config.isRetryableStatus ?? isTransientStatus)) {
+      this.#report(call, error, undefined);
+      return false;
+    }
+    const retryAfter = (error as ApiError).retryAfterMs;
+    const delay = typeof retryAfter === 'number' ? retryAfter : backoffDelay(call.attempt, policy);
+    const now = Date.now();
+    if (now - call.started + delay > policy.budgetMs) {
+      this.#report(call, error, undefined);
+      return false;
+    }
+    this.#report(call, error, delay);
+    if (now + delay >= call.started + call.total) throw new TimeoutError(`${call.spec.method} ${redactUrl(call.url)}`, call.total, error);
+    call.nextDelay = delay;
+    return true;
+  }
+
+  /** ky's `beforeRequest` and `beforeRetry`: the credential, resolved per attempt, on the client's own origin only. */
+  async #authorize(call: Call, request: Request): Promise<void> {
+    const auth = this.#sameOrigin(call.spec, call.firstUrl) ? await this.#auth() : undefined;
+    if (!auth) return;
+    request.headers.set(auth.name, auth.value);
+    call.secrets.push(auth.secret);
+  }
+
+  /**
+   * ky's `beforeError`, and the mapping of every failure: the SDK's own errors pass, ky's timeout
+   * becomes a `TimeoutError`, anything else the runtime threw a `ConnectionError` whose text is
+   * scrubbed of every credential the request carried.
+   */
+  #sdkError(call: Call, error: unknown): GraphcloudError {
+    if (error instanceof GraphcloudError) return error;
+    const operation = `${call.spec.method} ${redactUrl(call.url)}`;
+    if (error instanceof KyTimeoutError) {
+      return new TimeoutError(operation, call.deadlineBound || Date.now() - call.started >= call.total ? call.total : call.perAttempt);
+    }
+    const cause = error instanceof NetworkError ? error.cause : error;
+    return new ConnectionError(call.spec.method, redactUrl(call.url), sanitizeCause(cause, call.secrets), call.status || undefined);
+  }
+
+  /** Tells `onResponse` how an attempt ended, once per attempt: an error, or success without one. */
+  #report(call: Call, error: GraphcloudError | undefined, retryInMs: number | undefined): void {
+    if (call.reported >= call.attempt) return;
+    call.reported = call.attempt;
+    const url = error && 'url' in error && typeof error.url === 'string' ? error.url : redactUrl(call.url);
+    const outcome = error ? { error: `${error.name}: ${error.message}`, retryInMs } : {};
+    this.#emit(() => this.#config.onResponse?.({ method: call.spec.method, url, status: call.status, attempt: call.attempt, durationMs: Date.now() - call.attemptStartedAt, requestId: call.requestId, ...outcome }));
+  }
+
+  #sameOrigin(spec: RequestSpec<z.ZodMiniType | undefined>, url: string): boolean {
+    // An anonymous call (a signed URL) carries no credential, whatever its origin.
+    return !spec.anonymous && new URL(url).origin === this.#origin;
   }
 
   #urlOf(spec: RequestSpec<z.ZodMiniType | undefined>): string {
@@ -319,20 +461,11 @@ export class HttpClient {
     for (const [name, value] of [...Object.entries(this.#config.headers ?? {}), ...Object.entries(spec.options?.headers ?? {})]) {
       // Credential headers the caller set follow the same rule as the client's own: its origin only.
       if (sameOrigin || !SECRET_HEADERS.has(name.toLowerCase())) headers[name] = value;
+      if (SECRET_HEADERS.has(name.toLowerCase())) this.#secrets.add(...headerSecrets(value));
     }
     if (spec.json !== undefined && hasBody) headers['content-type'] = 'application/json';
     if (auth) headers[auth.name] = auth.value;
     return headers;
-  }
-
-  #isRetryable(error: GraphcloudError): boolean {
-    return isTransientError(error, this.#config.isRetryableStatus ?? isTransientStatus);
-  }
-
-  #emitResponse(spec: RequestSpec<z.ZodMiniType | undefined>, outcome: Attempt<unknown> & { ok: false }, attempt: number, retryInMs: number | undefined): void {
-    const error = outcome.error;
-    const url = 'url' in error && typeof error.url === 'string' ? error.url : redactUrl(this.#urlOf(spec));
-    this.#emit(() => this.#config.onResponse?.({ method: spec.method, url, status: outcome.status, attempt, durationMs: Date.now() - outcome.startedAt, requestId: outcome.requestId, error: `${error.name}: ${error.message}`, retryInMs }));
   }
 
   #emit(call: () => unknown): void {
@@ -346,16 +479,9 @@ export class HttpClient {
   }
 }
 
-type Attempt<T> = { ok: true; value: T } | { ok: false; error: GraphcloudError; status: number; requestId?: string | undefined; startedAt: number };
-
 function retryPolicy(client: Partial<RetryPolicy> | false | undefined, call: Partial<RetryPolicy> | false | undefined): RetryPolicy | false {
   if (client === false || call === false) return false;
   return { ...HTTP_DEFAULTS.retry, ...client, ...call };
-}
-
-function retryDelay(error: GraphcloudError, attempt: number, policy: RetryPolicy): number {
-  const retryAfter = (error as ApiError).retryAfterMs;
-  return typeof retryAfter === 'number' ? retryAfter : backoffDelay(attempt, policy);
 }
 
 function isRedirect(status: number): boolean {
@@ -370,9 +496,8 @@ function readRequestId(headers: Headers): string | undefined {
   return undefined;
 }
 
-/** Reads a body as JSON when it parses, as text otherwise, `undefined` when empty; bounded by `signal`. */
-export async function readBody(response: Response, signal: AbortSignal): Promise<unknown> {
-  const text = await readText(response, signal);
+/** A body as JSON when it parses, as text otherwise, `undefined` when empty. */
+function parseBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -408,4 +533,3 @@ function headerSecrets(value: string): string[] {
   return token === value ? [value] : [value, token];
 }
 
-type OnSuccess<T> = (response: Response, url: string, secrets: string[], signal: AbortSignal) => Promise<T>;

@@ -1,6 +1,6 @@
 export * from './errors/index.js';
 export { HTTP_DEFAULTS } from './defaults.js';
-export { HttpClient, readBody, type HttpClientConfig, type RequestSpec } from './http.js';
+export { HttpClient, type HttpClientConfig, type RequestSpec } from './http.js';
 export type { Backoff, ClientOptions, RequestEvent, RequestOptions, ResponseEvent, RetryPolicy, WaitOptions } from './options.js';
 export type { AuthScheme, Credential } from './auth.js';
 export { Checker, checkIds, checkAnsweredId, isDotSegment, isPathSegment } from './check.js';

@@ -13,7 +13,7 @@ import type { JobResult, Workflow } from './model/types.js';
 import { validateWorkflow } from './model/validate-workflow.js';
 import { NodeDefinitionsResource } from './nodes.js';
 import { runWorkflow, type RunWorkflowOptions } from './run-workflow.js';
-import { checkWorkflowArgument } from './submit.js';
+import { checkWorkflowArgument, Submitter } from './submit.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
 import { isUiWorkflow } from './workflow/format.js';
@@ -115,6 +115,7 @@ export class CloudClient {
   readonly #http: HttpClient;
   readonly #hub: WatchHub;
   readonly #definitions: DefinitionCache;
+  readonly #submitter: Submitter;
 
   constructor(options: CloudClientOptions) {
     const check = new Checker();
@@ -138,14 +139,16 @@ export class CloudClient {
     });
     this.baseUrl = this.#http.baseUrl;
     this.clientId = clientId ?? globalThis.crypto.randomUUID();
+    const http = this.#http;
     const tokens = new RelayTokens();
-    const reader = new JobReader({ http: this.#http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens, queueRoute: jobRoutes?.queue });
-    this.#hub = new WatchHub({ http: this.#http, clientId: this.clientId, WebSocket, reader, policy, tokens });
-    this.#definitions = new DefinitionCache(this.#http);
-    this.nodes = new NodeDefinitionsResource(this.#http, this.#definitions);
-    this.files = new FilesResource(this.#http, tokens);
     const routes = { ...CLOUD_DEFAULTS.jobRoutes, ...defined(jobRoutes) };
-    this.jobs = new JobsResource({ http: this.#http, clientId: this.clientId, runtime, reader, hub: this.#hub, definitions: this.#definitions, routes, statusMap, tokens });
+    const reader = new JobReader({ http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens, routes });
+    this.#hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens });
+    this.#definitions = new DefinitionCache(http);
+    this.#submitter = new Submitter({ http, clientId: this.clientId, runtime, reader, definitions: this.#definitions, tokens });
+    this.nodes = new NodeDefinitionsResource(http, this.#definitions);
+    this.files = new FilesResource(http, tokens);
+    this.jobs = new JobsResource({ http, reader, hub: this.#hub, submitter: this.#submitter, routes, tokens });
   }
 
   /**
@@ -161,7 +164,7 @@ export class CloudClient {
    * ```
    */
   async runWorkflow(workflow: Workflow | UiWorkflow, options?: RunWorkflowOptions): Promise<JobResult> {
-    return runWorkflow({ http: this.#http, definitions: this.#definitions, files: this.files, jobs: this.jobs, hub: this.#hub }, workflow, options);
+    return runWorkflow({ http: this.#http, definitions: this.#definitions, files: this.files, jobs: this.jobs, hub: this.#hub, submitter: this.#submitter }, workflow, options);
   }
 
   /**

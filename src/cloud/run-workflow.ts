@@ -7,7 +7,7 @@ import { InvalidWorkflowError, JobFailedError, OutputDownloadError, splitIssues,
 import { listOutputFiles } from './model/outputs.js';
 import type { JobResult, OutputFile, SubmitResult, Workflow } from './model/types.js';
 import { checkUiAddresses, placeInputs, readUploads, withUploads, type UploadSpec } from './run-inputs.js';
-import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions } from './submit.js';
+import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import { isUiWorkflow } from './workflow/format.js';
@@ -88,19 +88,22 @@ const RUN_RULES: OptionRules = Object.freeze({
 const DOWNLOAD_CONCURRENCY = 4;
 
 /**
- * What `runWorkflow()` is written over: the client's resources and its watch hub, never the client.
+ * What `runWorkflow()` is written over: the client's resources, its submitter and its watch hub,
+ * never the client.
  *
  * @example
  * ```ts
- * const parts: RunParts = { http, definitions, files, jobs, hub };
+ * const parts: RunParts = { http, definitions, files, jobs, hub, submitter };
  * ```
  */
 export interface RunParts {
   http: HttpClient;
   definitions: DefinitionCache;
   files: FilesResource;
+  /** Cancels the job when nobody waits for it any more (`cancelOnAbort`). */
   jobs: JobsResource;
   hub: WatchHub;
+  submitter: Submitter;
 }
 
 /**
@@ -123,7 +126,7 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
   // for a UI-format one whenever its file alone can tell (untitled nodes need the definitions).
   if (!isUiWorkflow(input)) placeInputs(input, options?.inputs ?? {}, targets, undefined);
   else checkUiAddresses(input, [...Object.keys(options?.inputs ?? {}), ...targets.map((target) => target.address)]);
-  const { http, definitions, files, jobs, hub } = parts;
+  const { http, definitions, files, jobs, hub, submitter } = parts;
   const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId } = options ?? {};
   const request: RequestOptions = { signal, timeout, totalTimeout, retry, headers };
   throwIfAborted(signal);
@@ -156,7 +159,7 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
     const since = await ready;
     throwIfAborted(signal);
     http.throwIfClosed();
-    const submitted = await jobs.submitPrepared(prepared, { ...request, partnerApiKey, extraData, promptId }, (chosen) => (sent = chosen), warnings);
+    const submitted = await submitter.submit(prepared, { ...request, partnerApiKey, extraData, promptId, validate: false }, 'cloud.runWorkflow()', { warnings, onChosen: (chosen) => (sent = chosen) });
     sent = submitted.promptId;
     callSafely(onSubmitted, submitted);
     // Closed while the submission was in flight: the job runs; name it rather than lose it.

@@ -1,6 +1,12 @@
-import { NotFoundError, path, redactUrl, type HttpClient, type RequestOptions } from '../../core/index.js';
+// Reading jobs: a job's status and outputs (the jobs resource and the watcher's poll fallback share
+// one reader, so a runtime detected by one is known to both), one job, the list (one page, or
+// every page lazily), and the queue. Each runtime's parameter names are written here, and its
+// answers read by job-wire.ts (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
+import { NotFoundError, paginateOffsets, path, redactUrl, ValidationError, type HttpClient, type RequestOptions } from '../../core/index.js';
 import { CLOUD_DEFAULTS } from './defaults.js';
-import { QueueSchema, toJobQueue } from './job-wire.js';
+import { historyPage } from './job-history.js';
+import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './job-types.js';
+import { JobDetailSchema, JobListSchema, QueueSchema, toExtraData, toJobDetail, toJobPage, toJobQueue } from './job-wire.js';
 import { readOutputs } from './outputs.js';
 import type { RelayTokens } from './relay-tokens.js';
 import { AnyObjectSchema, JobStatusSchema } from './schemas.js';
@@ -24,9 +30,17 @@ export interface JobReaderConfig {
   outputRoutes: readonly string[];
   /** Tokens of jobs submitted through a relay, sent with their reads. */
   tokens?: RelayTokens | undefined;
-  /** The queue route (`GET`), asked when a watched job is absent from a local runtime's history. @default '/api/queue' */
-  queueRoute?: string | undefined;
+  /** Routes of job listing and the queue (the queue is also asked when a watched job is absent from a local runtime's history). @default DEFAULTS.cloud.jobRoutes */
+  routes?: Readonly<JobRoutes> | undefined;
 }
+
+const SORT_NAMES = {
+  cloud: { createdAt: 'create_time', executionTime: 'execution_time' },
+  local: { createdAt: 'created_at', executionTime: 'execution_duration' },
+} as const;
+
+/** The default page size: the cloud's own default, and a bound on a local runtime's answer. */
+export const DEFAULT_PAGE_SIZE = 100;
 
 /** Ids of the jobs this client cancelled that are remembered (the newest). */
 const CANCELLED_KEPT = 1_000;
@@ -47,9 +61,10 @@ export interface Absence {
 }
 
 /**
- * Reads what the server records of a job: its status (the cloud's status route or, on a local
- * runtime, `/history/{id}`) and its outputs (the output routes, in order). The jobs resource and
- * the watcher's fallback polling share one reader, so a runtime detected by one is known to both.
+ * Reads what the server records of jobs: a job's status (the cloud's status route or, on a local
+ * runtime, `/history/{id}`) and outputs (the output routes, in order), one job, the list, the
+ * queue. The jobs resource and the watcher's fallback polling share one reader, so a runtime
+ * detected by one is known to both.
  *
  * @example
  * ```ts
@@ -59,11 +74,15 @@ export interface Absence {
  */
 export class JobReader {
   readonly #config: JobReaderConfig;
+  readonly #routes: Readonly<JobRoutes>;
   readonly #cancelled = new Set<string>();
   #runtime: 'cloud' | 'local' | undefined;
+  /** Set once a local runtime answered the listing route 404: its jobs are listed from `/history` from then on. */
+  #listingMissing = false;
 
   constructor(config: JobReaderConfig) {
     this.#config = config;
+    this.#routes = config.routes ?? CLOUD_DEFAULTS.jobRoutes;
     this.#runtime = config.runtime === 'auto' ? undefined : config.runtime;
   }
 
@@ -171,11 +190,118 @@ export class JobReader {
     return { outputs: Object.create(null) as Record<string, NodeOutput>, complete: false };
   }
 
+  /**
+   * One page of `GET /api/jobs`, with the runtime's own sort names; on a local runtime without
+   * that route (`404`, remembered), from its queue and `GET /history`.
+   */
+  async list(params: ListJobsParams, options: RequestOptions | undefined): Promise<JobPage> {
+    const { http, statusMap } = this.#config;
+    const runtime = await this.detect(options);
+    if (runtime === 'local' && params.outputType !== undefined) {
+      throw new ValidationError([{ path: 'params.outputType', rule: 'the cloud only: a local runtime cannot filter jobs by output type', received: params.outputType }], 'cloud.jobs.list()');
+    }
+    if (runtime === 'local' && this.#listingMissing) return http.scrub(await this.#listFromHistory(params, options));
+    const offset = params.offset ?? 0;
+    const status = params.status === undefined ? undefined : typeof params.status === 'string' ? params.status : params.status.join(',');
+    const body = await http.request({
+      method: 'GET',
+      path: this.#routes.jobs,
+      query: {
+        status,
+        sort_by: params.sortBy === undefined ? undefined : SORT_NAMES[runtime][params.sortBy],
+        sort_order: params.sortOrder,
+        offset,
+        limit: params.limit ?? DEFAULT_PAGE_SIZE,
+        output_type: params.outputType,
+      },
+      schema: JobListSchema,
+      options,
+    }).catch((error: unknown) => {
+      // ComfyUI 0.3.77 has no listing route: its jobs are in its queue and /history (docs/cloud.md).
+      if (!(error instanceof NotFoundError) || runtime !== 'local') throw error;
+      this.#listingMissing = true;
+      return undefined;
+    });
+    // Error texts and `extra_data` are the server's, and may echo the client's secrets.
+    if (!body) return http.scrub(await this.#listFromHistory(params, options));
+    return http.scrub(toJobPage(body, offset, statusMap));
+  }
+
+  /** Every job matching `params`, page after page, each page fetched when the loop reaches it. */
+  listAll(params: ListJobsParams, options: RequestOptions | undefined): AsyncIterable<JobSummary> {
+    const limit = params.limit ?? DEFAULT_PAGE_SIZE;
+    return paginateOffsets(async (offset) => {
+      const page = await this.list({ ...params, offset, limit }, options);
+      return { items: page.jobs, hasMore: page.hasMore, total: page.total };
+    }, params.offset ?? 0, limit);
+  }
+
+  /**
+   * One job (`GET /api/jobs/{id}`), or `undefined` when the server has no such job. A local runtime
+   * without that route (older versions) is asked through its queue and `/history/{id}`.
+   */
+  async get(promptId: string, options: RequestOptions | undefined): Promise<JobDetail | undefined> {
+    const { http, statusMap } = this.#config;
+    try {
+      const body = await http.request({ method: 'GET', path: this.#routes.job.replaceAll('{id}', encodeURIComponent(promptId)), schema: JobDetailSchema, options });
+      return http.scrub(toJobDetail(body, statusMap));
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+    if ((await this.detect(options)) !== 'local') return undefined;
+    return http.scrub(await this.#findLocally(promptId, options));
+  }
+
+  /** The queue (`GET /api/queue`): running jobs, and pending ones in run order with their position. */
+  async queue(options: RequestOptions | undefined): Promise<JobQueue> {
+    const body = await this.#config.http.request({ method: 'GET', path: this.#routes.queue, schema: QueueSchema, options });
+    return toJobQueue(body);
+  }
+
+  /**
+   * A page of a local runtime's jobs from its queue and `GET /history`, filtered, ordered and cut
+   * by the client. Newest first by submission without a status filter (the default), only the
+   * newest `offset + limit` entries of the history are asked for (`max_items`); otherwise all of it.
+   */
+  async #listFromHistory(params: ListJobsParams, options: RequestOptions | undefined): Promise<JobPage> {
+    const queue = await this.queue(options);
+    const newestFirst = params.status === undefined && params.sortBy !== 'executionTime' && params.sortOrder !== 'asc';
+    const maxItems = newestFirst ? (params.offset ?? 0) + (params.limit ?? DEFAULT_PAGE_SIZE) : undefined;
+    const history = await this.#config.http.request({ method: 'GET', path: '/history', query: { max_items: maxItems }, schema: AnyObjectSchema, options });
+    const complete = maxItems === undefined || Object.keys(history).length < maxItems;
+    return historyPage(queue, { history, complete }, params, DEFAULT_PAGE_SIZE, this.#config.statusMap);
+  }
+
+  /** A job of a local runtime without the job route: in its queue, in its history, or unknown. */
+  async #findLocally(promptId: string, options: RequestOptions | undefined): Promise<JobDetail | undefined> {
+    const queue = await this.queue(options);
+    const queued = [...queue.running, ...queue.pending].find((item) => item.promptId === promptId);
+    const empty = { raw: '', createdAt: undefined, startedAt: undefined, endedAt: undefined, durationMs: undefined, error: undefined, outputsCount: undefined, preview: undefined, workflowId: undefined, extraData: undefined };
+    if (queued) return { ...empty, promptId, status: queued.status, raw: `queue:${queued.status}`, number: queued.number, outputs: Object.create(null) as JobDetail['outputs'], workflow: queued.workflow };
+    const body = await this.#config.http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options });
+    if (!Object.hasOwn(body, promptId)) return undefined;
+    const status = historyStatus(promptId, body, this.#config.statusMap);
+    const entry = AnyObjectSchema.safeParse(body[promptId]);
+    const prompt = entry.success && Array.isArray(entry.data.prompt) ? AnyObjectSchema.safeParse(entry.data.prompt[2]) : undefined;
+    return {
+      ...empty,
+      promptId,
+      status: status.status,
+      raw: status.raw,
+      number: entry.success && Array.isArray(entry.data.prompt) && typeof entry.data.prompt[0] === 'number' ? entry.data.prompt[0] : undefined,
+      error: status.status === 'failed' || status.status === 'cancelled' ? { message: status.errorMessage ?? `Job ${status.status}` } : undefined,
+      outputs: readOutputs(body, promptId) ?? (Object.create(null) as JobDetail['outputs']),
+      workflow: prompt?.success ? (prompt.data as JobDetail['workflow']) : undefined,
+      // A history entry's prompt is [number, prompt_id, prompt, extra_data, outputs to execute].
+      extraData: toExtraData(entry.success && Array.isArray(entry.data.prompt) ? entry.data.prompt[3] : undefined),
+    };
+  }
+
   /** Whether the job is in the queue (running or pending); `undefined` when the queue cannot be read. */
   async #queued(promptId: string, options: RequestOptions): Promise<boolean | undefined> {
-    const { http, tokens, queueRoute = CLOUD_DEFAULTS.jobRoutes.queue } = this.#config;
+    const { http, tokens } = this.#config;
     try {
-      const body = await http.request({ method: 'GET', path: queueRoute, schema: QueueSchema, options: tokens?.withToken(promptId, options) ?? options });
+      const body = await http.request({ method: 'GET', path: this.#routes.queue, schema: QueueSchema, options: tokens?.withToken(promptId, options) ?? options });
       const queue = toJobQueue(body);
       return [...queue.running, ...queue.pending].some((item) => item.promptId === promptId);
     } catch (error) {

@@ -63,7 +63,15 @@ export interface HubWatchOptions {
 const RECORD_READS = 3;
 const RECORD_PAUSE_MS = 250;
 
-type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'>;
+/**
+ * How a job ended, as the hub settles it.
+ *
+ * @example
+ * ```ts
+ * const end: End = { status: 'cancelled', error: { message: 'cancelled' }, via: 'cancel', outputsComplete: false };
+ * ```
+ */
+export type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'>;
 
 /**
  * The one shared socket of a `CloudClient` and everything attached to it: the router, one poll
@@ -157,20 +165,24 @@ export class WatchHub {
     return watcher;
   }
 
-  /**
-   * `cloud.jobs.cancel()` stopped this job. A job removed from the queue before it ran
-   * (`ran: false`) never reaches any record of a local runtime
-   * (docs/wire-protocol.md#cloud-job-control-listing-and-queue), so its watchers settle as
-   * `cancelled` now. A run seen from its start ends with its own `execution_interrupted`; its
-   * status is read at once in case the socket misses it. Otherwise the watchers settle as
-   * `cancelled` now, with the outputs the server recorded.
-   */
-  cancelled(promptId: string, ran: boolean | undefined): void {
+  /** What the messages told about a job watched and not settling yet, or `undefined` (cancel.ts reads it). */
+  watching(promptId: string): Readonly<Seen> | undefined {
     const track = this.#tracks.get(promptId);
-    if (!track || track.settling) return;
-    if (ran !== false && track.seen.sawStart && !track.seen.gap) return track.poll.readNow();
-    const error = { message: `Job ${promptId} was cancelled (cloud.jobs.cancel())` };
-    void this.#settle(track, { status: 'cancelled', error, via: 'cancel', outputsComplete: ran === false }, ran !== false);
+    return track && !track.settling ? track.seen : undefined;
+  }
+
+  /** Reads a watched job's status now (an end to confirm). */
+  readNow(promptId: string): void {
+    this.#tracks.get(promptId)?.poll.readNow();
+  }
+
+  /**
+   * Settles the watchers of a job whose end was learned elsewhere (`cloud.jobs.cancel()`); with
+   * `fetch`, the outputs come from the job record.
+   */
+  settle(promptId: string, end: End, fetch: boolean): void {
+    const track = this.#tracks.get(promptId);
+    if (track) void this.#settle(track, end, fetch);
   }
 
   #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {

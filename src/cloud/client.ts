@@ -1,6 +1,6 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, resolveBaseUrl, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions } from '../core/index.js';
-import { DefinitionCache } from './definitions.js';
+import { DefinitionCache, NodeDefinitionsResource } from './definitions.js';
 import { FilesResource } from './files.js';
 import { JobsResource } from './jobs.js';
 import { CLOUD_DEFAULTS, defined, resolvePolicy, WATCHER_RULES, type WatcherPolicyOptions } from './model/defaults.js';
@@ -11,7 +11,6 @@ import { RelayTokens } from './model/relay-tokens.js';
 import type { StatusMapping } from './model/status.js';
 import type { JobResult, Workflow } from './model/types.js';
 import { validateWorkflow } from './model/validate-workflow.js';
-import { NodeDefinitionsResource } from './nodes.js';
 import { runWorkflow, type RunWorkflowOptions } from './run-workflow.js';
 import { checkWorkflowArgument, Submitter } from './submit.js';
 import { WatchHub } from './watch/hub.js';

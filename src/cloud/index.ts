@@ -1,6 +1,6 @@
 // The cloud's public names (the main entry re-exports them).
 export { CloudClient, type CloudClientOptions } from './client.js';
-export { NodeDefinitionsResource } from './nodes.js';
+export { NodeDefinitionsResource } from './definitions.js';
 export { FilesResource, type UploadMaskOptions, type UploadOptions } from './files.js';
 export type { OutputsSource, SavedOutput, SaveOutputsOptions } from './save-outputs.js';
 export { JobsResource, type JobWatchOptions, type WatchOptions } from './jobs.js';

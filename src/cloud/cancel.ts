@@ -4,9 +4,9 @@
 // running job of the user, so it is never sent for one job; it is `interruptAll()`, called by name
 // (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
 import { ApiError, NotFoundError, type HttpClient, type RequestOptions } from '../core/index.js';
-import type { JobReader } from './model/job-reader.js';
-import type { CancelResult, JobQueue, JobRoutes } from './model/job-types.js';
-import { CancelSchema, QueueDeleteSchema } from './model/job-wire.js';
+import type { JobReader } from './shared/job-reader.js';
+import type { CancelResult, JobQueue, JobRoutes } from './shared/job-types.js';
+import { CancelSchema, QueueDeleteSchema } from './shared/wire.js';
 import type { WatchHub } from './watch/hub.js';
 
 const NOT_CANCELLED = (reason: CancelResult['reason']): CancelResult => ({ cancelled: false, via: undefined, reason });

@@ -1,11 +1,11 @@
 // The server's node definitions: the public resource (`cloud.nodes`) and the one copy a client
 // keeps to check workflows before sending them.
 import { assertOptions, Checker, checkOptions, path, REQUEST_RULES, type HttpClient, type RequestOptions } from '../core/index.js';
-import type { WorkflowIssue } from './model/errors.js';
-import { readObjectInfo } from './model/definition-schemas.js';
-import { AnyObjectSchema } from './model/schemas.js';
-import type { Workflow } from './model/types.js';
-import { validateWorkflow, type NodeDefinition, type ObjectInfo } from './model/validate-workflow.js';
+import type { WorkflowIssue } from './shared/errors.js';
+import { readObjectInfo } from './workflow/node-definitions.js';
+import { AnyObjectSchema } from './shared/wire.js';
+import type { Workflow } from './shared/types.js';
+import { validateWorkflow, type NodeDefinition, type ObjectInfo } from './workflow/validate.js';
 import { WorkflowConversionError } from './workflow/errors.js';
 import type { UiWorkflow } from './workflow/types.js';
 

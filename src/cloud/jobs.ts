@@ -1,10 +1,10 @@
 import { assertOptions, Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, waitRules, type HttpClient, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
 import { JobControl } from './cancel.js';
-import { POLL_FLOOR_MS } from './model/defaults.js';
-import type { JobReader } from './model/job-reader.js';
-import type { RelayTokens } from './model/relay-tokens.js';
-import type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './model/job-types.js';
-import type { JobStatusInfo, NodeOutput, SubmitResult, Workflow } from './model/types.js';
+import { POLL_FLOOR_MS } from './shared/defaults.js';
+import type { JobReader } from './shared/job-reader.js';
+import type { RelayTokens } from './shared/relay-tokens.js';
+import type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './shared/job-types.js';
+import type { JobStatusInfo, NodeOutput, SubmitResult, Workflow } from './shared/types.js';
 import { checkWorkflowArgument, SUBMIT_RULES, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { WatcherStats } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';

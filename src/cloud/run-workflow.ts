@@ -2,11 +2,11 @@ import { callSafely, Checker, checkOptions, isPlainObject, Limiter, rule, throwI
 import type { DefinitionCache } from './definitions.js';
 import { isFileInput, type FilesResource, type UploadOptions } from './files.js';
 import { WATCH_RULES, type JobsResource, type WatchOptions } from './jobs.js';
-import { CLOUD_DEFAULTS } from './model/defaults.js';
-import { InvalidWorkflowError, JobFailedError, OutputDownloadError, splitIssues, WatcherClosedError, type WorkflowIssue } from './model/errors.js';
-import { listOutputFiles } from './model/outputs.js';
-import type { JobResult, OutputFile, SubmitResult, Workflow } from './model/types.js';
-import type { ObjectInfo } from './model/validate-workflow.js';
+import { CLOUD_DEFAULTS } from './shared/defaults.js';
+import { InvalidWorkflowError, JobFailedError, OutputDownloadError, WatcherClosedError, type WorkflowIssue } from './shared/errors.js';
+import { listOutputFiles } from './shared/outputs.js';
+import type { JobResult, OutputFile, SubmitResult, Workflow } from './shared/types.js';
+import { splitIssues, type ObjectInfo } from './workflow/validate.js';
 import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';

@@ -4,12 +4,12 @@
 // (docs/wire-protocol.md#cloud-local-runtimes).
 import { Checker, checkAnsweredId, ConnectionError, isPlainObject, redactUrl, REQUEST_RULES, rule, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
 import type { DefinitionCache } from './definitions.js';
-import { initOf, InvalidWorkflowError, splitIssues, SubmissionUnknownError, WorkflowError, WorkflowValidationError, type WorkflowIssue } from './model/errors.js';
-import type { JobReader } from './model/job-reader.js';
-import type { RelayTokens } from './model/relay-tokens.js';
-import { PromptResponseSchema, toNodeErrors } from './model/schemas.js';
-import type { SubmitResult, Workflow } from './model/types.js';
-import { checkWorkflowShape } from './model/validate-workflow.js';
+import { initOf, InvalidWorkflowError, SubmissionUnknownError, WorkflowError, WorkflowValidationError, type WorkflowIssue } from './shared/errors.js';
+import type { JobReader } from './shared/job-reader.js';
+import type { RelayTokens } from './shared/relay-tokens.js';
+import { PromptResponseSchema, toNodeErrors } from './shared/wire.js';
+import type { SubmitResult, Workflow } from './shared/types.js';
+import { checkWorkflowShape, splitIssues } from './workflow/validate.js';
 import { describeWorkflowFormat, isUiWorkflow } from './workflow/format.js';
 import type { UiWorkflow } from './workflow/types.js';
 

@@ -1,10 +1,10 @@
 import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff, type HttpClient } from '../../core/index.js';
-import { defined, type WatcherPolicy } from '../model/defaults.js';
-import { initOf, WatcherClosedError } from '../model/errors.js';
-import type { JobReader } from '../model/job-reader.js';
-import type { RelayTokens } from '../model/relay-tokens.js';
-import { wireMap } from '../model/outputs.js';
-import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../model/types.js';
+import { defined, type WatcherPolicy } from '../shared/defaults.js';
+import { initOf, WatcherClosedError } from '../shared/errors.js';
+import type { JobReader } from '../shared/job-reader.js';
+import type { RelayTokens } from '../shared/relay-tokens.js';
+import { wireMap } from '../shared/outputs.js';
+import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../shared/types.js';
 import type { WatchEvent, WatcherStats } from './events.js';
 import { JobPoll } from './job-poll.js';
 import { deliverTo, failWatcher, finishWatcher, openWatcher, wants, type JobWatcher } from './job-watcher.js';

@@ -1,6 +1,6 @@
 import { backoffDelay, poll, STOPPED, Waker, type Limiter, type PollState } from '../../core/index.js';
-import type { PollPolicy } from '../model/defaults.js';
-import type { JobStatusInfo } from '../model/types.js';
+import type { PollPolicy } from '../shared/defaults.js';
+import type { JobStatusInfo } from '../shared/types.js';
 
 /**
  * The socket as a job's polls see it: `open` (read after a silence), `down` (read on a backoff),

@@ -1,5 +1,5 @@
-import { mergeOutput, wireMap } from '../model/outputs.js';
-import type { JobErrorInfo, NodeOutput } from '../model/types.js';
+import { mergeOutput, wireMap } from '../shared/outputs.js';
+import type { JobErrorInfo, NodeOutput } from '../shared/types.js';
 import { PROMPT_MESSAGE_TYPES, type ExecutionErrorData, type PreviewData, type TextData, type WatchEvent, type WatcherStats } from './events.js';
 import { HoldBuffer } from '../../core/index.js';
 

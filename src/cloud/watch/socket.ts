@@ -1,5 +1,5 @@
 import { AuthenticationError, backoffDelay, callSafely, redactUrl, sleep, STOPPED, withSubmitted, type HttpClient } from '../../core/index.js';
-import type { SocketPolicy } from '../model/defaults.js';
+import type { SocketPolicy } from '../shared/defaults.js';
 import type { Link } from './job-poll.js';
 import type { JobRouter } from './router.js';
 

@@ -1,8 +1,8 @@
 // Input addresses: "<node>.<input>", where <node> is a node id, a title (`_meta.title`) or a
 // class type that exactly one node has. See docs/workflows.md for the rule.
-import type { Workflow, WorkflowNode } from '../model/types.js';
-import { unreadableReason } from '../model/definition-schemas.js';
-import type { ObjectInfo } from '../model/validate-workflow.js';
+import type { Workflow, WorkflowNode } from '../shared/types.js';
+import { unreadableReason } from './node-definitions.js';
+import type { ObjectInfo } from './validate.js';
 import { WorkflowAddressError, type AddressCandidate } from './address-error.js';
 import { isRecord } from './model.js';
 

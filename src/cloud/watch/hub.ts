@@ -189,14 +189,7 @@ export class WatchHub {
     const { reader, policy, random } = this.#options;
     const track = new Track(promptId, (ended, end) => this.#onSocketEnd(ended, end));
     const seen = this.#router.follow(promptId, track);
-    // A job found nowhere is counted across this track's reads (JobReader.watchStatus).
-    const absence = { reads: 0 };
-    const read = (signal: AbortSignal) => {
-      this.stats.polls++;
-      return reader.watchStatus(promptId, { signal, retry: false }, absence);
-    };
-    const link = () => this.#link.link;
-    const poll = new JobPoll({ promptId, read, policy: { ...policy.poll, ...defined(backoff) }, limiter: this.#limiter, link, lastActivity: () => seen.lastActivity, random });
+    const poll = new JobPoll({ promptId, reader, stats: this.stats, policy: { ...policy.poll, ...defined(backoff) }, limiter: this.#limiter, socket: this.#link, seen, random });
     track.follow(seen, poll);
     this.#tracks.set(promptId, track);
     poll.run().then(

@@ -1,6 +1,5 @@
 import { AuthenticationError, backoffDelay, callSafely, redactUrl, sleep, STOPPED, withSubmitted, type HttpClient } from '../../core/index.js';
 import type { SocketPolicy } from '../shared/defaults.js';
-import type { Link } from './job-poll.js';
 import type { JobRouter } from './router.js';
 
 // The client's one socket, in two parts: `ReconnectingSocket` (one reconnecting WebSocket, also
@@ -264,6 +263,17 @@ export function socketUrl(baseUrl: string, clientId: string, token: string | und
   if (token) url.searchParams.set('token', token);
   return { url: url.toString(), redacted: redactUrl(url) };
 }
+
+/**
+ * The socket as a job's polls see it: `open` (read after a silence), `down` (read on a backoff),
+ * or `waiting` (connecting: no read yet).
+ *
+ * @example
+ * ```ts
+ * const link = (): Link => (state === 'open' ? 'open' : state === 'down' ? 'down' : 'waiting');
+ * ```
+ */
+export type Link = 'open' | 'down' | 'waiting';
 
 /**
  * The error a refused credential gives, one new instance per job (each names its own job).

@@ -9,7 +9,7 @@ import { checkWorkflowArgument, SUBMIT_RULES, type SubmitJobOptions, type Submit
 import type { WatcherStats } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import type { JobWatcher } from './watch/job-watcher.js';
-import { outputNodesOf } from './workflow/output-nodes.js';
+import { outputNodesOf } from './workflow/addresses.js';
 import type { UiWorkflow } from './workflow/types.js';
 
 /**

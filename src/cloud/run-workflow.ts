@@ -11,9 +11,8 @@ import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions
 import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import { WorkflowAddressError } from './workflow/address-error.js';
-import { namesNode, resolveAddress, setInputs } from './workflow/addresses.js';
+import { namesNode, outputNodesOf, resolveAddress, setInputs } from './workflow/addresses.js';
 import { isUiWorkflow } from './workflow/format.js';
-import { outputNodesOf } from './workflow/output-nodes.js';
 import type { UiWorkflow } from './workflow/types.js';
 
 /**

@@ -2,7 +2,7 @@
 // (a step of `npm test`). That script also checks what dependency-cruiser cannot say in a rule:
 // no cycle between folders. Each rule's `comment` is the reason printed beside a violation.
 //
-// Paths are those of the target layout: src/cloud/model, src/cloud/watch, src/cloud/*.ts,
+// Paths are those of the target layout: src/cloud/shared, src/cloud/watch, src/cloud/workflow, src/cloud/*.ts,
 // src/registry, src/proxy, src/core, src/testing, src/server (the relay), src/cli.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -65,17 +65,17 @@ module.exports = {
       name: 'watch-knows-no-client',
       severity: 'error',
       comment:
-        'src/cloud/watch/ knows no CloudClient and none of its resources (src/cloud/*.ts): give it what it needs (transport, model) through its constructor',
+        'src/cloud/watch/ knows no CloudClient and none of its resources (src/cloud/*.ts): give it what it needs (transport, job reader) through its constructor',
       from: { path: '^src/cloud/watch/' },
       to: { path: '^src/cloud/[^/]+\\.ts$' },
     },
     {
-      name: 'model-is-the-bottom-of-cloud',
+      name: 'shared-is-the-bottom-of-cloud',
       severity: 'error',
       comment:
-        'src/cloud/model/ (types, schemas, errors, defaults, status mapping) is the bottom layer of the cloud: it imports neither src/cloud/watch/ nor src/cloud/*.ts',
-      from: { path: '^src/cloud/model/' },
-      to: { path: '^src/cloud/(watch/|[^/]+\\.ts$)' },
+        'src/cloud/shared/ (types, errors, defaults, wire schemas, status mapping, outputs, the job reader) is the bottom layer of the cloud, shared by the watcher and the resources: it imports neither src/cloud/watch/, src/cloud/workflow/ nor src/cloud/*.ts',
+      from: { path: '^src/cloud/shared/' },
+      to: { path: '^src/cloud/(watch/|workflow/|[^/]+\\.ts$)' },
     },
     {
       name: 'clients-are-independent',

@@ -1,6 +1,6 @@
 // The layering rules of docs/architecture.md ("Layers"), enforced. Runs dependency-cruiser with
 // .dependency-cruiser.cjs over src/ (of the current directory) and adds the rule it cannot say:
-// no cycle between FOLDERS (each module collapsed to its own folder, so src/cloud/model,
+// no cycle between FOLDERS (each module collapsed to its own folder, so src/cloud/shared,
 // src/cloud/watch and src/cloud are three nodes). Prints each violation as a sentence: which file
 // imports which, and the rule's reason. Exit 1 on a violation, 2 when the check cannot run.
 //
@@ -182,6 +182,6 @@ function describeFolderCycle(cycle) {
   });
   return (
     `Folder cycle [no-folder-cycle]: ${ring}. The imports between these folders:${lines.join('')}\n   Why not: folders form layers, and a lower one ` +
-    'never imports a higher one (src/cloud/model ← src/cloud/watch ← src/cloud); move the shared part down, or pass it in.'
+    'never imports a higher one (src/cloud/shared ← src/cloud/watch ← src/cloud); move the shared part down, or pass it in.'
   );
 }

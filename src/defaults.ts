@@ -1,5 +1,5 @@
 import { HTTP_DEFAULTS } from './core/defaults.js';
-import { CLOUD_DEFAULTS } from './cloud/model/defaults.js';
+import { CLOUD_DEFAULTS } from './cloud/shared/defaults.js';
 import { PROXY_DEFAULTS } from './proxy/defaults.js';
 import { REGISTRY_DEFAULTS } from './registry/defaults.js';
 

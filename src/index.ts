@@ -17,8 +17,8 @@ export { ProxyClient } from './proxy/client.js';
 // Helpers and constants
 export { DEFAULTS } from './defaults.js';
 export { PROXY_ENUMS } from './proxy/enums.js';
-export { validateWorkflow } from './cloud/model/validate-workflow.js';
-export { listOutputFiles } from './cloud/model/outputs.js';
+export { validateWorkflow } from './cloud/workflow/validate.js';
+export { listOutputFiles } from './cloud/shared/outputs.js';
 export { isUiWorkflow, setInputs } from './cloud/workflow/index.js';
 // The converter loads on first use, in this entry as in CloudClient (9.9 KB gzip kept out of a page's first load).
 export { toApiWorkflow } from './cloud/workflow/to-api-lazy.js';
@@ -52,12 +52,12 @@ export {
   WatcherClosedError,
   WorkflowError,
   WorkflowValidationError,
-} from './cloud/model/errors.js';
+} from './cloud/shared/errors.js';
 export { WorkflowAddressError, WorkflowConversionError } from './cloud/workflow/index.js';
 export { TaskFailedError } from './proxy/errors.js';
 export { PackageUploadError } from './registry/errors.js';
 
 // Types shared by every client, and the cloud's three everyday types
 export type { Backoff, ClientOptions, Credential, FileInput, RequestEvent, RequestOptions, ResponseEvent, RetryPolicy, SubmittedWork, ValidationIssue, WaitOptions } from './core/index.js';
-export type { JobResult, Workflow } from './cloud/model/types.js';
+export type { JobResult, Workflow } from './cloud/shared/types.js';
 export type { WatchEvent } from './cloud/watch/events.js';

@@ -1,19 +1,18 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, resolveBaseUrl, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions } from '../core/index.js';
-import { DefinitionCache } from './definitions.js';
+import { DefinitionCache, NodeDefinitionsResource } from './definitions.js';
 import { FilesResource } from './files.js';
 import { JobsResource } from './jobs.js';
-import { CLOUD_DEFAULTS, defined, resolvePolicy, WATCHER_RULES, type WatcherPolicyOptions } from './model/defaults.js';
-import type { JobRoutes } from './model/job-types.js';
-import { mapCloudError, type WorkflowIssue } from './model/errors.js';
-import { JobReader } from './model/job-reader.js';
-import { RelayTokens } from './model/relay-tokens.js';
-import type { StatusMapping } from './model/status.js';
-import type { JobResult, Workflow } from './model/types.js';
-import { validateWorkflow } from './model/validate-workflow.js';
-import { NodeDefinitionsResource } from './nodes.js';
+import { CLOUD_DEFAULTS, defined, resolvePolicy, WATCHER_RULES, type WatcherPolicyOptions } from './shared/defaults.js';
+import type { JobRoutes } from './shared/job-types.js';
+import { mapCloudError, type WorkflowIssue } from './shared/errors.js';
+import { JobReader } from './shared/job-reader.js';
+import { RelayTokens } from './shared/relay-tokens.js';
+import type { StatusMapping } from './shared/status.js';
+import type { JobResult, Workflow } from './shared/types.js';
+import { validateWorkflow } from './workflow/validate.js';
 import { runWorkflow, type RunWorkflowOptions } from './run-workflow.js';
-import { checkWorkflowArgument } from './submit.js';
+import { checkWorkflowArgument, Submitter } from './submit.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
 import { isUiWorkflow } from './workflow/format.js';
@@ -115,6 +114,7 @@ export class CloudClient {
   readonly #http: HttpClient;
   readonly #hub: WatchHub;
   readonly #definitions: DefinitionCache;
+  readonly #submitter: Submitter;
 
   constructor(options: CloudClientOptions) {
     const check = new Checker();
@@ -138,14 +138,16 @@ export class CloudClient {
     });
     this.baseUrl = this.#http.baseUrl;
     this.clientId = clientId ?? globalThis.crypto.randomUUID();
+    const http = this.#http;
     const tokens = new RelayTokens();
-    const reader = new JobReader({ http: this.#http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens, queueRoute: jobRoutes?.queue });
-    this.#hub = new WatchHub({ http: this.#http, clientId: this.clientId, WebSocket, reader, policy, tokens });
-    this.#definitions = new DefinitionCache(this.#http);
-    this.nodes = new NodeDefinitionsResource(this.#http, this.#definitions);
-    this.files = new FilesResource(this.#http, tokens);
     const routes = { ...CLOUD_DEFAULTS.jobRoutes, ...defined(jobRoutes) };
-    this.jobs = new JobsResource({ http: this.#http, clientId: this.clientId, runtime, reader, hub: this.#hub, definitions: this.#definitions, routes, statusMap, tokens });
+    const reader = new JobReader({ http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens, routes });
+    this.#hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens });
+    this.#definitions = new DefinitionCache(http);
+    this.#submitter = new Submitter({ http, clientId: this.clientId, runtime, reader, definitions: this.#definitions, tokens });
+    this.nodes = new NodeDefinitionsResource(http, this.#definitions);
+    this.files = new FilesResource(http, tokens);
+    this.jobs = new JobsResource({ http, reader, hub: this.#hub, submitter: this.#submitter, routes, tokens });
   }
 
   /**
@@ -161,7 +163,7 @@ export class CloudClient {
    * ```
    */
   async runWorkflow(workflow: Workflow | UiWorkflow, options?: RunWorkflowOptions): Promise<JobResult> {
-    return runWorkflow({ http: this.#http, definitions: this.#definitions, files: this.files, jobs: this.jobs, hub: this.#hub }, workflow, options);
+    return runWorkflow({ http: this.#http, definitions: this.#definitions, files: this.files, jobs: this.jobs, hub: this.#hub, submitter: this.#submitter }, workflow, options);
   }
 
   /**
@@ -238,21 +240,21 @@ export declare namespace CloudClient {
   /** Options of `cloud.jobs.submit()`. */
   export type SubmitJobOptions = import('./submit.js').SubmitJobOptions;
   /** Filters, sort and paging of `cloud.jobs.list()` and `listAll()`. */
-  export type ListJobsParams = import('./model/job-types.js').ListJobsParams;
+  export type ListJobsParams = import('./shared/job-types.js').ListJobsParams;
   /** One job of a listing. */
-  export type JobSummary = import('./model/job-types.js').JobSummary;
+  export type JobSummary = import('./shared/job-types.js').JobSummary;
   /** One job with its outputs, error and timings (`cloud.jobs.get()`). */
-  export type JobDetail = import('./model/job-types.js').JobDetail;
+  export type JobDetail = import('./shared/job-types.js').JobDetail;
   /** One page of `cloud.jobs.list()`. */
-  export type JobPage = import('./model/job-types.js').JobPage;
+  export type JobPage = import('./shared/job-types.js').JobPage;
   /** The server's queue, with each job's position (`cloud.jobs.getQueue()`). */
-  export type JobQueue = import('./model/job-types.js').JobQueue;
+  export type JobQueue = import('./shared/job-types.js').JobQueue;
   /** One job of the queue. */
-  export type QueueItem = import('./model/job-types.js').QueueItem;
+  export type QueueItem = import('./shared/job-types.js').QueueItem;
   /** What `cloud.jobs.cancel()` did: whether the job was cancelled, how, and why not. */
-  export type CancelResult = import('./model/job-types.js').CancelResult;
+  export type CancelResult = import('./shared/job-types.js').CancelResult;
   /** The job-control routes the client assumes (`jobRoutes` option). */
-  export type JobRoutes = import('./model/job-types.js').JobRoutes;
+  export type JobRoutes = import('./shared/job-types.js').JobRoutes;
   /** A workflow as the web UI saves it (the UI format). */
   export type UiWorkflow = import('./workflow/index.js').UiWorkflow;
   /** Options of `toApiWorkflow()`. */
@@ -282,39 +284,39 @@ export declare namespace CloudClient {
   /** What `cloud.files.saveOutputs()` saves: a run result, a job, or its outputs. */
   export type OutputsSource = import('./save-outputs.js').OutputsSource;
   /** One node of an API-format workflow. */
-  export type WorkflowNode = import('./model/types.js').WorkflowNode;
+  export type WorkflowNode = import('./shared/types.js').WorkflowNode;
   /** The documented job statuses. */
-  export type JobStatus = import('./model/types.js').JobStatus;
+  export type JobStatus = import('./shared/types.js').JobStatus;
   /** A job status as `cloud.jobs.getStatus()` reads it. */
-  export type JobStatusInfo = import('./model/types.js').JobStatusInfo;
+  export type JobStatusInfo = import('./shared/types.js').JobStatusInfo;
   /** The answer to a submission: the prompt id and what the server said. */
-  export type SubmitResult = import('./model/types.js').SubmitResult;
+  export type SubmitResult = import('./shared/types.js').SubmitResult;
   /** A stored file, as uploads return it and outputs reference it. */
-  export type FileRef = import('./model/types.js').FileRef;
+  export type FileRef = import('./shared/types.js').FileRef;
   /** What an upload returns (always use its `name`). */
-  export type UploadResult = import('./model/types.js').UploadResult;
+  export type UploadResult = import('./shared/types.js').UploadResult;
   /** The output of one node, as the server sent it. */
-  export type NodeOutput = import('./model/types.js').NodeOutput;
+  export type NodeOutput = import('./shared/types.js').NodeOutput;
   /** A downloaded output file (`runWorkflow({ download: true })`). */
-  export type OutputFile = import('./model/types.js').OutputFile;
+  export type OutputFile = import('./shared/types.js').OutputFile;
   /** A file reference found in a job's outputs (`listOutputFiles()`). */
-  export type OutputFileRef = import('./model/outputs.js').OutputFileRef;
+  export type OutputFileRef = import('./shared/outputs.js').OutputFileRef;
   /** Why a run failed. */
-  export type JobErrorInfo = import('./model/types.js').JobErrorInfo;
+  export type JobErrorInfo = import('./shared/types.js').JobErrorInfo;
   /** The server's errors of one node. */
-  export type NodeErrors = import('./model/types.js').NodeErrors;
+  export type NodeErrors = import('./shared/types.js').NodeErrors;
   /** The node definitions of a server (`cloud.nodes.list()`). */
-  export type ObjectInfo = import('./model/validate-workflow.js').ObjectInfo;
+  export type ObjectInfo = import('./workflow/validate.js').ObjectInfo;
   /** One node type's definition. */
-  export type NodeDefinition = import('./model/validate-workflow.js').NodeDefinition;
+  export type NodeDefinition = import('./workflow/validate.js').NodeDefinition;
   /** One input's definition: `[type]` or `[type, options]`. */
-  export type InputSpec = import('./model/validate-workflow.js').InputSpec;
+  export type InputSpec = import('./workflow/validate.js').InputSpec;
   /** One problem `validateWorkflow()` found. */
-  export type WorkflowIssue = import('./model/errors.js').WorkflowIssue;
+  export type WorkflowIssue = import('./shared/errors.js').WorkflowIssue;
   /** How a raw status value reads (`statusMap` option). */
-  export type StatusMapping = import('./model/status.js').StatusMapping;
+  export type StatusMapping = import('./shared/status.js').StatusMapping;
   /** The watcher policies (`watcher` option): socket, hold, poll. */
-  export type WatcherPolicyOptions = import('./model/defaults.js').WatcherPolicyOptions;
+  export type WatcherPolicyOptions = import('./shared/defaults.js').WatcherPolicyOptions;
   /** A watched job: events, `for await`, `result()`. */
   export type JobWatcher = import('./watch/job-watcher.js').JobWatcher;
   /** The data of each watcher event, by event name. */

@@ -1,9 +1,11 @@
-import type { HttpClient, RequestOptions } from '../core/index.js';
-import type { WorkflowIssue } from './model/errors.js';
-import { readObjectInfo } from './model/definition-schemas.js';
-import { AnyObjectSchema } from './model/schemas.js';
-import type { Workflow } from './model/types.js';
-import { validateWorkflow, type ObjectInfo } from './model/validate-workflow.js';
+// The server's node definitions: the public resource (`cloud.nodes`) and the one copy a client
+// keeps to check workflows before sending them.
+import { assertOptions, Checker, checkOptions, path, REQUEST_RULES, type HttpClient, type RequestOptions } from '../core/index.js';
+import type { WorkflowIssue } from './shared/errors.js';
+import { readObjectInfo } from './workflow/node-definitions.js';
+import { AnyObjectSchema } from './shared/wire.js';
+import type { Workflow } from './shared/types.js';
+import { validateWorkflow, type NodeDefinition, type ObjectInfo } from './workflow/validate.js';
 import { WorkflowConversionError } from './workflow/errors.js';
 import type { UiWorkflow } from './workflow/types.js';
 
@@ -103,4 +105,59 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/**
+ * The server's node definitions: `cloud.nodes`. The client keeps the last list it fetched to
+ * check workflows before sending them (`validate`); `list()` refreshes it.
+ *
+ * @example
+ * ```ts
+ * const info = await cloud.nodes.list();
+ * const sampler = await cloud.nodes.get('KSampler');
+ * ```
+ */
+export class NodeDefinitionsResource {
+  readonly #http: HttpClient;
+  readonly #definitions: DefinitionCache;
+
+  /** @internal Built by `CloudClient` (use `cloud.nodes`). */
+  constructor(http: HttpClient, definitions: DefinitionCache) {
+    this.#http = http;
+    this.#definitions = definitions;
+  }
+
+  /**
+   * Every node definition (`GET /api/object_info`), by node type name. Refreshes the copy the
+   * client checks workflows against.
+   *
+   * @example
+   * ```ts
+   * const info = await cloud.nodes.list();
+   * console.log(Object.keys(info).length, info.KSampler?.input.required?.steps);
+   * ```
+   */
+  async list(options?: RequestOptions): Promise<ObjectInfo> {
+    assertOptions('cloud.nodes.list()', options, REQUEST_RULES);
+    return this.#definitions.refresh(options);
+  }
+
+  /**
+   * One node type's definition (`GET /api/object_info/{classType}`), or `undefined` when the
+   * server has no such node type.
+   *
+   * @example
+   * ```ts
+   * const def = await cloud.nodes.get('KSampler');
+   * if (!def) console.log('KSampler is not installed');
+   * ```
+   */
+  async get(classType: string, options?: RequestOptions): Promise<NodeDefinition | undefined> {
+    const check = new Checker();
+    check.id('classType', classType);
+    checkOptions(check, 'options', options, REQUEST_RULES);
+    check.throwIfInvalid('cloud.nodes.get()');
+    const info = readObjectInfo(await this.#http.request({ method: 'GET', path: path`/api/object_info/${classType}`, schema: AnyObjectSchema, options }));
+    return Object.hasOwn(info, classType) ? info[classType] : undefined;
+  }
 }

@@ -1,7 +1,7 @@
 import { baseName, buildUrl, Checker, checkOptions, GraphcloudError, isPlainObject, mimeTypeOf, REQUEST_RULES, rule, toBlob, withFile, type FileInput, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
-import type { RelayTokens } from './model/relay-tokens.js';
-import { UploadSchema } from './model/schemas.js';
-import type { FileRef, UploadResult } from './model/types.js';
+import type { RelayTokens } from './shared/relay-tokens.js';
+import { UploadSchema } from './shared/wire.js';
+import type { FileRef, UploadResult } from './shared/types.js';
 import type { OutputsSource, SavedOutput, SaveOutputsOptions } from './save-outputs.js';
 
 /**
@@ -226,7 +226,7 @@ export class FilesResource {
       // streamed from disk in small pieces (model/multipart.ts): the peak memory of a large upload
       // stays far below the file's size.
       // Node only: loaded on first use, so no browser bundle carries it.
-      const { streamForm } = await import('./model/multipart.js');
+      const { streamForm } = await import('./multipart.js');
       answer = await withFile(input, 'input', async (file) => {
         const streamed = await streamForm(form, file, file.type || (mimeTypeOf(name) ?? ''));
         return send(streamed.body, streamed.headers);

@@ -1,12 +1,12 @@
 // The cloud's public names (the main entry re-exports them).
 export { CloudClient, type CloudClientOptions } from './client.js';
-export { NodeDefinitionsResource } from './nodes.js';
+export { NodeDefinitionsResource } from './definitions.js';
 export { FilesResource, type UploadMaskOptions, type UploadOptions } from './files.js';
 export type { OutputsSource, SavedOutput, SaveOutputsOptions } from './save-outputs.js';
 export { JobsResource, type JobWatchOptions, type WatchOptions } from './jobs.js';
 export type { SubmitJobOptions } from './submit.js';
 export type { RunWorkflowOptions, UploadSpec } from './run-workflow.js';
-export { CLOUD_DEFAULTS, type PollPolicy, type SocketPolicy, type WatcherPolicy, type WatcherPolicyOptions } from './model/defaults.js';
+export { CLOUD_DEFAULTS, type PollPolicy, type SocketPolicy, type WatcherPolicy, type WatcherPolicyOptions } from './shared/defaults.js';
 export {
   InsufficientCreditsError,
   InvalidWorkflowError,
@@ -18,10 +18,10 @@ export {
   WorkflowError,
   WorkflowValidationError,
   type WorkflowIssue,
-} from './model/errors.js';
-export { listOutputFiles, type OutputFileRef } from './model/outputs.js';
-export { JOB_STATUS_MAP, mapJobStatus, type StatusMapping } from './model/status.js';
-export { validateWorkflow, type InputOptions, type InputSpec, type NodeDefinition, type ObjectInfo, type ValidateWorkflowOptions } from './model/validate-workflow.js';
+} from './shared/errors.js';
+export { listOutputFiles, type OutputFileRef } from './shared/outputs.js';
+export { JOB_STATUS_MAP, mapJobStatus, type StatusMapping } from './shared/status.js';
+export { validateWorkflow, type InputOptions, type InputSpec, type NodeDefinition, type ObjectInfo, type ValidateWorkflowOptions } from './workflow/validate.js';
 export type {
   FileRef,
   JobErrorInfo,
@@ -36,7 +36,7 @@ export type {
   UploadResult,
   Workflow,
   WorkflowNode,
-} from './model/types.js';
+} from './shared/types.js';
 export { JobWatcher } from './watch/job-watcher.js';
 export type { WebSocketConstructor, WebSocketLike } from './watch/socket.js';
 export type {
@@ -74,4 +74,4 @@ export {
   type WorkflowConversionCode,
   type WorkflowFormat,
 } from './workflow/index.js';
-export type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams, QueueItem } from './model/job-types.js';
+export type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams, QueueItem } from './shared/job-types.js';

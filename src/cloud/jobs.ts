@@ -1,19 +1,15 @@
 import { assertOptions, Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, waitRules, type HttpClient, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
-import type { DefinitionCache } from './definitions.js';
-import { JobControl } from './job-control.js';
-import { getJob, getQueue, listAllJobs, listJobs, type JobLookupDeps } from './job-lookup.js';
-import { POLL_FLOOR_MS } from './model/defaults.js';
-import type { WorkflowIssue } from './model/errors.js';
-import type { JobReader } from './model/job-reader.js';
-import type { RelayTokens } from './model/relay-tokens.js';
-import type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './model/job-types.js';
-import type { StatusMapping } from './model/status.js';
-import type { JobStatusInfo, NodeOutput, SubmitResult, Workflow } from './model/types.js';
-import { checkWorkflowArgument, PromptIds, SUBMIT_RULES, submitJob, type SubmitJobOptions } from './submit.js';
+import { JobControl } from './cancel.js';
+import { POLL_FLOOR_MS } from './shared/defaults.js';
+import type { JobReader } from './shared/job-reader.js';
+import type { RelayTokens } from './shared/relay-tokens.js';
+import type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './shared/job-types.js';
+import type { JobStatusInfo, NodeOutput, SubmitResult, Workflow } from './shared/types.js';
+import { checkWorkflowArgument, SUBMIT_RULES, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { WatcherStats } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import type { JobWatcher } from './watch/job-watcher.js';
-import { outputNodesOf } from './workflow/output-nodes.js';
+import { outputNodesOf } from './workflow/addresses.js';
 import type { UiWorkflow } from './workflow/types.js';
 
 /**
@@ -66,22 +62,20 @@ export interface JobWatchOptions {
 }
 
 /**
- * What the jobs resource is built on.
+ * What the jobs resource is built on: the client's transport, its one job reader (status,
+ * outputs, lookups), its watch hub, its submitter, the job routes and the relay's job tokens.
  *
  * @example
  * ```ts
- * new JobsResource({ http, clientId, runtime: 'auto', reader, hub, definitions, routes: CLOUD_DEFAULTS.jobRoutes });
+ * new JobsResource({ http, reader, hub, submitter, routes: CLOUD_DEFAULTS.jobRoutes, tokens });
  * ```
  */
 export interface JobsDeps {
   http: HttpClient;
-  clientId: string;
-  runtime: 'cloud' | 'local' | 'auto';
   reader: JobReader;
   hub: WatchHub;
-  definitions: DefinitionCache;
+  submitter: Submitter;
   routes: Readonly<JobRoutes>;
-  statusMap?: Readonly<Record<string, StatusMapping>> | undefined;
   /** Tokens of the jobs a relay signed (`relay_token` of its submit answers). */
   tokens: RelayTokens;
 }
@@ -110,16 +104,12 @@ const LIST_RULES: OptionRules = Object.freeze({
  */
 export class JobsResource {
   readonly #deps: JobsDeps;
-  readonly #lookup: JobLookupDeps;
   readonly #control: JobControl;
-  readonly #ids: PromptIds;
 
   /** @internal Built by `CloudClient` (use `cloud.jobs`). */
   constructor(deps: JobsDeps) {
     this.#deps = deps;
-    this.#lookup = { http: deps.http, reader: deps.reader, routes: deps.routes, statusMap: deps.statusMap, listing: { missing: false } };
-    this.#control = new JobControl({ ...this.#lookup, hub: deps.hub });
-    this.#ids = new PromptIds(deps.runtime, deps.reader);
+    this.#control = new JobControl(deps);
   }
 
   /**
@@ -146,16 +136,7 @@ export class JobsResource {
     checkOptions(check, 'options', options, SUBMIT_RULES);
     check.throwIfInvalid('cloud.jobs.submit()');
     this.#deps.http.throwIfClosed();
-    return submitJob({ ...this.#deps, ids: this.#ids }, workflow, options, 'cloud.jobs.submit()');
-  }
-
-  /**
-   * @internal `runWorkflow()`'s submission: an API-format workflow already converted and checked
-   * (`warnings`: that check's warnings, passed on in the result).
-   * `onChosen` receives the prompt id before it is sent when this server keeps client-chosen ids.
-   */
-  async submitPrepared(workflow: Workflow, options: SubmitJobOptions, onChosen: (promptId: string) => void, warnings: WorkflowIssue[] = []): Promise<SubmitResult> {
-    return submitJob({ ...this.#deps, ids: this.#ids, onChosen, warnings }, workflow, { ...options, validate: false }, 'cloud.runWorkflow()');
+    return this.#deps.submitter.submit(workflow, options, 'cloud.jobs.submit()');
   }
 
   /**
@@ -205,7 +186,7 @@ export class JobsResource {
    */
   async get(promptId: string, options?: RequestOptions): Promise<JobDetail | undefined> {
     checkCall('cloud.jobs.get()', promptId, options, REQUEST_RULES);
-    return getJob(this.#lookup, promptId, this.#deps.tokens.withToken(promptId, options));
+    return this.#deps.reader.get(promptId, this.#deps.tokens.withToken(promptId, options));
   }
 
   /**
@@ -220,7 +201,7 @@ export class JobsResource {
    */
   async list(params?: ListJobsParams, options?: RequestOptions): Promise<JobPage> {
     checkList('cloud.jobs.list()', params, options);
-    return listJobs(this.#lookup, params ?? {}, options);
+    return this.#deps.reader.list(params ?? {}, options);
   }
 
   /**
@@ -236,7 +217,7 @@ export class JobsResource {
   listAll(params?: ListJobsParams, options?: RequestOptions): AsyncIterable<JobSummary> {
     // Checked now, not when the loop starts: a bad filter fails where it was written.
     checkList('cloud.jobs.listAll()', params, options);
-    return listAllJobs(this.#lookup, params ?? {}, options);
+    return this.#deps.reader.listAll(params ?? {}, options);
   }
 
   /**
@@ -251,7 +232,7 @@ export class JobsResource {
    */
   async getQueue(options?: RequestOptions): Promise<JobQueue> {
     assertOptions('cloud.jobs.getQueue()', options, REQUEST_RULES);
-    return getQueue(this.#lookup, options);
+    return this.#deps.reader.queue(options);
   }
 
   /**

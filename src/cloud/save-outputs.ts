@@ -2,8 +2,8 @@
 // server's file name made safe, streamed to disk, never overwriting unless asked. `node:fs` is
 // reached at run time (as src/core/files.ts does), so browser bundles hold no `node:` import.
 import { Limiter, ValidationError, type RequestOptions } from '../core/index.js';
-import { listOutputFiles } from './model/outputs.js';
-import type { FileRef, NodeOutput, OutputFile } from './model/types.js';
+import { listOutputFiles } from './shared/outputs.js';
+import type { FileRef, NodeOutput, OutputFile } from './shared/types.js';
 
 /**
  * Options of `cloud.files.saveOutputs()`.

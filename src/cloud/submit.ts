@@ -4,12 +4,12 @@
 // (docs/wire-protocol.md#cloud-local-runtimes).
 import { Checker, checkAnsweredId, ConnectionError, isPlainObject, redactUrl, REQUEST_RULES, rule, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
 import type { DefinitionCache } from './definitions.js';
-import { initOf, InvalidWorkflowError, splitIssues, SubmissionUnknownError, WorkflowError, WorkflowValidationError, type WorkflowIssue } from './model/errors.js';
-import type { JobReader } from './model/job-reader.js';
-import type { RelayTokens } from './model/relay-tokens.js';
-import { PromptResponseSchema, toNodeErrors } from './model/schemas.js';
-import type { SubmitResult, Workflow } from './model/types.js';
-import { checkWorkflowShape } from './model/validate-workflow.js';
+import { initOf, InvalidWorkflowError, SubmissionUnknownError, WorkflowError, WorkflowValidationError, type WorkflowIssue } from './shared/errors.js';
+import type { JobReader } from './shared/job-reader.js';
+import type { RelayTokens } from './shared/relay-tokens.js';
+import { PromptResponseSchema, toNodeErrors } from './shared/wire.js';
+import type { SubmitResult, Workflow } from './shared/types.js';
+import { checkWorkflowShape, splitIssues } from './workflow/validate.js';
 import { describeWorkflowFormat, isUiWorkflow } from './workflow/format.js';
 import type { UiWorkflow } from './workflow/types.js';
 
@@ -85,7 +85,7 @@ export function checkWorkflowArgument(check: Checker, workflow: unknown): void {
  * const chosen = ids.choose(); // a UUID, or undefined once the server is known to ignore it
  * ```
  */
-export class PromptIds {
+class PromptIds {
   readonly #runtime: 'cloud' | 'local' | 'auto';
   readonly #reader: JobReader;
   #kept: boolean | undefined;
@@ -113,77 +113,85 @@ export class PromptIds {
 }
 
 /**
- * What submitting needs: the transport, the client id, the definitions cache, the id policy.
+ * Submits workflows for one client: converts a UI-format workflow (the definitions are fetched
+ * once per client), checks it (`validate`), and sends it once. Holds what the client learned of
+ * the server's prompt ids. `cloud.jobs.submit()` and `cloud.runWorkflow()` both submit through it.
  *
  * @example
  * ```ts
- * const deps: SubmitDeps = { http, clientId, definitions, ids };
+ * const submitter = new Submitter({ http, clientId, runtime: 'auto', reader, definitions, tokens });
+ * const { promptId } = await submitter.submit(workflow, { partnerApiKey: true }, 'cloud.jobs.submit()');
  * ```
  */
-export interface SubmitDeps {
-  http: HttpClient;
-  clientId: string;
-  definitions: DefinitionCache;
-  ids: PromptIds;
-  /** Where the token a relay signs for the job is kept (`relay_token` of the answer). */
-  tokens?: RelayTokens | undefined;
-  /** Warnings of a check made before (`runWorkflow()`'s), passed on in the result. */
-  warnings?: WorkflowIssue[] | undefined;
-  /** Told the prompt id before the submission is sent, when the server keeps client-chosen ids. */
-  onChosen?: ((promptId: string) => void) | undefined;
-}
+export class Submitter {
+  readonly #http: HttpClient;
+  readonly #clientId: string;
+  readonly #definitions: DefinitionCache;
+  readonly #tokens: RelayTokens;
+  readonly #ids: PromptIds;
 
-/**
- * Converts a UI-format workflow (the definitions are fetched once per client), checks it
- * (`validate`), and submits it once.
- *
- * @example
- * ```ts
- * const { promptId } = await submitJob(deps, workflow, { partnerApiKey: true }, 'cloud.jobs.submit()');
- * ```
- */
-export async function submitJob(deps: SubmitDeps, input: Workflow | UiWorkflow, options: SubmitJobOptions | undefined, context: string): Promise<SubmitResult> {
-  const { http, clientId, definitions, ids } = deps;
-  const { validate = true, partnerApiKey, extraData, promptId, ...request } = options ?? {};
-  const workflow = await toApiFormat(definitions, input, request, context);
-  let warnings = deps.warnings ?? [];
-  if (validate) {
-    const issues = splitIssues(await definitions.check(workflow, request));
-    if (issues.errors.length > 0) throw new InvalidWorkflowError(issues.errors, context);
-    warnings = issues.warnings;
+  constructor(parts: { http: HttpClient; clientId: string; runtime: 'cloud' | 'local' | 'auto'; reader: JobReader; definitions: DefinitionCache; tokens: RelayTokens }) {
+    this.#http = parts.http;
+    this.#clientId = parts.clientId;
+    this.#definitions = parts.definitions;
+    this.#tokens = parts.tokens;
+    this.#ids = new PromptIds(parts.runtime, parts.reader);
   }
-  const extra: Record<string, unknown> = { ...extraData };
-  if (partnerApiKey === true) extra.api_key_platform_org = await clientKey(http, context);
-  else if (typeof partnerApiKey === 'string') extra.api_key_platform_org = partnerApiKey;
-  const chosen = promptId ?? ids.choose();
-  if (chosen !== undefined && ids.kept) deps.onChosen?.(chosen);
-  const json = { prompt: workflow, client_id: clientId, ...(chosen ? { prompt_id: chosen } : {}), ...(Object.keys(extra).length > 0 ? { extra_data: extra } : {}) };
-  // Every credential this request carries is scrubbed from whatever the server echoes.
-  const secrets = [typeof extra.api_key_platform_org === 'string' ? extra.api_key_platform_org : '', (await http.credential()) ?? ''];
-  // finishOnClose: once sent, a submission's answer names the job; close() must not lose it.
-  const answer = await http.request({ method: 'POST', path: '/api/prompt', json, schema: PromptResponseSchema, secrets, finishOnClose: true, options: request }).catch((error: unknown) => {
-    // A refused connection sent nothing: the ConnectionError says it is safe to submit again.
-    if (error instanceof ConnectionError && error.notSent) throw error;
-    // Otherwise the request may have reached the server: say so, since a blind retry would run (and bill) the job twice.
-    if (error instanceof ConnectionError || error instanceof TimeoutError) throw new SubmissionUnknownError(redactUrl(`${http.baseUrl}/api/prompt`), error, chosen, chosen !== undefined && ids.kept);
-    // The server's own words, with each node's title from the workflow sent.
-    if (error instanceof WorkflowValidationError) throw new WorkflowValidationError(initOf(error), error.nodeErrors, workflow);
-    throw error;
-  });
-  const nodeErrors = toNodeErrors(answer.node_errors);
-  if (answer.error || !answer.prompt_id) {
-    const body = http.scrub(answer);
-    const error = body.error;
-    const message = typeof error === 'string' ? error : (error?.message ?? 'the server returned no prompt_id');
-    throw new WorkflowError(message, typeof error === 'object' && error ? (error.type ?? undefined) : undefined, toNodeErrors(body.node_errors), body, body.prompt_id ?? undefined);
+
+  /**
+   * Converts, checks (`validate`) and submits once. `prepared` is `runWorkflow()`'s: the
+   * `warnings` of the check it made before (passed on in the result), and `onChosen`, told the
+   * prompt id before the submission is sent when this server keeps client-chosen ids.
+   */
+  async submit(
+    input: Workflow | UiWorkflow,
+    options: SubmitJobOptions | undefined,
+    context: string,
+    prepared: { warnings?: WorkflowIssue[] | undefined; onChosen?: ((promptId: string) => void) | undefined } = {},
+  ): Promise<SubmitResult> {
+    const http = this.#http;
+    const ids = this.#ids;
+    const { validate = true, partnerApiKey, extraData, promptId, ...request } = options ?? {};
+    const workflow = await toApiFormat(this.#definitions, input, request, context);
+    let warnings = prepared.warnings ?? [];
+    if (validate) {
+      const issues = splitIssues(await this.#definitions.check(workflow, request));
+      if (issues.errors.length > 0) throw new InvalidWorkflowError(issues.errors, context);
+      warnings = issues.warnings;
+    }
+    const extra: Record<string, unknown> = { ...extraData };
+    if (partnerApiKey === true) extra.api_key_platform_org = await clientKey(http, context);
+    else if (typeof partnerApiKey === 'string') extra.api_key_platform_org = partnerApiKey;
+    const chosen = promptId ?? ids.choose();
+    if (chosen !== undefined && ids.kept) prepared.onChosen?.(chosen);
+    const json = { prompt: workflow, client_id: this.#clientId, ...(chosen ? { prompt_id: chosen } : {}), ...(Object.keys(extra).length > 0 ? { extra_data: extra } : {}) };
+    // Every credential this request carries is scrubbed from whatever the server echoes.
+    const secrets = [typeof extra.api_key_platform_org === 'string' ? extra.api_key_platform_org : '', (await http.credential()) ?? ''];
+    // finishOnClose: once sent, a submission's answer names the job; close() must not lose it.
+    const answer = await http.request({ method: 'POST', path: '/api/prompt', json, schema: PromptResponseSchema, secrets, finishOnClose: true, options: request }).catch((error: unknown) => {
+      // A refused connection sent nothing: the ConnectionError says it is safe to submit again.
+      if (error instanceof ConnectionError && error.notSent) throw error;
+      // Otherwise the request may have reached the server: say so, since a blind retry would run (and bill) the job twice.
+      if (error instanceof ConnectionError || error instanceof TimeoutError) throw new SubmissionUnknownError(redactUrl(`${http.baseUrl}/api/prompt`), error, chosen, chosen !== undefined && ids.kept);
+      // The server's own words, with each node's title from the workflow sent.
+      if (error instanceof WorkflowValidationError) throw new WorkflowValidationError(initOf(error), error.nodeErrors, workflow);
+      throw error;
+    });
+    const nodeErrors = toNodeErrors(answer.node_errors);
+    if (answer.error || !answer.prompt_id) {
+      const body = http.scrub(answer);
+      const error = body.error;
+      const message = typeof error === 'string' ? error : (error?.message ?? 'the server returned no prompt_id');
+      throw new WorkflowError(message, typeof error === 'object' && error ? (error.type ?? undefined) : undefined, toNodeErrors(body.node_errors), body, body.prompt_id ?? undefined);
+    }
+    // Watching or looking the job up puts its id in a URL: one no URL can carry would fail there, or reach another route.
+    checkAnsweredId(answer.prompt_id, { field: 'prompt_id', work: 'job', body: http.scrub(answer), method: 'POST', url: redactUrl(`${http.baseUrl}/api/prompt`) });
+    ids.learn(chosen, answer.prompt_id);
+    // Submitted through a relay (graphcloud/server): its token opens the job's routes and socket messages.
+    this.#tokens.set(answer.prompt_id, answer.relay_token);
+    const relayToken = this.#tokens.get(answer.prompt_id);
+    return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors, ...(relayToken === undefined ? {} : { relayToken }), ...(warnings.length > 0 ? { warnings } : {}) };
   }
-  // Watching or looking the job up puts its id in a URL: one no URL can carry would fail there, or reach another route.
-  checkAnsweredId(answer.prompt_id, { field: 'prompt_id', work: 'job', body: http.scrub(answer), method: 'POST', url: redactUrl(`${http.baseUrl}/api/prompt`) });
-  ids.learn(chosen, answer.prompt_id);
-  // Submitted through a relay (graphcloud/server): its token opens the job's routes and socket messages.
-  deps.tokens?.set(answer.prompt_id, answer.relay_token);
-  const relayToken = deps.tokens?.get(answer.prompt_id);
-  return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors, ...(relayToken === undefined ? {} : { relayToken }), ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 /**

@@ -2,7 +2,7 @@
 // worker reached (the prompt or task id the moment it is known) and how it ended. The one place
 // that reads and writes that shape, and that bounds its size.
 import { ValidationError } from '../core/index.js';
-import type { JobResult, Workflow } from '../cloud/model/types.js';
+import type { JobResult, Workflow } from '../cloud/shared/types.js';
 import type { RunErrorInfo, RunProgress } from './types.js';
 
 /**

@@ -2,7 +2,7 @@
 // any process reads it back as an SDK error. Also the one rule of which refusals are the
 // account's (they pause the queue instead of failing the run).
 import { ApiError, AuthenticationError, GraphcloudError, PaymentRequiredError } from '../core/index.js';
-import { JobFailedError, SubscriptionInactiveError } from '../cloud/model/errors.js';
+import { JobFailedError, SubscriptionInactiveError } from '../cloud/shared/errors.js';
 import type { RunData } from './data.js';
 import { RunFailedError } from './errors/run-failed-error.js';
 import { RunUnknownError } from './errors/run-unknown-error.js';

@@ -3,8 +3,8 @@
 // written in. What goes to Redis is JSON only, bounded in bytes; no worker needs the adder's disk.
 import { Checker, isPlainObject, ValidationError, type RequestOptions } from '../core/index.js';
 import type { CloudClient } from '../cloud/client.js';
-import type { Workflow } from '../cloud/model/types.js';
-import { placeInputs, readUploads, withUploads } from '../cloud/run-inputs.js';
+import type { Workflow } from '../cloud/shared/types.js';
+import { placeInputs, readUploads, withUploads } from '../cloud/run-workflow.js';
 import { checkWorkflowArgument } from '../cloud/submit.js';
 import { isUiWorkflow } from '../cloud/workflow/format.js';
 import { toApiWorkflow } from '../cloud/workflow/to-api.js';

@@ -6,8 +6,9 @@
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { ConnectionError, GraphcloudError, TimeoutError } from '../core/index.js';
 import type { CloudClient } from '../cloud/client.js';
-import { InvalidWorkflowError, JobFailedError, splitIssues, SubmissionUnknownError } from '../cloud/model/errors.js';
-import type { JobResult } from '../cloud/model/types.js';
+import { InvalidWorkflowError, JobFailedError, SubmissionUnknownError } from '../cloud/shared/errors.js';
+import { splitIssues } from '../cloud/workflow/validate.js';
+import type { JobResult } from '../cloud/shared/types.js';
 import type { ProxyClient } from '../proxy/client.js';
 import { readRunData, type RunData, type RunStage } from './data.js';
 import { RunUnknownError } from './errors/run-unknown-error.js';

@@ -1,7 +1,7 @@
 // The public types of graphcloud/queue: what a run is, where it stands, what its events say (the
 // options are in option-types.ts). Types only: nothing here loads BullMQ.
-import type { JobResult, Workflow } from '../cloud/model/types.js';
-import type { UploadSpec } from '../cloud/run-inputs.js';
+import type { JobResult, Workflow } from '../cloud/shared/types.js';
+import type { UploadSpec } from '../cloud/run-workflow.js';
 import type { UiWorkflow } from '../cloud/workflow/types.js';
 import type { RunErrorInfo } from './errors/run-failed-error.js';
 

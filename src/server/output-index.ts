@@ -1,4 +1,4 @@
-import { listOutputFiles, readOutputs } from '../cloud/model/outputs.js';
+import { listOutputFiles, readOutputs } from '../cloud/shared/outputs.js';
 import { readAnswer } from './body.js';
 import type { RelayConfig } from './config.js';
 import type { UpstreamClient } from './upstream.js';

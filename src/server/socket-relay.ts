@@ -1,4 +1,4 @@
-import { decodeBinaryFrame } from '../cloud/watch/frames.js';
+import { decodeBinaryFrame } from '../cloud/watch/router.js';
 import { holdsSecret } from './answers.js';
 import { scrubDecodable } from './scrub-body.js';
 import type { RelayConfig } from './config.js';

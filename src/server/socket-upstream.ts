@@ -1,5 +1,5 @@
 import { callSafely, GraphcloudError, sleep } from '../core/index.js';
-import { CLOUD_DEFAULTS } from '../cloud/model/defaults.js';
+import { CLOUD_DEFAULTS } from '../cloud/shared/defaults.js';
 import { ReconnectingSocket, socketUrl, type SocketDown, type WebSocketConstructor } from '../cloud/watch/socket.js';
 import type { RelayConfig } from './config.js';
 import { secretPatterns } from './scrub-body.js';

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
-import { InputOptionsSchema, InputSpecSchema, NodeDefinitionSchema, ObjectInfoSchema } from '../../src/cloud/model/definition-schemas.js';
-import type { InputOptions, InputSpec, NodeDefinition, ObjectInfo } from '../../src/cloud/model/validate-workflow.js';
+import { InputOptionsSchema, InputSpecSchema, NodeDefinitionSchema, ObjectInfoSchema } from '../../src/cloud/workflow/node-definitions.js';
+import type { InputOptions, InputSpec, NodeDefinition, ObjectInfo } from '../../src/cloud/workflow/validate.js';
 
 // The public types are written out for readers (and the API reference); the schemas that check
 // the server's answers must yield exactly these types, so neither can drift from the other.

@@ -2,7 +2,7 @@
 // whatever an entry holds, it is read into a JobSummary without throwing, and a page is cut as asked.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { historyPage } from '../../src/cloud/model/job-history.js';
+import { historyPage } from '../../src/cloud/shared/job-reader.js';
 import { params } from './helpers.js';
 
 const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'] as const;

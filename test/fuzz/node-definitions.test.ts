@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateWorkflow, type Workflow } from '../../src/cloud/index.js';
-import { ObjectInfoSchema } from '../../src/cloud/model/definition-schemas.js';
+import { ObjectInfoSchema } from '../../src/cloud/workflow/node-definitions.js';
 import { params } from './helpers.js';
 
 type Json = unknown;

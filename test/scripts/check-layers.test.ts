@@ -20,8 +20,8 @@ const LAYERED = {
   'src/index.ts': "export * from './registry/client.js';\nexport * from './cloud/client.js';\n",
   'src/core/http.ts': "import ky from 'ky';\nexport const http = ky;\n",
   'src/registry/client.ts': "import { http } from '../core/http.js';\nexport const registry = http;\n",
-  'src/cloud/model/types.ts': 'export type Job = { id: string };\n',
-  'src/cloud/watch/hub.ts': "import type { Job } from '../model/types.js';\nexport const hub = (job: Job) => job.id;\n",
+  'src/cloud/shared/types.ts': 'export type Job = { id: string };\n',
+  'src/cloud/watch/hub.ts': "import type { Job } from '../shared/types.js';\nexport const hub = (job: Job) => job.id;\n",
   'src/cloud/client.ts': "import { hub } from './watch/hub.js';\nimport { http } from '../core/http.js';\nexport const cloud = [hub, http];\n",
   'src/testing/sim.ts': "import ws from 'ws';\nimport { cloud } from '../cloud/client.js';\nexport const sim = [ws, cloud];\n",
 };
@@ -40,8 +40,8 @@ describe('scripts/check-layers.mjs', () => {
       'src/registry/client.ts': "import ky from 'ky';\nimport ws from 'ws';\nimport { sim } from '../testing/sim.js';\nimport { proxy } from '../proxy/client.js';\nexport const registry = [ky, ws, sim, proxy];\n",
       'src/proxy/client.ts': 'export const proxy = 1;\n',
       'src/core/http.ts': "import ky from 'ky';\nimport { cloud } from '../cloud/client.js';\nexport const http = [ky, cloud];\n",
-      'src/cloud/model/types.ts': "import { hub } from '../watch/hub.js';\nimport { cloud } from '../client.js';\nexport type Job = { id: string };\nexport const model = [hub, cloud];\n",
-      'src/cloud/watch/hub.ts': "import type { Job } from '../model/types.js';\nimport { cloud } from '../client.js';\nexport const hub = (job: Job) => [job.id, cloud];\n",
+      'src/cloud/shared/types.ts': "import { hub } from '../watch/hub.js';\nimport { cloud } from '../client.js';\nexport type Job = { id: string };\nexport const model = [hub, cloud];\n",
+      'src/cloud/watch/hub.ts': "import type { Job } from '../shared/types.js';\nimport { cloud } from '../client.js';\nexport const hub = (job: Job) => [job.id, cloud];\n",
     });
     const { status, output } = fixture.run('scripts/check-layers.mjs');
     expect(status).toBe(1);
@@ -50,8 +50,8 @@ describe('scripts/check-layers.mjs', () => {
     expect(output).toMatch(/src\/index\.ts reaches src\/testing\/sim\.ts \[public-entry-reaches-no-tooling\]: src\/index\.ts imports src\/registry\/client\.ts, which imports src\/testing\/sim\.ts/);
     expect(output).toContain('src/core/http.ts imports src/cloud/client.ts [core-imports-only-core]');
     expect(output).toContain('src/cloud/watch/hub.ts imports src/cloud/client.ts [watch-knows-no-client]');
-    expect(output).toContain('src/cloud/model/types.ts imports src/cloud/client.ts [model-is-the-bottom-of-cloud]');
-    expect(output).toContain('src/cloud/model/types.ts imports src/cloud/watch/hub.ts [model-is-the-bottom-of-cloud]');
+    expect(output).toContain('src/cloud/shared/types.ts imports src/cloud/client.ts [shared-is-the-bottom-of-cloud]');
+    expect(output).toContain('src/cloud/shared/types.ts imports src/cloud/watch/hub.ts [shared-is-the-bottom-of-cloud]');
     expect(output).toContain('src/registry/client.ts imports src/proxy/client.ts [clients-are-independent]');
     expect(output).toMatch(/File cycle \[no-file-cycle\]: .*, which imports /);
     expect(output).toMatch(/Folder cycle \[no-folder-cycle\]: src\/cloud → src\/cloud\/\w+ → .*src\/cloud\b/);

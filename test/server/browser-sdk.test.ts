@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { CloudClient, GraphcloudError, ValidationError } from '../../src/index.js';
-import type { JobResult, OutputFile } from '../../src/cloud/model/types.js';
+import type { JobResult, OutputFile } from '../../src/cloud/shared/types.js';
 import type { PreviewData, WatchEvent } from '../../src/cloud/watch/events.js';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
 import { png, relayStarter, scaleByWorkflow, type RunningRelay } from './helpers.js';

@@ -1,4 +1,4 @@
-import type { JobResult, NodeOutput } from '../model/types.js';
+import type { JobResult, NodeOutput } from '../shared/types.js';
 
 // Message data keeps the wire's own field names (snake_case); every field the SDK does not read
 // is optional, and servers may add more.

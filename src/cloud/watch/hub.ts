@@ -1,17 +1,16 @@
 import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff, type HttpClient } from '../../core/index.js';
-import { defined, type WatcherPolicy } from '../model/defaults.js';
-import { initOf, WatcherClosedError } from '../model/errors.js';
-import type { JobReader } from '../model/job-reader.js';
-import type { RelayTokens } from '../model/relay-tokens.js';
-import { wireMap } from '../model/outputs.js';
-import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../model/types.js';
-import type { WatcherStats } from './events.js';
+import { defined, type WatcherPolicy } from '../shared/defaults.js';
+import { initOf, WatcherClosedError } from '../shared/errors.js';
+import type { JobReader } from '../shared/job-reader.js';
+import type { RelayTokens } from '../shared/relay-tokens.js';
+import { wireMap } from '../shared/outputs.js';
+import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../shared/types.js';
+import type { WatchEvent, WatcherStats } from './events.js';
 import { JobPoll } from './job-poll.js';
-import { failWatcher, finishWatcher, openWatcher, type JobWatcher } from './job-watcher.js';
-import { SocketLink, type Refusal } from './link.js';
-import { JobRouter, type TerminalEnd } from './router.js';
-import type { WebSocketConstructor } from './socket.js';
-import { Track } from './track.js';
+import { deliverTo, failWatcher, finishWatcher, openWatcher, wants, type JobWatcher } from './job-watcher.js';
+import { ProgressTracker } from './progress.js';
+import { JobRouter, type RouteTarget, type Seen, type TerminalEnd } from './router.js';
+import { SocketLink, type Refusal, type WebSocketConstructor } from './socket.js';
 
 /**
  * What a `WatchHub` needs from its client.
@@ -64,7 +63,15 @@ export interface HubWatchOptions {
 const RECORD_READS = 3;
 const RECORD_PAUSE_MS = 250;
 
-type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'>;
+/**
+ * How a job ended, as the hub settles it.
+ *
+ * @example
+ * ```ts
+ * const end: End = { status: 'cancelled', error: { message: 'cancelled' }, via: 'cancel', outputsComplete: false };
+ * ```
+ */
+export type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'>;
 
 /**
  * The one shared socket of a `CloudClient` and everything attached to it: the router, one poll
@@ -158,34 +165,31 @@ export class WatchHub {
     return watcher;
   }
 
-  /**
-   * `cloud.jobs.cancel()` stopped this job. A job removed from the queue before it ran
-   * (`ran: false`) never reaches any record of a local runtime
-   * (docs/wire-protocol.md#cloud-job-control-listing-and-queue), so its watchers settle as
-   * `cancelled` now. A run seen from its start ends with its own `execution_interrupted`; its
-   * status is read at once in case the socket misses it. Otherwise the watchers settle as
-   * `cancelled` now, with the outputs the server recorded.
-   */
-  cancelled(promptId: string, ran: boolean | undefined): void {
+  /** What the messages told about a job watched and not settling yet, or `undefined` (cancel.ts reads it). */
+  watching(promptId: string): Readonly<Seen> | undefined {
     const track = this.#tracks.get(promptId);
-    if (!track || track.settling) return;
-    if (ran !== false && track.seen.sawStart && !track.seen.gap) return track.poll.readNow();
-    const error = { message: `Job ${promptId} was cancelled (cloud.jobs.cancel())` };
-    void this.#settle(track, { status: 'cancelled', error, via: 'cancel', outputsComplete: ran === false }, ran !== false);
+    return track && !track.settling ? track.seen : undefined;
+  }
+
+  /** Reads a watched job's status now (an end to confirm). */
+  readNow(promptId: string): void {
+    this.#tracks.get(promptId)?.poll.readNow();
+  }
+
+  /**
+   * Settles the watchers of a job whose end was learned elsewhere (`cloud.jobs.cancel()`); with
+   * `fetch`, the outputs come from the job record.
+   */
+  settle(promptId: string, end: End, fetch: boolean): void {
+    const track = this.#tracks.get(promptId);
+    if (track) void this.#settle(track, end, fetch);
   }
 
   #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {
     const { reader, policy, random } = this.#options;
     const track = new Track(promptId, (ended, end) => this.#onSocketEnd(ended, end));
     const seen = this.#router.follow(promptId, track);
-    // A job found nowhere is counted across this track's reads (JobReader.watchStatus).
-    const absence = { reads: 0 };
-    const read = (signal: AbortSignal) => {
-      this.stats.polls++;
-      return reader.watchStatus(promptId, { signal, retry: false }, absence);
-    };
-    const link = () => this.#link.link;
-    const poll = new JobPoll({ promptId, read, policy: { ...policy.poll, ...defined(backoff) }, limiter: this.#limiter, link, lastActivity: () => seen.lastActivity, random });
+    const poll = new JobPoll({ promptId, reader, stats: this.stats, policy: { ...policy.poll, ...defined(backoff) }, limiter: this.#limiter, socket: this.#link, seen, random });
     track.follow(seen, poll);
     this.#tracks.set(promptId, track);
     poll.run().then(
@@ -303,6 +307,91 @@ export class WatchHub {
     track.watchers.delete(watcher);
     if (track.watchers.size === 0 && !track.settling) this.#retire(track);
     this.#link.maybeIdle();
+  }
+}
+
+
+/**
+ * One watched job, as the hub follows it; the router delivers its messages here. Each piece of
+ * state has one writer:
+ * - `seen` (outputs, start seen, gap, last activity): the router, from messages;
+ * - the poll state (when the next status read is due, failures, backoff): the job's own
+ *   `JobPoll` loop, inside the core wait engine;
+ * - the lifecycle (`watchers`, `settling`, when the loop starts and stops): the hub.
+ *
+ * @example
+ * ```ts
+ * const track = new Track(promptId, (track, end) => hub.settle(track, end));
+ * track.follow(router.follow(promptId, track), poll);
+ * ```
+ */
+export class Track implements RouteTarget {
+  readonly promptId: string;
+  /** The watchers of this job (written by the hub). */
+  readonly watchers = new Set<JobWatcher>();
+  /** The end is known and being finalised (written by the hub). */
+  settling = false;
+  /** The output nodes of the submitted workflow, when the watch named them (written by the hub). */
+  outputNodes: ReadonlySet<string> | undefined;
+  /** The job's overall progress, fed by every event of the job. */
+  readonly progress: ProgressTracker;
+  readonly #onEnd: (track: Track, end: TerminalEnd) => void;
+  #seen: Readonly<Seen> | undefined;
+  #poll: JobPoll | undefined;
+
+  constructor(promptId: string, onEnd: (track: Track, end: TerminalEnd) => void) {
+    this.promptId = promptId;
+    this.progress = new ProgressTracker(promptId);
+    this.#onEnd = onEnd;
+  }
+
+  /** What the messages told (set once, by `follow()`). */
+  get seen(): Readonly<Seen> {
+    return this.#seen as Readonly<Seen>;
+  }
+
+  /** The job's poll loop (set once, by `follow()`). */
+  get poll(): JobPoll {
+    return this.#poll as JobPoll;
+  }
+
+  /** Binds the router's record and the poll loop of this job. */
+  follow(seen: Readonly<Seen>, poll: JobPoll): void {
+    this.#seen = seen;
+    this.#poll = poll;
+  }
+
+  /** One message of this job, for every watcher; then the overall progress when it changed. */
+  event(event: WatchEvent): void {
+    // Updated first: listeners of the message read `watcher.progress` as of that message.
+    const changed = this.progress.update(event);
+    for (const watcher of this.watchers) deliverTo(watcher, event);
+    if (changed) this.#progressChanged();
+  }
+
+  /** The workflow's node ids are known (the first watch that names them). */
+  setNodes(ids: readonly string[]): void {
+    if (this.progress.setNodes(ids)) this.#progressChanged();
+  }
+
+  /** The job completed, however that was learned: its progress reaches 1. */
+  completed(): void {
+    if (this.progress.complete()) this.#progressChanged();
+  }
+
+  #progressChanged(): void {
+    let event: WatchEvent | undefined;
+    for (const watcher of this.watchers) {
+      // Built only for a watcher that takes it: most listen to `progress` and never read `job_progress`.
+      if (!wants(watcher, 'job_progress')) continue;
+      event ??= { type: 'job_progress', data: this.progress.snapshot };
+      deliverTo(watcher, event);
+    }
+  }
+
+  /** The socket told the end of the run. */
+  end(end: TerminalEnd): void {
+    this.#onEnd(this, end);
   }
 }
 

@@ -1,36 +1,32 @@
 import { backoffDelay, poll, STOPPED, Waker, type Limiter, type PollState } from '../../core/index.js';
-import type { PollPolicy } from '../model/defaults.js';
-import type { JobStatusInfo } from '../model/types.js';
+import type { PollPolicy } from '../shared/defaults.js';
+import type { Absence, JobReader } from '../shared/job-reader.js';
+import type { JobStatusInfo } from '../shared/types.js';
+import type { WatcherStats } from './events.js';
+import type { Seen } from './router.js';
+import type { SocketLink } from './socket.js';
 
 /**
- * The socket as a job's polls see it: `open` (read after a silence), `down` (read on a backoff),
- * or `waiting` (connecting: no read yet).
+ * What one job's poll loop needs: the client's job reader, socket and counters, and what the
+ * messages told of the job.
  *
  * @example
  * ```ts
- * const link = (): Link => (state === 'open' ? 'open' : state === 'down' ? 'down' : 'waiting');
- * ```
- */
-export type Link = 'open' | 'down' | 'waiting';
-
-/**
- * What one job's poll loop needs.
- *
- * @example
- * ```ts
- * new JobPoll({ promptId, read: (signal) => reader.status(promptId, { signal, retry: false }), policy, limiter, link, lastActivity: () => seen.lastActivity });
+ * new JobPoll({ promptId, reader, stats, policy, limiter, socket, seen: router.follow(promptId, track) });
  * ```
  */
 export interface JobPollOptions {
   promptId: string;
-  /** Reads the job's status once; `signal` stops the read (the loop stopped). */
-  read(signal: AbortSignal): Promise<JobStatusInfo>;
+  /** Reads the job's status (`watchStatus`); each read counts in `stats.polls`. */
+  reader: JobReader;
+  stats: WatcherStats;
   policy: PollPolicy;
   /** Shared by every job of the client: bounds the reads in flight, one slow answer holds one slot. */
   limiter: Limiter;
-  link(): Link;
-  /** When the last message of the job arrived (the silence clock). */
-  lastActivity(): number;
+  /** The client's socket: its state decides when a read is due. */
+  socket: SocketLink;
+  /** What the messages told of the job: its last activity starts the silence clock. */
+  seen: Readonly<Seen>;
   random?: (() => number) | undefined;
 }
 
@@ -45,7 +41,7 @@ const FOREVER = 2_147_483_647;
  *
  * @example
  * ```ts
- * const loop = new JobPoll({ promptId, read, policy, limiter, link, lastActivity });
+ * const loop = new JobPoll({ promptId, reader, stats, policy, limiter, socket, seen });
  * loop.run().then((status) => status && finish(status), fail);
  * socket.on('reconnect', () => loop.readNow());
  * ```
@@ -54,6 +50,8 @@ export class JobPoll {
   readonly #options: JobPollOptions;
   readonly #waker = new Waker();
   readonly #stop = new AbortController();
+  /** The reads in a row that found the job nowhere (`JobReader.watchStatus`). */
+  readonly #absence: Absence = { reads: 0 };
   /** A read is wanted as soon as the socket state allows one. */
   #wanted = false;
   /** Successful reads when the socket was first seen down (the backoff counts from there). */
@@ -71,11 +69,12 @@ export class JobPoll {
    * another user, a `404` after `notFoundGraceMs`...).
    */
   async run(): Promise<JobStatusInfo | undefined> {
-    const { promptId, policy, limiter, random } = this.#options;
+    const { promptId, reader, stats, policy, limiter, random } = this.#options;
     const signal = this.#stop.signal;
     const read = async (readSignal: AbortSignal) => {
       this.#wanted = false;
-      const status = await this.#options.read(readSignal);
+      stats.polls++;
+      const status = await reader.watchStatus(promptId, { signal: readSignal, retry: false }, this.#absence);
       return { value: status, terminal: status.terminal };
     };
     try {
@@ -111,13 +110,13 @@ export class JobPoll {
   }
 
   readonly #dueIn = (state: PollState): number => {
-    const link = this.#options.link();
+    const link = this.#options.socket.link;
     if (link === 'waiting') return FOREVER;
     if (this.#wanted) return 0;
     const policy = this.#options.policy;
     if (link === 'open') {
       this.#downSince = undefined;
-      return Math.max(this.#options.lastActivity(), state.lastReadAt) + policy.silenceMs - state.now;
+      return Math.max(this.#options.seen.lastActivity, state.lastReadAt) + policy.silenceMs - state.now;
     }
     this.#downSince ??= state.reads;
     const step = state.reads - this.#downSince + 1;

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'eventemitter3';
 import { callSafely, sleep, STOPPED, TimeoutError, ValidationError, withSubmitted } from '../../core/index.js';
-import { JobFailedError, WatcherClosedError } from '../model/errors.js';
-import type { JobResult, NodeErrors } from '../model/types.js';
+import { JobFailedError, WatcherClosedError } from '../shared/errors.js';
+import type { JobResult, NodeErrors } from '../shared/types.js';
 import type { JobProgress, WatchEvent, WatcherListeners } from './events.js';
 
 type Listener = (...args: never[]) => unknown;

@@ -1,8 +1,9 @@
-// Input addresses: "<node>.<input>", where <node> is a node id, a title (`_meta.title`) or a
-// class type that exactly one node has. See docs/workflows.md for the rule.
-import type { Workflow, WorkflowNode } from '../model/types.js';
-import { unreadableReason } from '../model/definition-schemas.js';
-import type { ObjectInfo } from '../model/validate-workflow.js';
+// Finding the nodes of an API-format workflow: by input address ("<node>.<input>", where <node> is
+// a node id, a title (`_meta.title`) or a class type that exactly one node has; see
+// docs/workflows.md for the rule), and its output nodes (what a run must produce).
+import type { Workflow, WorkflowNode } from '../shared/types.js';
+import { unreadableReason } from './node-definitions.js';
+import type { ObjectInfo } from './validate.js';
 import { WorkflowAddressError, type AddressCandidate } from './address-error.js';
 import { isRecord } from './model.js';
 
@@ -163,4 +164,30 @@ export function setInputs(workflow: Workflow, values: Record<string, unknown>, o
   }
   for (const [{ nodeId, input }, value] of changes) copy[nodeId]!.inputs[input] = value;
   return copy;
+}
+
+/**
+ * The ids of a workflow's output nodes: those whose definition says `output_node`, or, without
+ * the definitions (or for a type they lack), the nodes whose outputs no other node takes (the
+ * server runs only what leads to an output node, so an output node is almost always such a sink).
+ *
+ * @example
+ * ```ts
+ * outputNodesOf({ '1': { class_type: 'LoadImage', inputs: { image: 'a.png' } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } } }); // ['2']
+ * ```
+ */
+export function outputNodesOf(workflow: Workflow, info?: ObjectInfo): string[] {
+  const consumed = new Set<string>();
+  for (const node of Object.values(workflow)) {
+    for (const value of Object.values(node.inputs)) {
+      // A link is [source id, output slot] (docs/workflows.md).
+      if (Array.isArray(value) && value.length === 2 && (typeof value[0] === 'string' || typeof value[0] === 'number') && typeof value[1] === 'number') consumed.add(String(value[0]));
+    }
+  }
+  return Object.entries(workflow)
+    .filter(([id, node]) => {
+      const definition = info && Object.hasOwn(info, node.class_type) ? info[node.class_type] : undefined;
+      return definition ? definition.output_node === true : !consumed.has(id);
+    })
+    .map(([id]) => id);
 }

@@ -6,7 +6,7 @@
 // (GroupNodeHandler.getInnerNodes), with the group node's widget values written into the inner
 // widgets they stand for. Here each group node becomes a subgraph of its own whose inner node ids
 // are those indexes, so the subgraph expansion yields the same prompt; see docs/workflows.md.
-import type { ObjectInfo } from '../model/validate-workflow.js';
+import type { ObjectInfo } from './validate.js';
 import { WorkflowConversionError } from './errors.js';
 import { isRecord, own, type GraphNode, type Widget } from './model.js';
 import { createNodeTemplate, createWidgets, hasWidget, toSpecV2, type InputSpecV2 } from './node-template.js';

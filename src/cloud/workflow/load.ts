@@ -3,7 +3,7 @@
 // definitions and configured from the saved data. Follows LGraph.configure, LGraphNode.configure,
 // the ComfyNode configure override of the frontend's litegraphService, migrateWidgetsValues and
 // fixLinkInputSlots (utils/litegraphUtil), and the widget-input clean-up of widgetInputs.
-import type { ObjectInfo } from '../model/validate-workflow.js';
+import type { ObjectInfo } from './validate.js';
 import { WorkflowConversionError } from './errors.js';
 import { isRecord, own, type Graph, type GraphNode, type InputSlot, type Link, type OutputSlot, type SubgraphDefinition, type SubgraphSlot } from './model.js';
 import { GROUP_DEFINITION } from './group-nodes.js';

@@ -4,7 +4,7 @@
 // (input_order), schemas/nodeDef/migration (V1 to V2 specs), scripts/widgets and the widget
 // composables (useIntWidget, useComboWidget...), and the core extensions that change a
 // definition before registering it (uploadImage, uploadAudio, previewAny).
-import type { NodeDefinition } from '../model/validate-workflow.js';
+import type { NodeDefinition } from './validate.js';
 import { isRecord, own, type Widget } from './model.js';
 
 /** One input definition in the frontend's V2 shape: type, name, and the options spread in. */

@@ -1,5 +1,5 @@
-import type { Workflow } from '../model/types.js';
-import type { ObjectInfo } from '../model/validate-workflow.js';
+import type { Workflow } from '../shared/types.js';
+import type { ObjectInfo } from './validate.js';
 import type { ToApiWorkflowOptions } from './types.js';
 
 /**

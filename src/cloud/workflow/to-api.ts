@@ -3,8 +3,8 @@
 // feed, nodes are flattened in execution order (subgraphs expanded to `outer:inner` ids), and each
 // node that runs gets its widget values and its links, followed back to the node that produces
 // them. Links to nodes that do not run are dropped at the end.
-import type { Workflow, WorkflowNode } from '../model/types.js';
-import type { ObjectInfo } from '../model/validate-workflow.js';
+import type { Workflow, WorkflowNode } from '../shared/types.js';
+import type { ObjectInfo } from './validate.js';
 import { WorkflowConversionError } from './errors.js';
 import { isUiWorkflow } from './format.js';
 import { expandGroupNodes } from './group-nodes.js';

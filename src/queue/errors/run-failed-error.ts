@@ -1,5 +1,5 @@
 import { GraphcloudError } from '../../core/index.js';
-import type { JobResult } from '../../cloud/model/types.js';
+import type { JobResult } from '../../cloud/shared/types.js';
 
 /**
  * What is known of a run's end when it did not complete: the error's class and message, and the

@@ -1,4 +1,4 @@
-import { SubmissionUnknownError } from '../../cloud/model/errors.js';
+import { SubmissionUnknownError } from '../../cloud/shared/errors.js';
 
 /**
  * What is known of a run that may have been submitted but whose job could not be found: its

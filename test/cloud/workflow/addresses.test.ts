@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeWorkflowFormat, isUiWorkflow, resolveAddress, setInputs, WorkflowAddressError } from '../../../src/cloud/workflow/index.js';
-import type { Workflow } from '../../../src/cloud/model/types.js';
+import type { Workflow } from '../../../src/cloud/shared/types.js';
 import { objectInfo } from './fixtures/object-info.js';
 import { textToImage, textToImagePrompt } from './fixtures/text-to-image.js';
 

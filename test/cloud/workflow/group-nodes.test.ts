@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toApiWorkflow } from '../../../src/cloud/workflow/index.js';
-import type { ObjectInfo } from '../../../src/cloud/model/validate-workflow.js';
+import type { ObjectInfo } from '../../../src/cloud/workflow/validate.js';
 import { objectInfo as base } from './fixtures/object-info.js';
 
 // test/cloud/fixtures/group-node-stable-cascade-inpaint.json: the group node "StableCascadeInpaintCnet"

@@ -1,4 +1,4 @@
-import { AnyObjectSchema, toOutputs } from './schemas.js';
+import { AnyObjectSchema, toOutputs } from './wire.js';
 import type { FileRef, NodeOutput } from './types.js';
 
 /**

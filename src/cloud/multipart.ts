@@ -1,4 +1,4 @@
-import { GraphcloudError, type OpenedFile } from '../../core/index.js';
+import { GraphcloudError, type OpenedFile } from '../core/index.js';
 
 /**
  * Size of the pieces a streamed upload is cut into, in bytes. Measured on Node 24 with a 1 GiB

@@ -1,10 +1,10 @@
 import { isPlainObject, type Checker } from '../../core/index.js';
-import { readNodeDefinition, type InputSpec, type ObjectInfo } from './definition-schemas.js';
-import type { WorkflowIssue } from './errors.js';
-import type { Workflow } from './types.js';
+import { readNodeDefinition, type InputSpec, type ObjectInfo } from './node-definitions.js';
+import type { WorkflowIssue } from '../shared/errors.js';
+import type { Workflow } from '../shared/types.js';
 
 // The definition types live beside the schemas that read them; re-exported for the modules that read definitions.
-export type { InputOptions, InputSpec, NodeDefinition, ObjectInfo } from './definition-schemas.js';
+export type { InputOptions, InputSpec, NodeDefinition, ObjectInfo } from './node-definitions.js';
 
 /**
  * Options of `validateWorkflow()`.
@@ -154,4 +154,16 @@ function checkLiteral(spec: InputSpec, value: unknown): Pick<WorkflowIssue, 'cod
 function preview(list: readonly unknown[]): string {
   const shown = list.slice(0, 10).map((v) => JSON.stringify(v)).join(', ');
   return list.length > 10 ? `${shown}, … (${list.length} values)` : shown;
+}
+
+/**
+ * Splits the issues of a check into those that stop a run and the warnings that do not.
+ *
+ * @example
+ * ```ts
+ * const { errors, warnings } = splitIssues(validateWorkflow(workflow, info));
+ * ```
+ */
+export function splitIssues(issues: readonly WorkflowIssue[]): { errors: WorkflowIssue[]; warnings: WorkflowIssue[] } {
+  return { errors: issues.filter((issue) => issue.severity !== 'warning'), warnings: issues.filter((issue) => issue.severity === 'warning') };
 }

@@ -1,0 +1,424 @@
+// Reading jobs: a job's status and outputs (the jobs resource and the watcher's poll fallback share
+// one reader, so a runtime detected by one is known to both), one job, the list (one page, or
+// every page lazily), and the queue. Each runtime's parameter names are written here, and its
+// answers read by wire.ts (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
+import { NotFoundError, paginateOffsets, path, redactUrl, ValidationError, type HttpClient, type RequestOptions } from '../../core/index.js';
+import { CLOUD_DEFAULTS } from './defaults.js';
+import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './job-types.js';
+import { listOutputFiles, readOutputs } from './outputs.js';
+import type { RelayTokens } from './relay-tokens.js';
+import { historyStatus, mapJobStatus, type StatusMapping } from './status.js';
+import type { JobStatusInfo, NodeOutput } from './types.js';
+import { AnyObjectSchema, JobDetailSchema, JobListSchema, JobStatusSchema, QueueSchema, toEpochMs, toErrorInfo, toExtraData, toJobDetail, toJobPage, toJobQueue, toOutputs } from './wire.js';
+
+/**
+ * What `JobReader` needs: the transport, and how this deployment answers.
+ *
+ * @example
+ * ```ts
+ * const config: JobReaderConfig = { http, runtime: 'auto', outputRoutes: CLOUD_DEFAULTS.outputRoutes };
+ * ```
+ */
+export interface JobReaderConfig {
+  http: HttpClient;
+  /** `local` reads `/history/{id}`; `auto` switches to it when the status route answers 404. */
+  runtime: 'cloud' | 'local' | 'auto';
+  statusMap?: Readonly<Record<string, StatusMapping>> | undefined;
+  /** Routes asked in order for a finished job's outputs (`{id}` is replaced). */
+  outputRoutes: readonly string[];
+  /** Tokens of jobs submitted through a relay, sent with their reads. */
+  tokens?: RelayTokens | undefined;
+  /** Routes of job listing and the queue (the queue is also asked when a watched job is absent from a local runtime's history). @default DEFAULTS.cloud.jobRoutes */
+  routes?: Readonly<JobRoutes> | undefined;
+}
+
+const SORT_NAMES = {
+  cloud: { createdAt: 'create_time', executionTime: 'execution_time' },
+  local: { createdAt: 'created_at', executionTime: 'execution_duration' },
+} as const;
+
+/** The default page size: the cloud's own default, and a bound on a local runtime's answer. */
+export const DEFAULT_PAGE_SIZE = 100;
+
+/** Ids of the jobs this client cancelled that are remembered (the newest). */
+const CANCELLED_KEPT = 1_000;
+/** `historyStatus()`'s `raw` for a job its history does not hold. */
+const ABSENT = 'history:absent';
+
+/**
+ * What a watch counts between its reads: the reads in a row that found the job nowhere.
+ *
+ * @example
+ * ```ts
+ * const absence: Absence = { reads: 0 };
+ * await reader.watchStatus(promptId, { retry: false }, absence);
+ * ```
+ */
+export interface Absence {
+  reads: number;
+}
+
+/**
+ * Reads what the server records of jobs: a job's status (the cloud's status route or, on a local
+ * runtime, `/history/{id}`) and outputs (the output routes, in order), one job, the list, the
+ * queue. The jobs resource and the watcher's fallback polling share one reader, so a runtime
+ * detected by one is known to both.
+ *
+ * @example
+ * ```ts
+ * const reader = new JobReader({ http, runtime: 'auto', outputRoutes: CLOUD_DEFAULTS.outputRoutes });
+ * const { status, terminal } = await reader.status(promptId);
+ * ```
+ */
+export class JobReader {
+  readonly #config: JobReaderConfig;
+  readonly #routes: Readonly<JobRoutes>;
+  readonly #cancelled = new Set<string>();
+  #runtime: 'cloud' | 'local' | undefined;
+  /** Set once a local runtime answered the listing route 404: its jobs are listed from `/history` from then on. */
+  #listingMissing = false;
+
+  constructor(config: JobReaderConfig) {
+    this.#config = config;
+    this.#routes = config.routes ?? CLOUD_DEFAULTS.jobRoutes;
+    this.#runtime = config.runtime === 'auto' ? undefined : config.runtime;
+  }
+
+  /** `local` once detected or configured, `cloud` when configured, `undefined` while unknown. */
+  get runtime(): 'cloud' | 'local' | undefined {
+    return this.#runtime;
+  }
+
+  /**
+   * Notes a job this client cancelled (`cloud.jobs.cancel()`): a watch that then finds it
+   * nowhere ends as `cancelled`.
+   */
+  noteCancelled(promptId: string): void {
+    this.#cancelled.delete(promptId);
+    this.#cancelled.add(promptId);
+    if (this.#cancelled.size > CANCELLED_KEPT) this.#cancelled.delete(this.#cancelled.values().next().value as string);
+  }
+
+  /**
+   * The status of a watched job. A job deleted from a local runtime's queue is in neither its
+   * queue nor its history afterwards, and a job the cloud removed from its queue is a `404`
+   * (docs/wire-protocol.md#cloud-job-control-listing-and-queue): a job this client cancelled is
+   * then `cancelled`; any other job found nowhere `DEFAULTS.cloud.absentReads` reads in a row
+   * (counted in `absence`) is a `NotFoundError` (`code: 'job_not_found'`). Fewer reads are lag: a
+   * finished job reaches the history just after its last message.
+   */
+  async watchStatus(promptId: string, options: RequestOptions, absence: Absence): Promise<JobStatusInfo> {
+    let info: JobStatusInfo;
+    try {
+      info = await this.status(promptId, options);
+    } catch (error) {
+      if (error instanceof NotFoundError && this.#cancelled.has(promptId)) return cancelledHere(promptId);
+      throw error;
+    }
+    if (info.raw !== ABSENT || (await this.#queued(promptId, options)) !== false) {
+      absence.reads = 0;
+      return info;
+    }
+    if (this.#cancelled.has(promptId)) return cancelledHere(promptId);
+    absence.reads += 1;
+    if (absence.reads < CLOUD_DEFAULTS.absentReads) return info;
+    const { http } = this.#config;
+    const message = `Job ${promptId} is in neither the queue nor the history of this local runtime (${absence.reads} reads in a row): it was removed from the queue by another client, or never existed`;
+    throw new NotFoundError({ status: 404, method: 'GET', url: redactUrl(`${http.baseUrl}/history/${encodeURIComponent(promptId)}`), body: { error: 'job_not_found', message } });
+  }
+
+  /** The status of one job, mapped onto the documented values (`raw` keeps the server's). */
+  async status(promptId: string, options?: RequestOptions): Promise<JobStatusInfo> {
+    const info = await this.#status(promptId, this.#config.tokens?.withToken(promptId, options) ?? options);
+    // A failure message is the server's text, and a server may echo the key it received in it.
+    if (info.errorMessage) info.errorMessage = this.#config.http.scrub(info.errorMessage);
+    return info;
+  }
+
+  /**
+   * The runtime, found out once when it is not known yet: a status read of an id nobody has
+   * (`404` from the status route and an answer from `/history/{id}` is a local runtime; two
+   * `404`s the cloud).
+   */
+  async detect(options?: RequestOptions): Promise<'cloud' | 'local'> {
+    if (this.#runtime) return this.#runtime;
+    try {
+      await this.#status(globalThis.crypto.randomUUID(), options);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+    this.#runtime ??= 'cloud';
+    return this.#runtime;
+  }
+
+  async #status(promptId: string, options: RequestOptions | undefined): Promise<JobStatusInfo> {
+    if (this.#runtime === 'local') return this.#history(promptId, options);
+    const { http, statusMap } = this.#config;
+    try {
+      const body = await http.request({ method: 'GET', path: path`/api/job/${promptId}/status`, schema: JobStatusSchema, options });
+      // Only the cloud has the status route (docs/wire-protocol.md#cloud-local-runtimes).
+      this.#runtime ??= 'cloud';
+      return { promptId, ...mapJobStatus(body.status, statusMap), raw: body.status, errorMessage: body.error_message ?? undefined };
+    } catch (error) {
+      // A local runtime has no status route (docs/wire-protocol.md#cloud-local-runtimes).
+      if (!(error instanceof NotFoundError) || this.#runtime === 'cloud') throw error;
+      return this.#history(promptId, options, error);
+    }
+  }
+
+  /**
+   * A finished job's outputs from the first output route that names them; `complete: false`
+   * when none did (`404`, `{}`, or an error).
+   */
+  async outputs(promptId: string, options?: RequestOptions): Promise<{ outputs: Record<string, NodeOutput>; complete: boolean }> {
+    const scoped = this.#config.tokens?.withToken(promptId, options) ?? options;
+    for (const route of this.#config.outputRoutes) {
+      try {
+        // The core's retry applies: a transient 5xx must not cost a paid job its outputs; a 404
+        // (a route this server lacks) is not retried, and the next route is asked.
+        const body = await this.#config.http.request({ method: 'GET', path: route.replaceAll('{id}', encodeURIComponent(promptId)), schema: AnyObjectSchema, options: scoped });
+        const outputs = readOutputs(body, promptId);
+        if (outputs) return { outputs, complete: true };
+      } catch (error) {
+        if (options?.signal?.aborted) throw options.signal.reason;
+        if (this.#config.http.closed.aborted) throw error;
+        // A missing route or a failing one: try the next; the caller reports the outputs as incomplete.
+      }
+    }
+    return { outputs: Object.create(null) as Record<string, NodeOutput>, complete: false };
+  }
+
+  /**
+   * One page of `GET /api/jobs`, with the runtime's own sort names; on a local runtime without
+   * that route (`404`, remembered), from its queue and `GET /history`.
+   */
+  async list(params: ListJobsParams, options: RequestOptions | undefined): Promise<JobPage> {
+    const { http, statusMap } = this.#config;
+    const runtime = await this.detect(options);
+    if (runtime === 'local' && params.outputType !== undefined) {
+      throw new ValidationError([{ path: 'params.outputType', rule: 'the cloud only: a local runtime cannot filter jobs by output type', received: params.outputType }], 'cloud.jobs.list()');
+    }
+    if (runtime === 'local' && this.#listingMissing) return http.scrub(await this.#listFromHistory(params, options));
+    const offset = params.offset ?? 0;
+    const status = params.status === undefined ? undefined : typeof params.status === 'string' ? params.status : params.status.join(',');
+    const body = await http.request({
+      method: 'GET',
+      path: this.#routes.jobs,
+      query: {
+        status,
+        sort_by: params.sortBy === undefined ? undefined : SORT_NAMES[runtime][params.sortBy],
+        sort_order: params.sortOrder,
+        offset,
+        limit: params.limit ?? DEFAULT_PAGE_SIZE,
+        output_type: params.outputType,
+      },
+      schema: JobListSchema,
+      options,
+    }).catch((error: unknown) => {
+      // ComfyUI 0.3.77 has no listing route: its jobs are in its queue and /history (docs/cloud.md).
+      if (!(error instanceof NotFoundError) || runtime !== 'local') throw error;
+      this.#listingMissing = true;
+      return undefined;
+    });
+    // Error texts and `extra_data` are the server's, and may echo the client's secrets.
+    if (!body) return http.scrub(await this.#listFromHistory(params, options));
+    return http.scrub(toJobPage(body, offset, statusMap));
+  }
+
+  /** Every job matching `params`, page after page, each page fetched when the loop reaches it. */
+  listAll(params: ListJobsParams, options: RequestOptions | undefined): AsyncIterable<JobSummary> {
+    const limit = params.limit ?? DEFAULT_PAGE_SIZE;
+    return paginateOffsets(async (offset) => {
+      const page = await this.list({ ...params, offset, limit }, options);
+      return { items: page.jobs, hasMore: page.hasMore, total: page.total };
+    }, params.offset ?? 0, limit);
+  }
+
+  /**
+   * One job (`GET /api/jobs/{id}`), or `undefined` when the server has no such job. A local runtime
+   * without that route (older versions) is asked through its queue and `/history/{id}`.
+   */
+  async get(promptId: string, options: RequestOptions | undefined): Promise<JobDetail | undefined> {
+    const { http, statusMap } = this.#config;
+    try {
+      const body = await http.request({ method: 'GET', path: this.#routes.job.replaceAll('{id}', encodeURIComponent(promptId)), schema: JobDetailSchema, options });
+      return http.scrub(toJobDetail(body, statusMap));
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+    if ((await this.detect(options)) !== 'local') return undefined;
+    return http.scrub(await this.#findLocally(promptId, options));
+  }
+
+  /** The queue (`GET /api/queue`): running jobs, and pending ones in run order with their position. */
+  async queue(options: RequestOptions | undefined): Promise<JobQueue> {
+    const body = await this.#config.http.request({ method: 'GET', path: this.#routes.queue, schema: QueueSchema, options });
+    return toJobQueue(body);
+  }
+
+  /**
+   * A page of a local runtime's jobs from its queue and `GET /history`, filtered, ordered and cut
+   * by the client. Newest first by submission without a status filter (the default), only the
+   * newest `offset + limit` entries of the history are asked for (`max_items`); otherwise all of it.
+   */
+  async #listFromHistory(params: ListJobsParams, options: RequestOptions | undefined): Promise<JobPage> {
+    const queue = await this.queue(options);
+    const newestFirst = params.status === undefined && params.sortBy !== 'executionTime' && params.sortOrder !== 'asc';
+    const maxItems = newestFirst ? (params.offset ?? 0) + (params.limit ?? DEFAULT_PAGE_SIZE) : undefined;
+    const history = await this.#config.http.request({ method: 'GET', path: '/history', query: { max_items: maxItems }, schema: AnyObjectSchema, options });
+    const complete = maxItems === undefined || Object.keys(history).length < maxItems;
+    return historyPage(queue, { history, complete }, params, DEFAULT_PAGE_SIZE, this.#config.statusMap);
+  }
+
+  /** A job of a local runtime without the job route: in its queue, in its history, or unknown. */
+  async #findLocally(promptId: string, options: RequestOptions | undefined): Promise<JobDetail | undefined> {
+    const queue = await this.queue(options);
+    const queued = [...queue.running, ...queue.pending].find((item) => item.promptId === promptId);
+    const empty = { raw: '', createdAt: undefined, startedAt: undefined, endedAt: undefined, durationMs: undefined, error: undefined, outputsCount: undefined, preview: undefined, workflowId: undefined, extraData: undefined };
+    if (queued) return { ...empty, promptId, status: queued.status, raw: `queue:${queued.status}`, number: queued.number, outputs: Object.create(null) as JobDetail['outputs'], workflow: queued.workflow };
+    const body = await this.#config.http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options });
+    if (!Object.hasOwn(body, promptId)) return undefined;
+    const status = historyStatus(promptId, body, this.#config.statusMap);
+    const entry = AnyObjectSchema.safeParse(body[promptId]);
+    const prompt = entry.success && Array.isArray(entry.data.prompt) ? AnyObjectSchema.safeParse(entry.data.prompt[2]) : undefined;
+    return {
+      ...empty,
+      promptId,
+      status: status.status,
+      raw: status.raw,
+      number: entry.success && Array.isArray(entry.data.prompt) && typeof entry.data.prompt[0] === 'number' ? entry.data.prompt[0] : undefined,
+      error: status.status === 'failed' || status.status === 'cancelled' ? { message: status.errorMessage ?? `Job ${status.status}` } : undefined,
+      outputs: readOutputs(body, promptId) ?? (Object.create(null) as JobDetail['outputs']),
+      workflow: prompt?.success ? (prompt.data as JobDetail['workflow']) : undefined,
+      // A history entry's prompt is [number, prompt_id, prompt, extra_data, outputs to execute].
+      extraData: toExtraData(entry.success && Array.isArray(entry.data.prompt) ? entry.data.prompt[3] : undefined),
+    };
+  }
+
+  /** Whether the job is in the queue (running or pending); `undefined` when the queue cannot be read. */
+  async #queued(promptId: string, options: RequestOptions): Promise<boolean | undefined> {
+    const { http, tokens } = this.#config;
+    try {
+      const body = await http.request({ method: 'GET', path: this.#routes.queue, schema: QueueSchema, options: tokens?.withToken(promptId, options) ?? options });
+      const queue = toJobQueue(body);
+      return [...queue.running, ...queue.pending].some((item) => item.promptId === promptId);
+    } catch (error) {
+      // A server without the route (a relay) cannot tell: the job is not counted as absent.
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  }
+
+  async #history(promptId: string, options: RequestOptions | undefined, statusRoute404?: NotFoundError): Promise<JobStatusInfo> {
+    let body: Record<string, unknown>;
+    try {
+      body = await this.#config.http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options });
+    } catch (error) {
+      throw statusRoute404 && error instanceof NotFoundError ? statusRoute404 : error;
+    }
+    // The status route is missing but /history answers: a local runtime.
+    this.#runtime ??= 'local';
+    return historyStatus(promptId, body, this.#config.statusMap);
+  }
+}
+
+function cancelledHere(promptId: string): JobStatusInfo {
+  return { promptId, status: 'cancelled', raw: 'cancelled', terminal: true, errorMessage: `Job ${promptId} was cancelled (cloud.jobs.cancel())` };
+}
+
+// A local runtime without `GET /api/jobs` (ComfyUI 0.3.77) lists jobs from its queue and
+// `GET /history` (docs/wire-protocol.md#cloud-local-runtimes): each is read into the listing's own
+// `JobSummary`, and the listing's filters, order and paging are applied here, by the client.
+const ENDS = ['execution_success', 'execution_error', 'execution_interrupted'];
+
+/**
+ * Reads one entry of `GET /history` (`{prompt: [number, id, prompt, extra_data, outputs],
+ * outputs, status: {status_str, completed, messages}}`) as a listed job: times from the run's
+ * messages, the error from its `execution_error`, the output files from `outputs`.
+ *
+ * @example
+ * ```ts
+ * historySummary('p', { prompt: [3, 'p', {}, {}, ['9']], outputs: {}, status: { status_str: 'success', completed: true, messages: [] } }).status; // 'completed'
+ * ```
+ */
+export function historySummary(promptId: string, entry: unknown, statusMap?: Readonly<Record<string, StatusMapping>>): JobSummary {
+  const record = AnyObjectSchema.safeParse(entry);
+  const data = record.success ? record.data : {};
+  const info = historyStatus(promptId, { [promptId]: data }, statusMap);
+  const prompt = Array.isArray(data.prompt) ? data.prompt : [];
+  const extra = AnyObjectSchema.safeParse(prompt[3]);
+  const status = AnyObjectSchema.safeParse(data.status);
+  const messages = status.success && Array.isArray(status.data.messages) ? status.data.messages : [];
+  const message = (types: readonly string[]): Record<string, unknown> | undefined => {
+    const found = messages.find((m: unknown) => Array.isArray(m) && types.includes(m[0]));
+    const parsed = AnyObjectSchema.safeParse(Array.isArray(found) ? found[1] : undefined);
+    return parsed.success ? parsed.data : undefined;
+  };
+  const time = (value: unknown) => toEpochMs(typeof value === 'number' ? value : undefined);
+  const startedAt = time(message(['execution_start'])?.timestamp);
+  const endedAt = time(message(ENDS)?.timestamp);
+  const files = listOutputFiles(toOutputs(data.outputs) ?? {});
+  const failed = info.status === 'failed' || info.status === 'cancelled';
+  return {
+    promptId,
+    status: info.status,
+    raw: info.raw,
+    createdAt: time(extra.success ? extra.data.create_time : undefined),
+    startedAt,
+    endedAt,
+    durationMs: startedAt !== undefined && endedAt !== undefined && endedAt >= startedAt ? endedAt - startedAt : undefined,
+    number: typeof prompt[0] === 'number' ? prompt[0] : undefined,
+    error: failed ? (toErrorInfo(message(['execution_error']), info.errorMessage) ?? { message: info.errorMessage ?? `Job ${info.status}` }) : undefined,
+    outputsCount: files.length,
+    preview: files[0]?.ref,
+    workflowId: undefined,
+  };
+}
+
+/**
+ * One page of the jobs of a local runtime without the listing route: its queue (running, then
+ * pending) and its history, filtered by `status`, ordered by `sortBy` (`createdAt` follows the
+ * queue number, the order of submission) and `sortOrder`, then cut at `offset` and `limit`.
+ * `complete: false` says the history holds only the newest entries (`max_items`).
+ *
+ * @example
+ * ```ts
+ * const page = historyPage(queue, { history, complete: true }, { status: 'failed', limit: 20 }, 100);
+ * ```
+ */
+export function historyPage(
+  queue: JobQueue,
+  { history, complete }: { history: Record<string, unknown>; complete: boolean },
+  params: ListJobsParams,
+  defaultLimit: number,
+  statusMap?: Readonly<Record<string, StatusMapping>>,
+): JobPage {
+  const queued = [...queue.running, ...queue.pending].map((item): JobSummary => ({
+    promptId: item.promptId,
+    status: item.status,
+    raw: `queue:${item.status}`,
+    createdAt: undefined,
+    startedAt: undefined,
+    endedAt: undefined,
+    durationMs: undefined,
+    number: item.number,
+    error: undefined,
+    outputsCount: undefined,
+    preview: undefined,
+    workflowId: undefined,
+  }));
+  const inQueue = new Set(queued.map((job) => job.promptId));
+  const done = Object.keys(history).filter((id) => !inQueue.has(id)).map((id) => historySummary(id, history[id], statusMap));
+  const wanted = params.status === undefined ? undefined : new Set(typeof params.status === 'string' ? [params.status] : params.status);
+  const found = [...queued, ...done].filter((job) => !wanted || wanted.has(job.status));
+  // A queued job has no number only on a broken answer: it sorts as the newest.
+  const key = params.sortBy === 'executionTime' ? (job: JobSummary) => job.durationMs ?? -1 : (job: JobSummary) => job.number ?? Number.MAX_SAFE_INTEGER;
+  const sign = params.sortOrder === 'asc' ? 1 : -1;
+  found.sort((a, b) => sign * (key(a) - key(b) || (a.number ?? 0) - (b.number ?? 0)));
+  const offset = params.offset ?? 0;
+  const limit = params.limit ?? defaultLimit;
+  const jobs = found.slice(offset, offset + limit);
+  // Only the newest entries were asked for (`complete: false`): the total is unknown, and more may follow.
+  if (!complete) return { jobs, offset, limit, total: undefined, hasMore: true };
+  return { jobs, offset, limit, total: found.length, hasMore: offset + jobs.length < found.length };
+}

@@ -74,6 +74,24 @@ export async function readText(response: Response, signal: AbortSignal): Promise
 }
 
 /**
+ * A body read whole: JSON when it parses, the text otherwise, `undefined` when empty.
+ *
+ * @example
+ * ```ts
+ * parseBody('{"a":1}'); // { a: 1 }
+ * parseBody('<html>Bad gateway</html>'); // the text
+ * ```
+ */
+export function parseBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
  * Options of `guardStream()`.
  *
  * @example

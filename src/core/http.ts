@@ -2,13 +2,13 @@ import ky, { NetworkError, TimeoutError as KyTimeoutError, type KyInstance } fro
 import type * as z from 'zod/mini';
 import { resolveAuth, type AuthHeader, type AuthScheme, type Credential } from './auth.js';
 import { HTTP_DEFAULTS } from './defaults.js';
-import { errorCode } from './errors/connection-error.js';
+import { readRequestId } from './errors/api-error.js';
 import { ClientClosedError, ConnectionError, createApiError, GraphcloudError, TimeoutError, type ApiError } from './errors/index.js';
-import { guardStream, raceSignal, readText } from './guard.js';
+import { guardStream, parseBody, raceSignal, readText } from './guard.js';
 import { assertOptions, REQUEST_RULES } from './option-rules.js';
 import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';
-import { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
-import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
+import { headerSecrets, redactFields, redactHeaders, redactUrl, scrubCause, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
+import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter, retryPolicy } from './retry.js';
 import { callSafely } from './callbacks.js';
 import { parseResponse } from './schema.js';
 import { appendQuery, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
@@ -78,7 +78,6 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
 }
 
 const MAX_REDIRECTS = 5;
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'cf-ray'];
 // ky refuses a timeout beyond the timer limit; the option rules allow up to it.
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -423,7 +422,7 @@ export class HttpClient {
       return new TimeoutError(operation, call.deadlineBound || Date.now() - call.started >= call.total ? call.total : call.perAttempt);
     }
     const cause = error instanceof NetworkError ? error.cause : error;
-    return new ConnectionError(call.spec.method, redactUrl(call.url), sanitizeCause(cause, call.secrets), call.status || undefined);
+    return new ConnectionError(call.spec.method, redactUrl(call.url), scrubCause(cause, call.secrets), call.status || undefined);
   }
 
   /** Tells `onResponse` how an attempt ended, once per attempt: an error, or success without one. */
@@ -483,57 +482,11 @@ export class HttpClient {
   }
 }
 
-function retryPolicy(client: Partial<RetryPolicy> | false | undefined, call: Partial<RetryPolicy> | false | undefined): RetryPolicy | false {
-  if (client === false || call === false) return false;
-  return { ...HTTP_DEFAULTS.retry, ...client, ...call };
-}
-
 function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
-}
-
-function readRequestId(headers: Headers): string | undefined {
-  for (const name of REQUEST_ID_HEADERS) {
-    const value = headers.get(name);
-    if (value) return value;
-  }
-  return undefined;
-}
-
-/** A body as JSON when it parses, as text otherwise, `undefined` when empty. */
-function parseBody(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
-// The runtime's error, with credentials scrubbed from its text and its code kept (it tells a
-// refused connection, certainly not sent, from one that broke later).
-function sanitizeCause(cause: unknown, secrets: string[]): Error {
-  // The whole chain, outermost first: the innermost reason ("connect ECONNREFUSED ...", "bad
-  // port", a certificate's) is usually the useful one, and Node's fetch puts it two causes down.
-  let message = '';
-  let link = cause;
-  for (let depth = 0; depth < 5 && link !== undefined && link !== null; depth++) {
-    const text = link instanceof Error ? link.message : String(link);
-    if (!message.includes(text)) message += message ? `: ${text}` : text;
-    link = link instanceof Error ? link.cause : undefined;
-  }
-  const code = errorCode(cause);
-  return Object.assign(new Error(scrubSecrets(message, secrets)), code ? { code } : {});
 }
 
 /** Cancels a response nobody will read, freeing its connection. */
 function discard(response: Response): void {
   response.body?.cancel().catch(() => undefined);
 }
-
-/** The secret parts of a credential header value: the whole value and the token after a scheme. */
-function headerSecrets(value: string): string[] {
-  const token = value.replace(/^(bearer|basic|token)\s+/i, '');
-  return token === value ? [value] : [value, token];
-}
-

@@ -1,3 +1,5 @@
+import { errorCode } from './errors/connection-error.js';
+
 const REDACTED = '[REDACTED]';
 /** Header names that carry credentials (lowercase). */
 export const SECRET_HEADERS: ReadonlySet<string> = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
@@ -119,4 +121,40 @@ export class SecretSet {
     for (const secret of this.#active) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     return out as T;
   }
+}
+
+/**
+ * The secret parts of a credential header's value: the whole value and the token after a scheme.
+ *
+ * @example
+ * ```ts
+ * headerSecrets('Bearer abc123'); // ['Bearer abc123', 'abc123']
+ * ```
+ */
+export function headerSecrets(value: string): string[] {
+  const token = value.replace(/^(bearer|basic|token)\s+/i, '');
+  return token === value ? [value] : [value, token];
+}
+
+/**
+ * A copy of the runtime's error fit to be a `ConnectionError`'s cause: the messages of its whole
+ * cause chain (the innermost, "connect ECONNREFUSED ..." or "bad port", is usually the useful one,
+ * and Node's fetch puts it two causes down), every secret scrubbed, its code kept (it tells a
+ * refused connection, certainly not sent, from one that broke later).
+ *
+ * @example
+ * ```ts
+ * scrubCause(new TypeError('fetch failed', { cause }), ['sk-partner-key']);
+ * ```
+ */
+export function scrubCause(cause: unknown, secrets: readonly string[]): Error {
+  let message = '';
+  let link = cause;
+  for (let depth = 0; depth < 5 && link !== undefined && link !== null; depth++) {
+    const text = link instanceof Error ? link.message : String(link);
+    if (!message.includes(text)) message += message ? `: ${text}` : text;
+    link = link instanceof Error ? link.cause : undefined;
+  }
+  const code = errorCode(cause);
+  return Object.assign(new Error(scrubSecrets(message, secrets)), code ? { code } : {});
 }

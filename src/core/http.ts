@@ -429,9 +429,11 @@ export class HttpClient {
   #report(call: Call, error: GraphcloudError | undefined, retryInMs: number | undefined): void {
     if (call.reported >= call.attempt) return;
     call.reported = call.attempt;
+    const onResponse = this.#config.onResponse;
+    if (!onResponse) return;
     const url = error && 'url' in error && typeof error.url === 'string' ? error.url : redactUrl(call.url);
     const outcome = error ? { error: `${error.name}: ${error.message}`, retryInMs } : {};
-    this.#emit(() => this.#config.onResponse?.({ method: call.spec.method, url, status: call.status, attempt: call.attempt, durationMs: Date.now() - call.attemptStartedAt, requestId: call.requestId, ...outcome }));
+    this.#emit(() => onResponse({ method: call.spec.method, url, status: call.status, attempt: call.attempt, durationMs: Date.now() - call.attemptStartedAt, requestId: call.requestId, ...outcome }));
   }
 
   #sameOrigin(spec: RequestSpec<z.ZodMiniType | undefined>, url: string): boolean {

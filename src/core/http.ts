@@ -2,13 +2,12 @@ import ky, { NetworkError, TimeoutError as KyTimeoutError, type KyInstance } fro
 import type * as z from 'zod/mini';
 import { resolveAuth, type AuthHeader, type AuthScheme, type Credential } from './auth.js';
 import { HTTP_DEFAULTS } from './defaults.js';
-import { readRequestId } from './errors/api-error.js';
 import { ClientClosedError, ConnectionError, createApiError, GraphcloudError, TimeoutError, type ApiError } from './errors/index.js';
-import { guardStream, parseBody, raceSignal, readText } from './guard.js';
+import { guardStream, parseBody, raceSignal, readRequestId, readText } from './guard.js';
 import { assertOptions, REQUEST_RULES } from './option-rules.js';
 import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';
 import { headerSecrets, redactFields, redactHeaders, redactUrl, scrubCause, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
-import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter, retryPolicy } from './retry.js';
+import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 import { callSafely } from './callbacks.js';
 import { parseResponse } from './schema.js';
 import { appendQuery, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
@@ -482,6 +481,10 @@ export class HttpClient {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `HttpClient { baseUrl: '${redactUrl(this.baseUrl)}' }`;
   }
+}
+
+function retryPolicy(client: Partial<RetryPolicy> | false | undefined, call: Partial<RetryPolicy> | false | undefined): RetryPolicy | false {
+  return client === false || call === false ? false : { ...HTTP_DEFAULTS.retry, ...client, ...call };
 }
 
 function isRedirect(status: number): boolean {

@@ -8,11 +8,10 @@ export { assertOptions, backoffRules, checkOptions, CLIENT_RULES, credentialRule
 export { callSafely } from './callbacks.js';
 export { HoldBuffer, type Held, type HoldBounds, type HoldCounters } from './hold.js';
 export { Limiter } from './limiter.js';
-export { poll, pollUntil, realClock, Waker, type Clock, type PollOptions, type PollReading, type PollState } from './wait.js';
+export { poll, pollUntil, realClock, sleep, STOPPED, throwIfAborted, Waker, type Clock, type PollOptions, type PollReading, type PollState } from './wait.js';
 export { paginate, paginateOffsets, type OffsetPage, type PageInfo } from './pagination.js';
 export { path, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
 export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
-export { sleep, STOPPED, throwIfAborted } from './sleep.js';
 export { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 export { parseResponse, formatPath } from './schema.js';
 export { toBlob, toBytes, withFile, bytesToBase64, mimeTypeOf, baseName, type FileInput, type OpenedFile } from './files.js';

@@ -1,8 +1,7 @@
 import { ApiError } from './errors/api-error.js';
 import { ConnectionError } from './errors/connection-error.js';
 import { TimeoutError } from './errors/timeout-error.js';
-import { HTTP_DEFAULTS } from './defaults.js';
-import type { Backoff, RetryPolicy } from './options.js';
+import type { Backoff } from './options.js';
 
 /**
  * The one backoff formula of the SDK (retries, reconnects, status polls): step `n` (from 1) waits
@@ -62,18 +61,4 @@ export function isTransientError(error: unknown, isTransient: (status: number) =
   if (error instanceof ConnectionError) return error.code !== 'ERR_BLOCKED_PORT';
   if (error instanceof TimeoutError) return true;
   return error instanceof ApiError && isTransient(error.status);
-}
-
-/**
- * The retry policy of one call: the defaults, then the client's, then the call's own; `false`
- * from either turns retries off.
- *
- * @example
- * ```ts
- * retryPolicy({ limit: 5 }, undefined); // { ...HTTP_DEFAULTS.retry, limit: 5 }
- * ```
- */
-export function retryPolicy(client: Partial<RetryPolicy> | false | undefined, call: Partial<RetryPolicy> | false | undefined): RetryPolicy | false {
-  if (client === false || call === false) return false;
-  return { ...HTTP_DEFAULTS.retry, ...client, ...call };
 }

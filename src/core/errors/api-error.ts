@@ -107,21 +107,3 @@ function htmlToText(body: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
-
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'cf-ray'];
-
-/**
- * The request id a server or its edge put on an answer, for support tickets.
- *
- * @example
- * ```ts
- * readRequestId(new Headers({ 'cf-ray': '8a1b' })); // '8a1b'
- * ```
- */
-export function readRequestId(headers: Headers): string | undefined {
-  for (const name of REQUEST_ID_HEADERS) {
-    const value = headers.get(name);
-    if (value) return value;
-  }
-  return undefined;
-}

@@ -6,7 +6,6 @@ import {
   isPlainObject,
   REQUEST_RULES,
   rule,
-  waitRules,
   type Backoff,
   type ClientOptions,
   type Clock,
@@ -155,13 +154,11 @@ export function defined<T extends object>(value: T | undefined): Partial<T> {
 // A status poll more often than every 100 ms only adds load.
 const POLL_FLOOR_MS = 100;
 
-const gracePeriod: Rule = (check, path, value) => check.number(path, value, { min: 0 });
-
 const WAIT_DEFAULT_RULES: OptionRules = {
   waitTimeout: rule.deadline,
   poll: rule.object(backoffRules(POLL_FLOOR_MS)),
   countQueued: rule.boolean,
-  notFoundGraceMs: gracePeriod,
+  notFoundGraceMs: (check, path, value) => check.number(path, value, { min: 0 }),
 };
 
 /**
@@ -169,9 +166,8 @@ const WAIT_DEFAULT_RULES: OptionRules = {
  * @example assertOptions('proxy.watchTask()', options, WATCH_TASK_RULES);
  */
 export const WATCH_TASK_RULES: OptionRules = Object.freeze({
-  ...waitRules(POLL_FLOOR_MS),
-  countQueued: rule.boolean,
-  notFoundGraceMs: gracePeriod,
+  signal: rule.signal,
+  ...WAIT_DEFAULT_RULES,
   timeout: rule.duration,
   headers: rule.headers,
 });

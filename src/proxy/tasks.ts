@@ -143,11 +143,9 @@ export type ImageTaskKind = keyof ImageTaskParams;
 export type VideoTaskKind = keyof VideoTaskParams;
 
 /** What the SDK knows about one task kind. */
-interface TaskSpec<K extends string = string, F extends 'image' | 'video' = 'image' | 'video'> {
+interface TaskSpec<F extends 'image' | 'video' = 'image' | 'video'> {
   /** `image` tasks answer `{ task_id, status, generated }`, `video` tasks `{ task_id, state, credits }`. */
   family: F;
-  /** The method's name in messages (checked against the family and kind by the compiler). */
-  name: `proxy.${F}.${K}()`;
   /** Where the task is submitted (POST). */
   submitPath: string;
   /** Where its status is read (GET); `{task_id}` is replaced by the encoded id. Override: `statusPaths`. */
@@ -163,7 +161,7 @@ interface TaskSpec<K extends string = string, F extends 'image' | 'video' = 'ima
 }
 
 // The compiler checks the table against the params interfaces: one entry per kind, of its family.
-type TaskTable = { readonly [K in ImageTaskKind]: TaskSpec<K, 'image'> } & { readonly [K in VideoTaskKind]: TaskSpec<K, 'video'> };
+type TaskTable = { readonly [K in ImageTaskKind]: TaskSpec<'image'> } & { readonly [K in VideoTaskKind]: TaskSpec<'video'> };
 
 const IMAGE = '/proxy/imagevendor/v1/ai';
 // Submission routes: docs/wire-protocol.md#media-proxy-submissions-and-envelopes. Status routes are
@@ -181,7 +179,6 @@ const VIDEO_STATUS = '/proxy/videovendor/tasks/{task_id}/creations';
 export const TASKS: Readonly<TaskTable> = Object.freeze({
   relight: {
     family: 'image',
-    name: 'proxy.image.relight()',
     submitPath: `${IMAGE}/image-relight`,
     statusPath: `${IMAGE}/image-relight/{task_id}`,
     validate: validateRelight,
@@ -189,7 +186,6 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
   },
   upscale: {
     family: 'image',
-    name: 'proxy.image.upscale()',
     submitPath: `${IMAGE}/image-upscaler`,
     statusPath: `${IMAGE}/image-upscaler/{task_id}`,
     validate: validateUpscale,
@@ -201,7 +197,6 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
   },
   styleTransfer: {
     family: 'image',
-    name: 'proxy.image.styleTransfer()',
     submitPath: `${IMAGE}/image-style-transfer`,
     statusPath: `${IMAGE}/image-style-transfer/{task_id}`,
     validate: validateStyleTransfer,
@@ -210,7 +205,6 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
   },
   skinEnhancerCreative: {
     family: 'image',
-    name: 'proxy.image.skinEnhancerCreative()',
     submitPath: `${IMAGE}/skin-enhancer/creative`,
     statusPath: `${IMAGE}/skin-enhancer/{task_id}`,
     validate: validateSkinEnhancerCreative,
@@ -218,7 +212,6 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
   },
   skinEnhancerFaithful: {
     family: 'image',
-    name: 'proxy.image.skinEnhancerFaithful()',
     submitPath: `${IMAGE}/skin-enhancer/faithful`,
     statusPath: `${IMAGE}/skin-enhancer/{task_id}`,
     validate: validateSkinEnhancerFaithful,
@@ -226,7 +219,6 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
   },
   referenceToVideo: {
     family: 'video',
-    name: 'proxy.video.referenceToVideo()',
     submitPath: '/proxy/videovendor/reference2video',
     statusPath: VIDEO_STATUS,
     validate: validateReferenceToVideo,
@@ -234,7 +226,6 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
   },
   extend: {
     family: 'video',
-    name: 'proxy.video.extend()',
     submitPath: '/proxy/videovendor/extend',
     statusPath: VIDEO_STATUS,
     validate: validateExtend,
@@ -242,7 +233,6 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
   },
   multiframe: {
     family: 'video',
-    name: 'proxy.video.multiframe()',
     submitPath: '/proxy/videovendor/multiframe',
     statusPath: VIDEO_STATUS,
     validate: validateMultiframe,

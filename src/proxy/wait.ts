@@ -50,8 +50,8 @@ export function assertWait(context: string, task: unknown, options: unknown, rul
  */
 export async function* watchStatuses(ctx: WaitContext, task: TaskRef, options: Omit<WaitForTaskOptions, 'onUpdate'>): AsyncGenerator<WireStatus, void, undefined> {
   const family = FAMILIES[TASKS[task.kind].family];
-  const defaults = PROXY_DEFAULTS.wait;
-  const countQueued = options.countQueued ?? ctx.defaults.countQueued ?? defaults.countQueued;
+  // The call's settings over the client's over PROXY_DEFAULTS (`poll` is merged field by field).
+  const { countQueued, waitTimeout, notFoundGraceMs } = { ...PROXY_DEFAULTS.wait, ...defined(ctx.defaults), ...defined(options) };
   const initial = task.status ?? task.state;
   const read = { retry: false as const, timeout: options.timeout, headers: options.headers };
   let previous: string | undefined;
@@ -64,15 +64,15 @@ export async function* watchStatuses(ctx: WaitContext, task: TaskRef, options: O
         const status = await family.readStatus(ctx.http, task.kind, task.taskId, path, { ...read, signal });
         return { value: status, terminal: status.phase === 'succeeded' || status.phase === 'failed', queued: status.phase === 'queued' };
       },
-      backoff: { ...defaults.poll, ...defined(ctx.defaults.poll), ...defined(options.poll) },
+      backoff: { ...PROXY_DEFAULTS.wait.poll, ...defined(ctx.defaults.poll), ...defined(options.poll) },
       // close() ends every wait: its signal joins the caller's.
       signal: options.signal ? AbortSignal.any([options.signal, ctx.http.closed]) : ctx.http.closed,
-      waitTimeout: options.waitTimeout ?? ctx.defaults.waitTimeout ?? defaults.waitTimeout,
+      waitTimeout,
       // Queued time should not count against the caller's budget; see
       // docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states.
       freeQueued: !countQueued,
       startsQueued: typeof initial === 'string' && phaseOf(initial, false) === 'queued',
-      notFoundGraceMs: options.notFoundGraceMs ?? ctx.defaults.notFoundGraceMs ?? defaults.notFoundGraceMs,
+      notFoundGraceMs,
       clock: ctx.clock,
     });
     for await (const { value } of readings) {

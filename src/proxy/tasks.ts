@@ -2,7 +2,7 @@ import type { Checker } from '../core/index.js';
 import type { RelightParams, SkinEnhancerCreativeParams, SkinEnhancerFaithfulParams, StyleTransferParams, UpscaleParams } from './image-params.js';
 import type { ResolvedImage } from './inputs.js';
 import type { Fields } from './validate-common.js';
-import { checkUpscaledPixels, validateRelight, validateSkinEnhancerCreative, validateSkinEnhancerFaithful, validateStyleTransfer, validateUpscale, withoutIgnoredPortraitFields } from './validate-image.js';
+import { checkUpscaledPixels, skinEnhancer, validateRelight, validateStyleTransfer, validateUpscale, withoutIgnoredPortraitFields } from './validate-image.js';
 import { validateExtend, validateMultiframe, validateReferenceToVideo } from './validate-video.js';
 import type { ExtendParams, MultiframeParams, ReferenceToVideoParams } from './video-params.js';
 
@@ -207,14 +207,14 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
     family: 'image',
     submitPath: `${IMAGE}/skin-enhancer/creative`,
     statusPath: `${IMAGE}/skin-enhancer/{task_id}`,
-    validate: validateSkinEnhancerCreative,
+    validate: skinEnhancer(['sharpen', 'smart_grain']),
     imageFields: ['image'],
   },
   skinEnhancerFaithful: {
     family: 'image',
     submitPath: `${IMAGE}/skin-enhancer/faithful`,
     statusPath: `${IMAGE}/skin-enhancer/{task_id}`,
-    validate: validateSkinEnhancerFaithful,
+    validate: skinEnhancer(['sharpen', 'skin_detail', 'smart_grain']),
     imageFields: ['image'],
   },
   referenceToVideo: {

@@ -84,25 +84,18 @@ export function withoutIgnoredPortraitFields(body: Fields): Fields {
 }
 
 /**
- * Skin enhancer, creative: `sharpen` and `smart_grain` 0 to 100.
- * @example validateSkinEnhancerCreative({ image, sharpen: 101 }, check); // records sharpen
+ * The skin enhancers' check: the image as Base64, bytes or an HTTPS URL ("Base64 or publicly
+ * accessible HTTPS URL": a plain http URL is refused), and `sliders` 0 to 100 (creative:
+ * `sharpen`, `smart_grain`; faithful: also `skin_detail`).
+ * @example skinEnhancer(['sharpen', 'skin_detail'])({ image, skin_detail: -1 }, check); // records skin_detail
  */
-export function validateSkinEnhancerCreative(p: Fields, check: Checker): void {
-  checkImageInput(check, 'image', p.image, true);
-  checkHttpsImage(check, p.image);
-  checkIntegers(check, p, ['sharpen', 'smart_grain'], 0, 100);
-  checkUrl(check, 'webhook_url', p.webhook_url);
-}
-
-/**
- * Skin enhancer, faithful: `sharpen`, `skin_detail` and `smart_grain` 0 to 100.
- * @example validateSkinEnhancerFaithful({ image, skin_detail: -1 }, check); // records skin_detail
- */
-export function validateSkinEnhancerFaithful(p: Fields, check: Checker): void {
-  checkImageInput(check, 'image', p.image, true);
-  checkHttpsImage(check, p.image);
-  checkIntegers(check, p, ['sharpen', 'skin_detail', 'smart_grain'], 0, 100);
-  checkUrl(check, 'webhook_url', p.webhook_url);
+export function skinEnhancer(sliders: readonly string[]): (p: Fields, check: Checker) => void {
+  return (p, check) => {
+    checkImageInput(check, 'image', p.image, true);
+    if (typeof p.image === 'string' && /^http:\/\//i.test(p.image)) check.fail('image', 'an https URL (the skin enhancers fetch only HTTPS), Base64 or bytes', p.image);
+    checkIntegers(check, p, sliders, 0, 100);
+    checkUrl(check, 'webhook_url', p.webhook_url);
+  };
 }
 
 /**
@@ -134,9 +127,4 @@ function checkPromptWeights(check: Checker, prompt: unknown): void {
     const weight = Number(match[2]);
     if (!(weight >= 1 && weight <= 1.4)) check.fail('prompt', 'weights "(text:weight)" from 1 to 1.4', match[0]);
   }
-}
-
-// Skin enhancers: "Base64 or publicly accessible HTTPS URL"; a plain http URL is refused.
-function checkHttpsImage(check: Checker, image: unknown): void {
-  if (typeof image === 'string' && /^http:\/\//i.test(image)) check.fail('image', 'an https URL (the skin enhancers fetch only HTTPS), Base64 or bytes', image);
 }

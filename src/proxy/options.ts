@@ -193,11 +193,17 @@ export const SUBMIT_TASK_RULES: OptionRules = Object.freeze({
   }) as Rule,
 });
 
+/**
+ * How a status route starts: `/` (under `baseUrl`) or an absolute http(s) URL.
+ * @example ROUTE.test('/tasks/{task_id}'); // true
+ */
+export const ROUTE = /^(\/|https?:\/\/)/i;
+
 const statusPathRule: Rule = (check, path, value) => {
   if (value === undefined || typeof value === 'function') return;
   if (typeof value !== 'string') return check.fail(path, 'a route template or a function of the task id', value);
   // Without `{task_id}` every task would read the same route.
-  if (!/^(\/|https?:\/\/)/i.test(value) || !value.includes('{task_id}') || /\s/.test(value)) {
+  if (!ROUTE.test(value) || !value.includes('{task_id}') || /\s/.test(value)) {
     check.fail(path, 'a route starting with / (or an http(s) URL) holding {task_id}, such as /tasks/{task_id}', value);
   }
 };

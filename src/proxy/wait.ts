@@ -1,7 +1,7 @@
 import { callSafely, Checker, checkOptions, ClientClosedError, poll, ValidationError, withSubmitted, type Clock, type HttpClient, type OptionRules } from '../core/index.js';
 import { PROXY_DEFAULTS } from './defaults.js';
 import { TaskFailedError } from './errors.js';
-import { defined, type ProxyClientOptions, type StatusPath, type WaitForTaskOptions } from './options.js';
+import { defined, ROUTE, type ProxyClientOptions, type StatusPath, type WaitForTaskOptions } from './options.js';
 import { FAMILIES, phaseOf, type WireStatus } from './schemas.js';
 import { TASK_KINDS, TASKS, type TaskKind } from './tasks.js';
 import type { ImageTaskResult, TaskRef, VideoTaskResult } from './types.js';
@@ -119,7 +119,7 @@ function statusPathOf(ctx: WaitContext, task: TaskRef): string {
   } catch (error) {
     path = `(threw: ${error instanceof Error ? error.message : String(error)})`;
   }
-  if (typeof path === 'string' && /^(\/|https?:\/\/)/i.test(path)) return path;
+  if (typeof path === 'string' && ROUTE.test(path)) return path;
   throw new ValidationError([{ path: `statusPaths.${task.kind}`, rule: 'a function returning a route starting with / (or an http(s) URL)', received: path }], `status route of ${task.kind} task ${task.taskId}`);
 }
 

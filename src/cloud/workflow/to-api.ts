@@ -51,7 +51,8 @@ export function toApiWorkflow(uiWorkflow: unknown, objectInfo: ObjectInfo, optio
 
   // Virtual nodes apply themselves first (graphToPrompt: applyToGraph).
   for (const node of order) {
-    const inner = node.subgraph ? expandInstance(new Map(), createExecNode(node, [], undefined)) : [createExecNode(node, [], undefined)];
+    // A node without a subgraph expands to itself.
+    const inner = expandInstance(new Map(), createExecNode(node, [], undefined));
     for (const exec of inner) if (exec.node.kind === 'primitive') applyPrimitive(exec.node, now);
   }
 

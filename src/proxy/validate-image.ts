@@ -63,6 +63,7 @@ export const PORTRAIT_FIELDS = Object.freeze(['portrait_beautifier', 'portrait_s
 export function validateStyleTransfer(p: Fields, check: Checker): void {
   checkImageInput(check, 'image', p.image, true);
   checkImageInput(check, 'reference_image', p.reference_image, true);
+  // Every list with is_portrait: true; otherwise not the portrait ones, which the server then ignores.
   checkEnums(check, p, styleTransfer, p.is_portrait === true ? undefined : ['engine', 'flavor']);
   checkBooleans(check, p, ['fixed_generation', 'is_portrait']);
   checkPrompt(check, p.prompt);

@@ -1,9 +1,8 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 import { Checker, checkOptions, HttpClient, realClock, redactUrl } from '../core/index.js';
 import { PROXY_DEFAULTS } from './defaults.js';
-import { defined, PROXY_CLIENT_RULES, WAIT_FOR_TASK_RULES, WATCH_TASK_RULES, type ProxyClientOptions, type StatusPath, type WaitForTaskOptions } from './options.js';
+import { defined, PROXY_CLIENT_RULES, WAIT_FOR_TASK_RULES, WATCH_TASK_RULES, type ProxyClientOptions, type WaitForTaskOptions } from './options.js';
 import { createTaskMethods, type ImageTasks, type VideoTasks } from './submit.js';
-import type { TaskKind } from './tasks.js';
 import type { ImageTaskResult, TaskRef, TaskResultOf, TaskStatus, VideoTaskResult } from './types.js';
 import { assertWait, waitForResult, watchStatuses, type WaitContext } from './wait.js';
 
@@ -48,8 +47,7 @@ export class ProxyClient {
     const scheme = token !== undefined ? 'bearer' : 'api-key';
     this.#http = new HttpClient({ ...rest, clientName: 'ProxyClient', auth: credential === undefined ? undefined : { scheme, credential } });
     this.baseUrl = this.#http.baseUrl;
-    const paths: Record<TaskKind, StatusPath> = { ...PROXY_DEFAULTS.statusPaths, ...defined(statusPaths) };
-    this.#wait = { http: this.#http, statusPaths: paths, defaults: defined(wait), clock: clock ?? realClock };
+    this.#wait = { http: this.#http, statusPaths: { ...PROXY_DEFAULTS.statusPaths, ...defined(statusPaths) }, defaults: defined(wait), clock: clock ?? realClock };
     const ctx = {
       http: this.#http,
       base64Format: { ...PROXY_DEFAULTS.base64Format, ...defined(base64Format) },

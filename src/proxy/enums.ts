@@ -1,17 +1,17 @@
-import {
-  PORTRAIT_BEAUTIFIERS,
-  PORTRAIT_STYLES,
-  RELIGHT_ENGINES,
-  RELIGHT_STYLES,
-  SCALE_FACTORS,
-  STYLE_TRANSFER_ENGINES,
-  STYLE_TRANSFER_FLAVORS,
-  TRANSFER_LIGHT_A,
-  TRANSFER_LIGHT_B,
-  UPSCALE_ENGINES,
-  UPSCALE_OPTIMIZED_FOR,
-} from './image-params.js';
-import { AUDIO_TYPES, EXTEND_MODELS, EXTEND_RESOLUTIONS, MOVEMENT_AMPLITUDES, VIDEO_DURATIONS, VIDEO_MODELS, VIDEO_RESOLUTIONS, VIDEO_STYLES } from './video-params.js';
+// The documented values of the enumerated params, in the vendors' own (snake_case) field names
+// (docs/wire-protocol.md#media-proxy-limits-checked-before-sending). The params types, the checks
+// and PROXY_ENUMS all read these lists.
+
+const VIDEO_MODELS = Object.freeze(['videoq3-pro', 'videoq2-pro-fast', 'videoq2-pro', 'videoq2-turbo', 'videoq1', 'videoq1-classic', 'video2.0'] as const);
+// `extend` and `multiframe` take the same models and resolutions.
+const Q2_MODELS = Object.freeze(['videoq2-pro', 'videoq2-turbo'] as const);
+const Q2_RESOLUTIONS = Object.freeze(['540p', '720p', '1080p'] as const);
+const VIDEO_DURATIONS: Readonly<Partial<Record<(typeof VIDEO_MODELS)[number], DurationRange>>> = Object.freeze({
+  'videoq3-pro': Object.freeze({ min: 1, max: 16 }),
+  'videoq2-pro-fast': Object.freeze({ min: 1, max: 10 }),
+  'videoq2-pro': Object.freeze({ min: 1, max: 8 }),
+  'videoq2-turbo': Object.freeze({ min: 1, max: 8 }),
+});
 
 /**
  * The documented values of every enumerated param, by task kind and wire field name (for building
@@ -28,36 +28,36 @@ export const PROXY_ENUMS = Object.freeze({
   /** `proxy.image.relight()`. */
   relight: Object.freeze({
     /** `style` values. */
-    style: RELIGHT_STYLES,
+    style: Object.freeze(['standard', 'darker_but_realistic', 'clean', 'smooth', 'brighter', 'contrasted_n_hdr', 'just_composition'] as const),
     /** `advanced_settings` values. */
     advanced_settings: Object.freeze({
       /** `advanced_settings.engine` values. */
-      engine: RELIGHT_ENGINES,
+      engine: Object.freeze(['automatic', 'balanced', 'cool', 'real', 'illusio', 'fairy', 'colorful_anime', 'hard_transform', 'softy'] as const),
       /** `advanced_settings.transfer_light_a` values. */
-      transfer_light_a: TRANSFER_LIGHT_A,
+      transfer_light_a: Object.freeze(['automatic', 'low', 'medium', 'normal', 'high', 'high_on_faces'] as const),
       /** `advanced_settings.transfer_light_b` values. */
-      transfer_light_b: TRANSFER_LIGHT_B,
+      transfer_light_b: Object.freeze(['automatic', 'composition', 'straight', 'smooth_in', 'smooth_out', 'smooth_both', 'reverse_both', 'soft_in', 'soft_out', 'soft_mid', 'strong_mid', 'style_shift', 'strong_shift'] as const),
     }),
   }),
   /** `proxy.image.upscale()`. */
   upscale: Object.freeze({
     /** `scale_factor` values. */
-    scale_factor: SCALE_FACTORS,
+    scale_factor: Object.freeze(['2x', '4x', '8x', '16x'] as const),
     /** `engine` values. */
-    engine: UPSCALE_ENGINES,
+    engine: Object.freeze(['automatic', 'vendor_illusio', 'vendor_sharpy', 'vendor_sparkle'] as const),
     /** `optimized_for` values. */
-    optimized_for: UPSCALE_OPTIMIZED_FOR,
+    optimized_for: Object.freeze(['standard', 'soft_portraits', 'hard_portraits', 'art_n_illustration', 'videogame_assets', 'nature_n_landscapes', 'films_n_photography', '3d_renders', 'science_fiction_n_horror'] as const),
   }),
   /** `proxy.image.styleTransfer()`. */
   styleTransfer: Object.freeze({
     /** `engine` values. */
-    engine: STYLE_TRANSFER_ENGINES,
+    engine: Object.freeze(['balanced', 'definio', 'illusio', '3d_cartoon', 'colorful_anime', 'caricature', 'real', 'super_real', 'softy'] as const),
     /** `flavor` values. */
-    flavor: STYLE_TRANSFER_FLAVORS,
+    flavor: Object.freeze(['faithful', 'gen_z', 'psychedelia', 'detaily', 'clear', 'donotstyle', 'donotstyle_sharp'] as const),
     /** `portrait_beautifier` values (with `is_portrait: true`). */
-    portrait_beautifier: PORTRAIT_BEAUTIFIERS,
+    portrait_beautifier: Object.freeze(['beautify_face', 'beautify_face_max'] as const),
     /** `portrait_style` values (with `is_portrait: true`). */
-    portrait_style: PORTRAIT_STYLES,
+    portrait_style: Object.freeze(['standard', 'pop', 'super_pop'] as const),
   }),
   /** `proxy.video.referenceToVideo()`. */
   referenceToVideo: Object.freeze({
@@ -66,26 +66,34 @@ export const PROXY_ENUMS = Object.freeze({
     /** Seconds allowed, by model (models not listed: whole seconds from 1). */
     duration: VIDEO_DURATIONS,
     /** `resolution` values (availability depends on model and duration). */
-    resolution: VIDEO_RESOLUTIONS,
+    resolution: Object.freeze(['360p', '540p', '720p', '1080p', '2K'] as const),
     /** `audio_type` values. */
-    audio_type: AUDIO_TYPES,
+    audio_type: Object.freeze(['all', 'speech_only', 'sound_effect_only'] as const),
     /** `movement_amplitude` values. */
-    movement_amplitude: MOVEMENT_AMPLITUDES,
+    movement_amplitude: Object.freeze(['auto', 'small', 'medium', 'large'] as const),
     /** `style` values. */
-    style: VIDEO_STYLES,
+    style: Object.freeze(['general', 'anime'] as const),
   }),
   /** `proxy.video.extend()`. */
   extend: Object.freeze({
     /** `model` values. */
-    model: EXTEND_MODELS,
+    model: Q2_MODELS,
     /** `resolution` values. */
-    resolution: EXTEND_RESOLUTIONS,
+    resolution: Q2_RESOLUTIONS,
   }),
   /** `proxy.video.multiframe()`. */
   multiframe: Object.freeze({
     /** `model` values. */
-    model: EXTEND_MODELS,
+    model: Q2_MODELS,
     /** `resolution` values. */
-    resolution: EXTEND_RESOLUTIONS,
+    resolution: Q2_RESOLUTIONS,
   }),
 });
+
+/** The duration range of a video model, in seconds. */
+interface DurationRange {
+  /** Shortest duration, in seconds. */
+  readonly min: number;
+  /** Longest duration, in seconds. */
+  readonly max: number;
+}

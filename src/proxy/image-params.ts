@@ -1,31 +1,11 @@
+import type { PROXY_ENUMS } from './enums.js';
 import type { ProxyImageInput } from './inputs.js';
 
-// Documented enum values of the image tasks (docs/wire-protocol.md#media-proxy-limits-checked-before-sending).
-// Wire names are the vendor's (snake_case):
-// users copy them from vendor documentation.
-
-/** @example RELIGHT_STYLES.includes('clean') // true */
-export const RELIGHT_STYLES = Object.freeze(['standard', 'darker_but_realistic', 'clean', 'smooth', 'brighter', 'contrasted_n_hdr', 'just_composition'] as const);
-/** @example RELIGHT_ENGINES[0] // 'automatic' */
-export const RELIGHT_ENGINES = Object.freeze(['automatic', 'balanced', 'cool', 'real', 'illusio', 'fairy', 'colorful_anime', 'hard_transform', 'softy'] as const);
-/** @example TRANSFER_LIGHT_A.includes('high_on_faces') // true */
-export const TRANSFER_LIGHT_A = Object.freeze(['automatic', 'low', 'medium', 'normal', 'high', 'high_on_faces'] as const);
-/** @example TRANSFER_LIGHT_B.includes('soft_mid') // true */
-export const TRANSFER_LIGHT_B = Object.freeze(['automatic', 'composition', 'straight', 'smooth_in', 'smooth_out', 'smooth_both', 'reverse_both', 'soft_in', 'soft_out', 'soft_mid', 'strong_mid', 'style_shift', 'strong_shift'] as const);
-/** @example UPSCALE_ENGINES.includes('vendor_sharpy') // true */
-export const UPSCALE_ENGINES = Object.freeze(['automatic', 'vendor_illusio', 'vendor_sharpy', 'vendor_sparkle'] as const);
-/** @example UPSCALE_OPTIMIZED_FOR[0] // 'standard' */
-export const UPSCALE_OPTIMIZED_FOR = Object.freeze(['standard', 'soft_portraits', 'hard_portraits', 'art_n_illustration', 'videogame_assets', 'nature_n_landscapes', 'films_n_photography', '3d_renders', 'science_fiction_n_horror'] as const);
-/** @example SCALE_FACTORS // ['2x', '4x', '8x', '16x'] */
-export const SCALE_FACTORS = Object.freeze(['2x', '4x', '8x', '16x'] as const);
-/** @example STYLE_TRANSFER_ENGINES.includes('super_real') // true */
-export const STYLE_TRANSFER_ENGINES = Object.freeze(['balanced', 'definio', 'illusio', '3d_cartoon', 'colorful_anime', 'caricature', 'real', 'super_real', 'softy'] as const);
-/** @example STYLE_TRANSFER_FLAVORS.includes('gen_z') // true */
-export const STYLE_TRANSFER_FLAVORS = Object.freeze(['faithful', 'gen_z', 'psychedelia', 'detaily', 'clear', 'donotstyle', 'donotstyle_sharp'] as const);
-/** @example PORTRAIT_BEAUTIFIERS // ['beautify_face', 'beautify_face_max'] */
-export const PORTRAIT_BEAUTIFIERS = Object.freeze(['beautify_face', 'beautify_face_max'] as const);
-/** @example PORTRAIT_STYLES // ['standard', 'pop', 'super_pop'] */
-export const PORTRAIT_STYLES = Object.freeze(['standard', 'pop', 'super_pop'] as const);
+// Wire names are the vendor's (snake_case): users copy them from vendor documentation. The enum
+// values are PROXY_ENUMS' lists (docs/wire-protocol.md#media-proxy-limits-checked-before-sending).
+type Relight = typeof PROXY_ENUMS.relight;
+type Upscale = typeof PROXY_ENUMS.upscale;
+type StyleTransfer = typeof PROXY_ENUMS.styleTransfer;
 
 /** Fields every image task accepts. */
 interface ImageTaskCommon {
@@ -52,13 +32,13 @@ export interface RelightAdvancedSettings {
   /** @default 50 */
   saturation?: number;
   /** @default 'automatic' */
-  engine?: (typeof RELIGHT_ENGINES)[number];
+  engine?: Relight['advanced_settings']['engine'][number];
   /** Same settings give the same image. @default false */
   fixed_generation?: boolean;
   /** @default 'automatic' */
-  transfer_light_a?: (typeof TRANSFER_LIGHT_A)[number];
+  transfer_light_a?: Relight['advanced_settings']['transfer_light_a'][number];
   /** Combines with `transfer_light_a`. @default 'automatic' */
-  transfer_light_b?: (typeof TRANSFER_LIGHT_B)[number];
+  transfer_light_b?: Relight['advanced_settings']['transfer_light_b'][number];
 }
 
 /**
@@ -75,7 +55,7 @@ export interface RelightParams extends ImageTaskCommon {
   /** Guides the light transfer; a part may be weighted `(text:weight)` with a weight from 1 to 1.4. */
   prompt?: string;
   /** @default 'standard' */
-  style?: (typeof RELIGHT_STYLES)[number];
+  style?: Relight['style'][number];
   /** @default true */
   change_background?: boolean;
   /** @default true */
@@ -105,11 +85,11 @@ export interface UpscaleParams extends ImageTaskCommon {
   /** Required. URL, Base64, bytes, a `Blob` or `{ path }`. */
   image: ProxyImageInput;
   /** Higher scales take longer. Default not documented (the vendor uses `2x`). */
-  scale_factor?: (typeof SCALE_FACTORS)[number];
+  scale_factor?: Upscale['scale_factor'][number];
   /** The upscaling model. @default the vendor's (`automatic`) */
-  engine?: (typeof UPSCALE_ENGINES)[number];
+  engine?: Upscale['engine'][number];
   /** The kind of image to tune for. @default the vendor's (`standard`) */
-  optimized_for?: (typeof UPSCALE_OPTIMIZED_FOR)[number];
+  optimized_for?: Upscale['optimized_for'][number];
   /** Reusing the prompt of an AI-generated image improves results. */
   prompt?: string;
   /** -10 to 10. */
@@ -136,17 +116,17 @@ export interface StyleTransferParams extends ImageTaskCommon {
   /** Required by the SDK: the style reference. */
   reference_image: ProxyImageInput;
   /** The style transfer model. */
-  engine?: (typeof STYLE_TRANSFER_ENGINES)[number];
+  engine?: StyleTransfer['engine'][number];
   /** How the style is applied (`faithful`, `gen_z`...). */
-  flavor?: (typeof STYLE_TRANSFER_FLAVORS)[number];
+  flavor?: StyleTransfer['flavor'][number];
   /** Same settings give the same image. */
   fixed_generation?: boolean;
   /** Process as a portrait; `portrait_beautifier` and `portrait_style` need it `true`. */
   is_portrait?: boolean;
   /** Face retouching; used only with `is_portrait: true` (ignored by the server otherwise). */
-  portrait_beautifier?: (typeof PORTRAIT_BEAUTIFIERS)[number];
+  portrait_beautifier?: StyleTransfer['portrait_beautifier'][number];
   /** Portrait look; used only with `is_portrait: true` (ignored by the server otherwise). */
-  portrait_style?: (typeof PORTRAIT_STYLES)[number];
+  portrait_style?: StyleTransfer['portrait_style'][number];
   /** Text guiding the restyled image. */
   prompt?: string;
   /** 0 to 100: keeps the original structure. */

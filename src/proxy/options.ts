@@ -6,7 +6,6 @@ import {
   isPlainObject,
   REQUEST_RULES,
   rule,
-  waitRules,
   type Backoff,
   type ClientOptions,
   type Clock,
@@ -155,13 +154,11 @@ export function defined<T extends object>(value: T | undefined): Partial<T> {
 // A status poll more often than every 100 ms only adds load.
 const POLL_FLOOR_MS = 100;
 
-const gracePeriod: Rule = (check, path, value) => check.number(path, value, { min: 0 });
-
 const WAIT_DEFAULT_RULES: OptionRules = {
   waitTimeout: rule.deadline,
   poll: rule.object(backoffRules(POLL_FLOOR_MS)),
   countQueued: rule.boolean,
-  notFoundGraceMs: gracePeriod,
+  notFoundGraceMs: (check, path, value) => check.number(path, value, { min: 0 }),
 };
 
 /**
@@ -169,9 +166,8 @@ const WAIT_DEFAULT_RULES: OptionRules = {
  * @example assertOptions('proxy.watchTask()', options, WATCH_TASK_RULES);
  */
 export const WATCH_TASK_RULES: OptionRules = Object.freeze({
-  ...waitRules(POLL_FLOOR_MS),
-  countQueued: rule.boolean,
-  notFoundGraceMs: gracePeriod,
+  signal: rule.signal,
+  ...WAIT_DEFAULT_RULES,
   timeout: rule.duration,
   headers: rule.headers,
 });
@@ -197,11 +193,17 @@ export const SUBMIT_TASK_RULES: OptionRules = Object.freeze({
   }) as Rule,
 });
 
+/**
+ * How a status route starts: `/` (under `baseUrl`) or an absolute http(s) URL.
+ * @example ROUTE.test('/tasks/{task_id}'); // true
+ */
+export const ROUTE = /^(\/|https?:\/\/)/i;
+
 const statusPathRule: Rule = (check, path, value) => {
   if (value === undefined || typeof value === 'function') return;
   if (typeof value !== 'string') return check.fail(path, 'a route template or a function of the task id', value);
   // Without `{task_id}` every task would read the same route.
-  if (!/^(\/|https?:\/\/)/i.test(value) || !value.includes('{task_id}') || /\s/.test(value)) {
+  if (!ROUTE.test(value) || !value.includes('{task_id}') || /\s/.test(value)) {
     check.fail(path, 'a route starting with / (or an http(s) URL) holding {task_id}, such as /tasks/{task_id}', value);
   }
 };

@@ -82,13 +82,14 @@ export function createTaskMethods<F extends 'image' | 'video'>(ctx: SubmitContex
 export async function submitTask(ctx: SubmitContext, kind: TaskKind, params: unknown, options: unknown): Promise<unknown> {
   ctx.http.throwIfClosed();
   const spec = TASKS[kind];
+  const name = `proxy.${spec.family}.${kind}()`;
   const check = new Checker();
   // An options value that is not an object cannot be read further.
-  if (!checkOptions(check, 'options', options, SUBMIT_TASK_RULES) && options !== undefined) check.throwIfInvalid(spec.name);
+  if (!checkOptions(check, 'options', options, SUBMIT_TASK_RULES) && options !== undefined) check.throwIfInvalid(name);
   const { validate, wait, onSubmitted, ...request } = (options ?? {}) as SubmitTaskOptions;
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     check.fail('params', 'an object', params);
-    check.throwIfInvalid(spec.name);
+    check.throwIfInvalid(name);
   }
   const fields = params as Fields;
   const checking = validate !== false;
@@ -98,7 +99,7 @@ export async function submitTask(ctx: SubmitContext, kind: TaskKind, params: unk
   const format = ctx.base64Format[spec.family];
   for (const at of spec.imageFields) await resolveAt(check, body, at.split('.'), '', format, images);
   if (checking) spec.afterEncode?.(fields, images, check);
-  check.throwIfInvalid(spec.name);
+  check.throwIfInvalid(name);
 
   const task = await FAMILIES[spec.family].submit(ctx.http, kind, spec.submitPath, body, request as RequestOptions);
   callSafely(onSubmitted as ((task: ImageTask | VideoTask) => unknown) | undefined, task);

@@ -2,7 +2,7 @@ import type { Checker } from '../core/index.js';
 import type { RelightParams, SkinEnhancerCreativeParams, SkinEnhancerFaithfulParams, StyleTransferParams, UpscaleParams } from './image-params.js';
 import type { ResolvedImage } from './inputs.js';
 import type { Fields } from './validate-common.js';
-import { checkUpscaledPixels, validateRelight, validateSkinEnhancerCreative, validateSkinEnhancerFaithful, validateStyleTransfer, validateUpscale, withoutIgnoredPortraitFields } from './validate-image.js';
+import { checkUpscaledPixels, skinEnhancer, validateRelight, validateStyleTransfer, validateUpscale, withoutIgnoredPortraitFields } from './validate-image.js';
 import { validateExtend, validateMultiframe, validateReferenceToVideo } from './validate-video.js';
 import type { ExtendParams, MultiframeParams, ReferenceToVideoParams } from './video-params.js';
 
@@ -143,11 +143,9 @@ export type ImageTaskKind = keyof ImageTaskParams;
 export type VideoTaskKind = keyof VideoTaskParams;
 
 /** What the SDK knows about one task kind. */
-interface TaskSpec<K extends string = string, F extends 'image' | 'video' = 'image' | 'video'> {
+interface TaskSpec<F extends 'image' | 'video' = 'image' | 'video'> {
   /** `image` tasks answer `{ task_id, status, generated }`, `video` tasks `{ task_id, state, credits }`. */
   family: F;
-  /** The method's name in messages (checked against the family and kind by the compiler). */
-  name: `proxy.${F}.${K}()`;
   /** Where the task is submitted (POST). */
   submitPath: string;
   /** Where its status is read (GET); `{task_id}` is replaced by the encoded id. Override: `statusPaths`. */
@@ -163,7 +161,7 @@ interface TaskSpec<K extends string = string, F extends 'image' | 'video' = 'ima
 }
 
 // The compiler checks the table against the params interfaces: one entry per kind, of its family.
-type TaskTable = { readonly [K in ImageTaskKind]: TaskSpec<K, 'image'> } & { readonly [K in VideoTaskKind]: TaskSpec<K, 'video'> };
+type TaskTable = { readonly [K in ImageTaskKind]: TaskSpec<'image'> } & { readonly [K in VideoTaskKind]: TaskSpec<'video'> };
 
 const IMAGE = '/proxy/imagevendor/v1/ai';
 // Submission routes: docs/wire-protocol.md#media-proxy-submissions-and-envelopes. Status routes are
@@ -181,7 +179,6 @@ const VIDEO_STATUS = '/proxy/videovendor/tasks/{task_id}/creations';
 export const TASKS: Readonly<TaskTable> = Object.freeze({
   relight: {
     family: 'image',
-    name: 'proxy.image.relight()',
     submitPath: `${IMAGE}/image-relight`,
     statusPath: `${IMAGE}/image-relight/{task_id}`,
     validate: validateRelight,
@@ -189,7 +186,6 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
   },
   upscale: {
     family: 'image',
-    name: 'proxy.image.upscale()',
     submitPath: `${IMAGE}/image-upscaler`,
     statusPath: `${IMAGE}/image-upscaler/{task_id}`,
     validate: validateUpscale,
@@ -201,7 +197,6 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
   },
   styleTransfer: {
     family: 'image',
-    name: 'proxy.image.styleTransfer()',
     submitPath: `${IMAGE}/image-style-transfer`,
     statusPath: `${IMAGE}/image-style-transfer/{task_id}`,
     validate: validateStyleTransfer,
@@ -210,23 +205,20 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
   },
   skinEnhancerCreative: {
     family: 'image',
-    name: 'proxy.image.skinEnhancerCreative()',
     submitPath: `${IMAGE}/skin-enhancer/creative`,
     statusPath: `${IMAGE}/skin-enhancer/{task_id}`,
-    validate: validateSkinEnhancerCreative,
+    validate: skinEnhancer(['sharpen', 'smart_grain']),
     imageFields: ['image'],
   },
   skinEnhancerFaithful: {
     family: 'image',
-    name: 'proxy.image.skinEnhancerFaithful()',
     submitPath: `${IMAGE}/skin-enhancer/faithful`,
     statusPath: `${IMAGE}/skin-enhancer/{task_id}`,
-    validate: validateSkinEnhancerFaithful,
+    validate: skinEnhancer(['sharpen', 'skin_detail', 'smart_grain']),
     imageFields: ['image'],
   },
   referenceToVideo: {
     family: 'video',
-    name: 'proxy.video.referenceToVideo()',
     submitPath: '/proxy/videovendor/reference2video',
     statusPath: VIDEO_STATUS,
     validate: validateReferenceToVideo,
@@ -234,7 +226,6 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
   },
   extend: {
     family: 'video',
-    name: 'proxy.video.extend()',
     submitPath: '/proxy/videovendor/extend',
     statusPath: VIDEO_STATUS,
     validate: validateExtend,
@@ -242,7 +233,6 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
   },
   multiframe: {
     family: 'video',
-    name: 'proxy.video.multiframe()',
     submitPath: '/proxy/videovendor/multiframe',
     statusPath: VIDEO_STATUS,
     validate: validateMultiframe,

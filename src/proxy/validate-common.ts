@@ -35,6 +35,18 @@ export function checkIntegers(check: Checker, fields: Fields, names: readonly st
 }
 
 /**
+ * Fields whose value must be one of their list in `lists` (a task's `PROXY_ENUMS` entry); by
+ * default every list of it is checked.
+ * @example checkEnums(check, params, PROXY_ENUMS.upscale); // scale_factor, engine, optimized_for
+ */
+export function checkEnums(check: Checker, fields: Fields, lists: Readonly<Record<string, unknown>>, names: readonly string[] = Object.keys(lists), prefix = ''): void {
+  for (const name of names) {
+    const list = lists[name];
+    if (Array.isArray(list)) check.oneOf(prefix + name, fields[name], list);
+  }
+}
+
+/**
  * Several boolean fields.
  * @example checkBooleans(check, params, ['audio', 'bgm']);
  */

@@ -1,26 +1,15 @@
 import type { Checker } from '../core/index.js';
-import {
-  PORTRAIT_BEAUTIFIERS,
-  PORTRAIT_STYLES,
-  RELIGHT_ENGINES,
-  RELIGHT_STYLES,
-  SCALE_FACTORS,
-  STYLE_TRANSFER_ENGINES,
-  STYLE_TRANSFER_FLAVORS,
-  TRANSFER_LIGHT_A,
-  TRANSFER_LIGHT_B,
-  UPSCALE_ENGINES,
-  UPSCALE_OPTIMIZED_FOR,
-} from './image-params.js';
+import { PROXY_ENUMS } from './enums.js';
 import { checkImageInput, decodeBase64Head, type ResolvedImage } from './inputs.js';
 import { readImageSize } from './image-size.js';
-import { checkBooleans, checkIntegers, checkObject, checkUrl, type Fields } from './validate-common.js';
+import { checkBooleans, checkEnums, checkIntegers, checkObject, checkUrl, type Fields } from './validate-common.js';
 
 // Every rule below is a documented limit: docs/wire-protocol.md#media-proxy-limits-checked-before-sending.
 
 /** Largest upscaler result, in pixels (width × height after `scale_factor`). */
 export const MAX_UPSCALED_PIXELS = 25_300_000;
 
+const { relight, upscale, styleTransfer } = PROXY_ENUMS;
 const RELIGHT_SLIDERS = ['whites', 'blacks', 'brightness', 'contrast', 'saturation'] as const;
 
 /**
@@ -31,7 +20,7 @@ export function validateRelight(p: Fields, check: Checker): void {
   checkImageInput(check, 'image', p.image, true);
   checkPrompt(check, p.prompt);
   checkPromptWeights(check, p.prompt);
-  check.oneOf('style', p.style, RELIGHT_STYLES);
+  checkEnums(check, p, relight);
   checkBooleans(check, p, ['change_background', 'preserve_details', 'interpolate_from_original']);
   check.integer('light_transfer_strength', p.light_transfer_strength, { min: 0, max: 100 });
   checkImageInput(check, 'transfer_light_from_lightmap', p.transfer_light_from_lightmap, false);
@@ -43,10 +32,8 @@ export function validateRelight(p: Fields, check: Checker): void {
   const advanced = p.advanced_settings;
   if (advanced === undefined || !checkObject(check, 'advanced_settings', advanced)) return;
   checkIntegers(check, advanced, RELIGHT_SLIDERS, 0, 100, 'advanced_settings.');
-  check.oneOf('advanced_settings.engine', advanced.engine, RELIGHT_ENGINES);
+  checkEnums(check, advanced, relight.advanced_settings, undefined, 'advanced_settings.');
   check.boolean('advanced_settings.fixed_generation', advanced.fixed_generation);
-  check.oneOf('advanced_settings.transfer_light_a', advanced.transfer_light_a, TRANSFER_LIGHT_A);
-  check.oneOf('advanced_settings.transfer_light_b', advanced.transfer_light_b, TRANSFER_LIGHT_B);
 }
 
 /**
@@ -56,9 +43,7 @@ export function validateRelight(p: Fields, check: Checker): void {
 export function validateUpscale(p: Fields, check: Checker): void {
   checkImageInput(check, 'image', p.image, true);
   checkIntegers(check, p, ['creativity', 'fractality', 'hdr', 'resemblance'], -10, 10);
-  check.oneOf('engine', p.engine, UPSCALE_ENGINES);
-  check.oneOf('optimized_for', p.optimized_for, UPSCALE_OPTIMIZED_FOR);
-  check.oneOf('scale_factor', p.scale_factor, SCALE_FACTORS);
+  checkEnums(check, p, upscale);
   checkPrompt(check, p.prompt);
   checkUrl(check, 'webhook_url', p.webhook_url);
 }
@@ -78,13 +63,9 @@ export const PORTRAIT_FIELDS = Object.freeze(['portrait_beautifier', 'portrait_s
 export function validateStyleTransfer(p: Fields, check: Checker): void {
   checkImageInput(check, 'image', p.image, true);
   checkImageInput(check, 'reference_image', p.reference_image, true);
-  check.oneOf('engine', p.engine, STYLE_TRANSFER_ENGINES);
-  check.oneOf('flavor', p.flavor, STYLE_TRANSFER_FLAVORS);
+  // Every list with is_portrait: true; otherwise not the portrait ones, which the server then ignores.
+  checkEnums(check, p, styleTransfer, p.is_portrait === true ? undefined : ['engine', 'flavor']);
   checkBooleans(check, p, ['fixed_generation', 'is_portrait']);
-  if (p.is_portrait === true) {
-    check.oneOf('portrait_beautifier', p.portrait_beautifier, PORTRAIT_BEAUTIFIERS);
-    check.oneOf('portrait_style', p.portrait_style, PORTRAIT_STYLES);
-  }
   checkPrompt(check, p.prompt);
   checkIntegers(check, p, ['structure_strength', 'style_strength'], 0, 100);
   checkUrl(check, 'webhook_url', p.webhook_url);
@@ -104,25 +85,18 @@ export function withoutIgnoredPortraitFields(body: Fields): Fields {
 }
 
 /**
- * Skin enhancer, creative: `sharpen` and `smart_grain` 0 to 100.
- * @example validateSkinEnhancerCreative({ image, sharpen: 101 }, check); // records sharpen
+ * The skin enhancers' check: the image as Base64, bytes or an HTTPS URL ("Base64 or publicly
+ * accessible HTTPS URL": a plain http URL is refused), and `sliders` 0 to 100 (creative:
+ * `sharpen`, `smart_grain`; faithful: also `skin_detail`).
+ * @example skinEnhancer(['sharpen', 'skin_detail'])({ image, skin_detail: -1 }, check); // records skin_detail
  */
-export function validateSkinEnhancerCreative(p: Fields, check: Checker): void {
-  checkImageInput(check, 'image', p.image, true);
-  checkHttpsImage(check, p.image);
-  checkIntegers(check, p, ['sharpen', 'smart_grain'], 0, 100);
-  checkUrl(check, 'webhook_url', p.webhook_url);
-}
-
-/**
- * Skin enhancer, faithful: `sharpen`, `skin_detail` and `smart_grain` 0 to 100.
- * @example validateSkinEnhancerFaithful({ image, skin_detail: -1 }, check); // records skin_detail
- */
-export function validateSkinEnhancerFaithful(p: Fields, check: Checker): void {
-  checkImageInput(check, 'image', p.image, true);
-  checkHttpsImage(check, p.image);
-  checkIntegers(check, p, ['sharpen', 'skin_detail', 'smart_grain'], 0, 100);
-  checkUrl(check, 'webhook_url', p.webhook_url);
+export function skinEnhancer(sliders: readonly string[]): (p: Fields, check: Checker) => void {
+  return (p, check) => {
+    checkImageInput(check, 'image', p.image, true);
+    if (typeof p.image === 'string' && /^http:\/\//i.test(p.image)) check.fail('image', 'an https URL (the skin enhancers fetch only HTTPS), Base64 or bytes', p.image);
+    checkIntegers(check, p, sliders, 0, 100);
+    checkUrl(check, 'webhook_url', p.webhook_url);
+  };
 }
 
 /**
@@ -135,7 +109,7 @@ export function checkUpscaledPixels(check: Checker, image: ResolvedImage, scaleF
   const bytes = image.bytes ?? (image.base64 !== undefined ? decodeBase64Head(image.base64) : undefined);
   const size = bytes && readImageSize(bytes);
   if (!size) return;
-  const scale = typeof scaleFactor === 'string' && SCALE_FACTORS.includes(scaleFactor as never) ? Number.parseInt(scaleFactor, 10) : 2;
+  const scale = typeof scaleFactor === 'string' && upscale.scale_factor.includes(scaleFactor as never) ? Number.parseInt(scaleFactor, 10) : 2;
   const pixels = size.width * scale * size.height * scale;
   if (pixels > maxPixels) {
     check.fail('image', `a result of at most ${maxPixels.toLocaleString('en-US')} pixels (${size.width}×${size.height} at ${scale}x gives ${pixels.toLocaleString('en-US')})`, `${size.width}×${size.height} ${size.type}`);
@@ -154,9 +128,4 @@ function checkPromptWeights(check: Checker, prompt: unknown): void {
     const weight = Number(match[2]);
     if (!(weight >= 1 && weight <= 1.4)) check.fail('prompt', 'weights "(text:weight)" from 1 to 1.4', match[0]);
   }
-}
-
-// Skin enhancers: "Base64 or publicly accessible HTTPS URL"; a plain http URL is refused.
-function checkHttpsImage(check: Checker, image: unknown): void {
-  if (typeof image === 'string' && /^http:\/\//i.test(image)) check.fail('image', 'an https URL (the skin enhancers fetch only HTTPS), Base64 or bytes', image);
 }

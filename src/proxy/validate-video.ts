@@ -1,20 +1,12 @@
 import type { Checker } from '../core/index.js';
 import { checkImageInput } from './inputs.js';
-import { checkBooleans, checkInt32, checkObject, checkUrl, type Fields } from './validate-common.js';
-import {
-  AUDIO_TYPES,
-  EXTEND_MODELS,
-  EXTEND_RESOLUTIONS,
-  MOVEMENT_AMPLITUDES,
-  VIDEO_DURATIONS,
-  VIDEO_MODELS,
-  VIDEO_RESOLUTIONS,
-  VIDEO_STYLES,
-  type VideoModel,
-} from './video-params.js';
+import { checkBooleans, checkEnums, checkInt32, checkObject, checkUrl, type Fields } from './validate-common.js';
+import { PROXY_ENUMS } from './enums.js';
+import type { VideoModel } from './video-params.js';
 
 // Every rule below is a documented limit: docs/wire-protocol.md#media-proxy-limits-checked-before-sending.
 
+const { referenceToVideo, extend, multiframe } = PROXY_ENUMS;
 const MAX_PROMPT = 2000;
 const MAX_PAYLOAD = 1_048_576;
 /** Seconds of one multi-frame key frame, in the vendor's real schema. */
@@ -25,18 +17,15 @@ const KEY_FRAME_SECONDS = { min: 2, max: 7 };
  * @example validateReferenceToVideo({ model: 'videoq2-pro', duration: 9 }, check); // records duration
  */
 export function validateReferenceToVideo(p: Fields, check: Checker): void {
-  check.oneOf('model', p.model, VIDEO_MODELS);
-  const range = VIDEO_DURATIONS[p.model as VideoModel];
+  // Every list of the kind; `duration` is no list but ranges by model, checked next.
+  checkEnums(check, p, referenceToVideo);
+  const range = referenceToVideo.duration[p.model as VideoModel];
   // Durations of models without a documented range: still whole, positive seconds.
   checkInt32(check, 'duration', p.duration, range ?? { min: 1 });
   checkOneImage(check, p.images);
-  check.oneOf('resolution', p.resolution, VIDEO_RESOLUTIONS);
   check.string('aspect_ratio', p.aspect_ratio);
   checkBooleans(check, p, ['audio', 'bgm', 'enhance', 'is_rec', 'off_peak', 'watermark']);
-  check.oneOf('audio_type', p.audio_type, AUDIO_TYPES);
   check.string('voice_id', p.voice_id);
-  check.oneOf('movement_amplitude', p.movement_amplitude, MOVEMENT_AMPLITUDES);
-  check.oneOf('style', p.style, VIDEO_STYLES);
   checkMetaData(check, p.meta_data);
   checkInt32(check, 'priority', p.priority);
   checkInt32(check, 'seed', p.seed);
@@ -51,10 +40,10 @@ export function validateReferenceToVideo(p: Fields, check: Checker): void {
  * @example validateExtend({ model: 'videoq2-pro', video_url: url }, check); // records video_creation_id
  */
 export function validateExtend(p: Fields, check: Checker): void {
-  check.oneOf('model', p.model, EXTEND_MODELS, { required: true });
+  check.oneOf('model', p.model, extend.model, { required: true });
   check.integer('duration', p.duration, { min: 1, max: 7 });
   checkOneImage(check, p.images);
-  check.oneOf('resolution', p.resolution, EXTEND_RESOLUTIONS);
+  check.oneOf('resolution', p.resolution, extend.resolution);
   // "video_creation_id: required together with video_url" (and the reverse): one alone is refused.
   const hasId = p.video_creation_id != null;
   const hasUrl = p.video_url != null;
@@ -71,9 +60,9 @@ export function validateExtend(p: Fields, check: Checker): void {
  * @example validateMultiframe({ model: 'videoq2-pro', start_image: url, image_settings: [] }, check); // records image_settings
  */
 export function validateMultiframe(p: Fields, check: Checker): void {
-  check.oneOf('model', p.model, EXTEND_MODELS, { required: true });
+  check.oneOf('model', p.model, multiframe.model, { required: true });
   checkImageInput(check, 'start_image', p.start_image, true);
-  check.oneOf('resolution', p.resolution, EXTEND_RESOLUTIONS);
+  check.oneOf('resolution', p.resolution, multiframe.resolution);
   const settings = p.image_settings;
   if (!Array.isArray(settings)) {
     check.fail('image_settings', 'required: an array of 2 to 9 key frames', settings);

@@ -1,50 +1,16 @@
+import type { PROXY_ENUMS } from './enums.js';
 import type { ProxyImageInput } from './inputs.js';
 
-// Documented values of the video tasks, in the vendor's own (snake_case) field names
+// Wire names are the vendor's (snake_case). The enum values are PROXY_ENUMS' lists
 // (docs/wire-protocol.md#media-proxy-limits-checked-before-sending).
-
-/** @example VIDEO_MODELS.includes('videoq2-turbo') // true */
-export const VIDEO_MODELS = Object.freeze(['videoq3-pro', 'videoq2-pro-fast', 'videoq2-pro', 'videoq2-turbo', 'videoq1', 'videoq1-classic', 'video2.0'] as const);
-/** Models `extend` and `multiframe` accept. @example EXTEND_MODELS // ['videoq2-pro', 'videoq2-turbo'] */
-export const EXTEND_MODELS = Object.freeze(['videoq2-pro', 'videoq2-turbo'] as const);
-/**
- * Duration range in seconds of reference-to-video, by model (others: not documented).
- * @example VIDEO_DURATIONS['videoq3-pro'] // { min: 1, max: 16 }
- */
-export const VIDEO_DURATIONS: Readonly<
-  Partial<
-    Record<
-      VideoModel,
-      {
-        /** Shortest duration, in seconds. */
-        readonly min: number;
-        /** Longest duration, in seconds. */
-        readonly max: number;
-      }
-    >
-  >
-> = Object.freeze({
-  'videoq3-pro': Object.freeze({ min: 1, max: 16 }),
-  'videoq2-pro-fast': Object.freeze({ min: 1, max: 10 }),
-  'videoq2-pro': Object.freeze({ min: 1, max: 8 }),
-  'videoq2-turbo': Object.freeze({ min: 1, max: 8 }),
-});
-/** @example VIDEO_RESOLUTIONS.includes('2K') // true */
-export const VIDEO_RESOLUTIONS = Object.freeze(['360p', '540p', '720p', '1080p', '2K'] as const);
-/** Resolutions of `extend` and `multiframe`. @example EXTEND_RESOLUTIONS // ['540p', '720p', '1080p'] */
-export const EXTEND_RESOLUTIONS = Object.freeze(['540p', '720p', '1080p'] as const);
-/** @example AUDIO_TYPES // ['all', 'speech_only', 'sound_effect_only'] */
-export const AUDIO_TYPES = Object.freeze(['all', 'speech_only', 'sound_effect_only'] as const);
-/** @example MOVEMENT_AMPLITUDES // ['auto', 'small', 'medium', 'large'] */
-export const MOVEMENT_AMPLITUDES = Object.freeze(['auto', 'small', 'medium', 'large'] as const);
-/** @example VIDEO_STYLES // ['general', 'anime'] */
-export const VIDEO_STYLES = Object.freeze(['general', 'anime'] as const);
+type ReferenceToVideo = typeof PROXY_ENUMS.referenceToVideo;
+type Extend = typeof PROXY_ENUMS.extend;
 
 /**
  * A video model name.
  * @example const model: VideoModel = 'videoq2-pro';
  */
-export type VideoModel = (typeof VIDEO_MODELS)[number];
+export type VideoModel = ReferenceToVideo['model'][number];
 
 /** Fields every video task accepts. */
 interface VideoTaskCommon {
@@ -72,21 +38,21 @@ export interface ReferenceToVideoParams extends VideoTaskCommon {
   /** Seconds: `videoq3-pro` 1 to 16, `videoq2-pro-fast` 1 to 10, `videoq2-pro` and `videoq2-turbo` 1 to 8. */
   duration?: number;
   /** Availability depends on model and duration. */
-  resolution?: (typeof VIDEO_RESOLUTIONS)[number];
+  resolution?: ReferenceToVideo['resolution'][number];
   /** The frame shape as a ratio (`16:9`); the allowed values are not published, so the SDK checks only that it is a string. */
   aspect_ratio?: string;
   /** Direct audio-video generation. @default true (for `videoq3-pro`) */
   audio?: boolean;
   /** Used when `audio` is true; no effect for q3. */
-  audio_type?: (typeof AUDIO_TYPES)[number];
+  audio_type?: ReferenceToVideo['audio_type'][number];
   /** Background music; no effect for q3. */
   bgm?: boolean;
   /** No effect for q3. */
   voice_id?: string;
   /** No effect for q2 and q3 models. */
-  movement_amplitude?: (typeof MOVEMENT_AMPLITUDES)[number];
+  movement_amplitude?: ReferenceToVideo['movement_amplitude'][number];
   /** The look of the video: `general` or `anime`. */
-  style?: (typeof VIDEO_STYLES)[number];
+  style?: ReferenceToVideo['style'][number];
   /** The vendor's `enhance` switch, sent as given (its effect is not published). */
   enhance?: boolean;
   /** Use the recommended prompt: costs 10 more credits. */
@@ -142,7 +108,7 @@ export type ExtendParams = ExtendFields &
  */
 export interface ExtendFields extends VideoTaskCommon {
   /** Required. */
-  model: (typeof EXTEND_MODELS)[number];
+  model: Extend['model'][number];
   /** Seconds, 1 to 7. @default 5 */
   duration?: number;
   /** One reference image for the end frame. */
@@ -150,7 +116,7 @@ export interface ExtendFields extends VideoTaskCommon {
   /** At most 2000 characters. */
   prompt?: string;
   /** The resolution of the extension. */
-  resolution?: (typeof EXTEND_RESOLUTIONS)[number];
+  resolution?: Extend['resolution'][number];
   /** The creation to extend; required together with `video_url`. */
   video_creation_id?: string | undefined;
   /** Any video URL; required together with `video_creation_id`. */
@@ -183,11 +149,11 @@ export interface MultiframeImageSetting {
  */
 export interface MultiframeParams extends VideoTaskCommon {
   /** Required. */
-  model: (typeof EXTEND_MODELS)[number];
+  model: Extend['model'][number];
   /** Required: the first frame. */
   start_image: ProxyImageInput;
   /** Required: 2 to 9 key frames. */
   image_settings: MultiframeImageSetting[];
   /** The resolution of the video. */
-  resolution?: (typeof EXTEND_RESOLUTIONS)[number];
+  resolution?: Extend['resolution'][number];
 }

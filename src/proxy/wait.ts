@@ -1,7 +1,7 @@
 import { callSafely, Checker, checkOptions, ClientClosedError, poll, ValidationError, withSubmitted, type Clock, type HttpClient, type OptionRules } from '../core/index.js';
 import { PROXY_DEFAULTS } from './defaults.js';
 import { TaskFailedError } from './errors.js';
-import { defined, type ProxyClientOptions, type StatusPath, type WaitForTaskOptions } from './options.js';
+import { defined, ROUTE, type ProxyClientOptions, type StatusPath, type WaitForTaskOptions } from './options.js';
 import { FAMILIES, phaseOf, type WireStatus } from './schemas.js';
 import { TASK_KINDS, TASKS, type TaskKind } from './tasks.js';
 import type { ImageTaskResult, TaskRef, VideoTaskResult } from './types.js';
@@ -50,8 +50,8 @@ export function assertWait(context: string, task: unknown, options: unknown, rul
  */
 export async function* watchStatuses(ctx: WaitContext, task: TaskRef, options: Omit<WaitForTaskOptions, 'onUpdate'>): AsyncGenerator<WireStatus, void, undefined> {
   const family = FAMILIES[TASKS[task.kind].family];
-  const defaults = PROXY_DEFAULTS.wait;
-  const countQueued = options.countQueued ?? ctx.defaults.countQueued ?? defaults.countQueued;
+  // The call's settings over the client's over PROXY_DEFAULTS (`poll` is merged field by field).
+  const { countQueued, waitTimeout, notFoundGraceMs } = { ...PROXY_DEFAULTS.wait, ...defined(ctx.defaults), ...defined(options) };
   const initial = task.status ?? task.state;
   const read = { retry: false as const, timeout: options.timeout, headers: options.headers };
   let previous: string | undefined;
@@ -64,15 +64,15 @@ export async function* watchStatuses(ctx: WaitContext, task: TaskRef, options: O
         const status = await family.readStatus(ctx.http, task.kind, task.taskId, path, { ...read, signal });
         return { value: status, terminal: status.phase === 'succeeded' || status.phase === 'failed', queued: status.phase === 'queued' };
       },
-      backoff: { ...defaults.poll, ...defined(ctx.defaults.poll), ...defined(options.poll) },
+      backoff: { ...PROXY_DEFAULTS.wait.poll, ...defined(ctx.defaults.poll), ...defined(options.poll) },
       // close() ends every wait: its signal joins the caller's.
       signal: options.signal ? AbortSignal.any([options.signal, ctx.http.closed]) : ctx.http.closed,
-      waitTimeout: options.waitTimeout ?? ctx.defaults.waitTimeout ?? defaults.waitTimeout,
+      waitTimeout,
       // Queued time should not count against the caller's budget; see
       // docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states.
       freeQueued: !countQueued,
       startsQueued: typeof initial === 'string' && phaseOf(initial, false) === 'queued',
-      notFoundGraceMs: options.notFoundGraceMs ?? ctx.defaults.notFoundGraceMs ?? defaults.notFoundGraceMs,
+      notFoundGraceMs,
       clock: ctx.clock,
     });
     for await (const { value } of readings) {
@@ -119,7 +119,7 @@ function statusPathOf(ctx: WaitContext, task: TaskRef): string {
   } catch (error) {
     path = `(threw: ${error instanceof Error ? error.message : String(error)})`;
   }
-  if (typeof path === 'string' && /^(\/|https?:\/\/)/i.test(path)) return path;
+  if (typeof path === 'string' && ROUTE.test(path)) return path;
   throw new ValidationError([{ path: `statusPaths.${task.kind}`, rule: 'a function returning a route starting with / (or an http(s) URL)', received: path }], `status route of ${task.kind} task ${task.taskId}`);
 }
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/index.js';
 import { CloudClient, InvalidWorkflowError, validateWorkflow, WorkflowAddressError, WorkflowConversionError, type UiWorkflow } from '../../src/cloud/index.js';
@@ -122,5 +123,10 @@ describe('validateWorkflow() with a UI-format workflow', () => {
     expect(issues).toEqual([expect.objectContaining({ nodeId: '(workflow)', code: 'ui_format', message: expect.stringContaining('toApiWorkflow') })]);
     expect(validateWorkflow(ui() as never, {})).toHaveLength(1);
     expect(sim.state.requests).toHaveLength(0);
+  });
+
+  it('knows a UI-format workflow made in another realm (a vm context, an iframe) as the converter does', () => {
+    const foreign = runInNewContext(`(${JSON.stringify(ui())})`) as UiWorkflow;
+    expect(validateWorkflow(foreign as never, {})).toEqual([expect.objectContaining({ nodeId: '(workflow)', code: 'ui_format' })]);
   });
 });

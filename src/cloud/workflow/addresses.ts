@@ -51,6 +51,23 @@ function splitEscaped(address: string): [string, string] | undefined {
 }
 
 /**
+ * The node part of an address, the nodes it names and the input: split at the first unescaped dot
+ * when the address escapes one, else after the longest part before a dot that names a node (no
+ * node named: empty parts). `undefined` when an escaping address has no unescaped dot.
+ */
+function splitAddress(workflow: Workflow, address: string): { nodePart: string; input: string; matches: string[] } | undefined {
+  if (address.includes('\\')) {
+    const split = splitEscaped(address);
+    return split && { nodePart: split[0], input: split[1], matches: matchNode(workflow, split[0]) };
+  }
+  for (let at = address.lastIndexOf('.'); at > 0; at = address.lastIndexOf('.', at - 1)) {
+    const matches = matchNode(workflow, address.slice(0, at));
+    if (matches.length > 0) return { nodePart: address.slice(0, at), input: address.slice(at + 1), matches };
+  }
+  return { nodePart: '', input: '', matches: [] };
+}
+
+/**
  * Resolves an input address `"<node>.<input>"` against an API-format workflow. `<node>` is a
  * node id, a node title (`_meta.title`), or a `class_type` that exactly one node has; an id wins
  * over a title, a title over a class type. Titles may hold dots and spaces: the longest part
@@ -72,26 +89,9 @@ export function resolveAddress(workflow: Workflow, address: string, objectInfo?:
   if (typeof address !== 'string' || !address.includes('.')) {
     throw new WorkflowAddressError(String(address), 'an address is "<node>.<input>"', 'Write the node id, title or class type, a dot, then the input name (e.g. "KSampler.seed")', []);
   }
-  let nodePart: string;
-  let input: string;
-  let matches: string[];
-  if (address.includes('\\')) {
-    const split = splitEscaped(address);
-    if (!split) throw new WorkflowAddressError(address, 'has no unescaped dot between node and input', 'Escape only the dots inside the node part', []);
-    [nodePart, input] = split;
-    matches = matchNode(workflow, nodePart);
-  } else {
-    nodePart = '';
-    input = '';
-    matches = [];
-    for (let at = address.lastIndexOf('.'); at > 0; at = address.lastIndexOf('.', at - 1)) {
-      const found = matchNode(workflow, address.slice(0, at));
-      if (found.length > 0) {
-        [nodePart, input, matches] = [address.slice(0, at), address.slice(at + 1), found];
-        break;
-      }
-    }
-  }
+  const split = splitAddress(workflow, address);
+  if (!split) throw new WorkflowAddressError(address, 'has no unescaped dot between node and input', 'Escape only the dots inside the node part', []);
+  const { nodePart, input, matches } = split;
   const all = Object.keys(workflow).map((id) => candidateOf(id, workflow[id]!));
   if (matches.length === 0) {
     throw new WorkflowAddressError(address, 'names no node (by id, title or class type)', 'Use one of the node ids or titles below', all);
@@ -126,12 +126,7 @@ export function resolveAddress(workflow: Workflow, address: string, objectInfo?:
  */
 export function namesNode(workflow: Workflow, address: string): boolean {
   if (typeof address !== 'string' || !address.includes('.')) return false;
-  if (address.includes('\\')) {
-    const split = splitEscaped(address);
-    return split !== undefined && matchNode(workflow, split[0]).length > 0;
-  }
-  for (let at = address.lastIndexOf('.'); at > 0; at = address.lastIndexOf('.', at - 1)) if (matchNode(workflow, address.slice(0, at)).length > 0) return true;
-  return false;
+  return (splitAddress(workflow, address)?.matches.length ?? 0) > 0;
 }
 
 /**

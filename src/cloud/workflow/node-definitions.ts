@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import { formatPath } from '../../core/index.js';
+// isRecord is what zod reads as an object (a record or a loose object): not null, not an array.
+import { isRecord } from './model.js';
 
 // `GET /api/object_info` is read field by field: a real local runtime sends definitions the
 // contract does not promise (docs/wire-protocol.md). The SDK is strict only about what it reads
@@ -188,11 +190,6 @@ export const NodeDefinitionSchema = z.looseObject({
   ...DESCRIPTIVE_FIELDS,
 });
 
-/** Whether `value` is what zod reads as an object (a record or a loose object): not null, not an array. */
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A copy of `fields` in which each field of `shape` that does not have its type is `undefined`. */
 function documented(fields: Record<string, unknown>, shape: Readonly<Record<string, z.ZodMiniType>>): Record<string, unknown> {
   const copy = { ...fields };
@@ -206,18 +203,18 @@ function documented(fields: Record<string, unknown>, shape: Readonly<Record<stri
  * refuse when they are not numbers.
  */
 function documentedSpec(spec: unknown): unknown {
-  if (!Array.isArray(spec) || !isObject(spec[1])) return spec;
+  if (!Array.isArray(spec) || !isRecord(spec[1])) return spec;
   const [type, options, ...rest] = spec as [unknown, Record<string, unknown>, ...unknown[]];
   return [type, documented(options, NUMBER_TYPES.has(type) ? UNREAD_OPTIONS : OPTION_FIELDS), ...rest];
 }
 
 /** The `input` of a definition with the unread values of another type left out. */
 function documentedInput(input: unknown): unknown {
-  if (!isObject(input)) return input;
+  if (!isRecord(input)) return input;
   const copy = documented(input, HIDDEN_FIELD);
   for (const group of ['required', 'optional']) {
     const specs = copy[group];
-    if (!isObject(specs)) continue;
+    if (!isRecord(specs)) continue;
     const read = { ...specs };
     // zod skips a `__proto__` key of a record; assigning one here would replace the copy's prototype.
     for (const name of Object.keys(specs)) if (name !== '__proto__') read[name] = documentedSpec(specs[name]);
@@ -241,7 +238,7 @@ const unreadable = new WeakMap<NodeDefinition, string>();
 export function readNodeDefinition(raw: unknown): { definition: NodeDefinition; unreadable: string | undefined } {
   const known = typeof raw === 'object' && raw !== null ? unreadable.get(raw as NodeDefinition) : undefined;
   if (known !== undefined) return { definition: raw as NodeDefinition, unreadable: known };
-  const fields = isObject(raw) ? documented(raw, DESCRIPTIVE_FIELDS) : undefined;
+  const fields = isRecord(raw) ? documented(raw, DESCRIPTIVE_FIELDS) : undefined;
   const parsed = NodeDefinitionSchema.safeParse(fields ? { ...fields, input: documentedInput(fields.input) } : raw);
   if (parsed.success) return { definition: parsed.data, unreadable: undefined };
   const issue = parsed.error.issues[0];

@@ -239,14 +239,13 @@ export function createNodeTemplate(className: string, def: NodeDefinition): Node
   const ordered = orderSpecs(def, specs);
   const sockets: SocketTemplate[] = [];
   const widgets: Widget[] = [];
-  const widgetType = widgetTypeOf;
   for (const spec of ordered) {
-    if (hasWidget(widgetType(spec)) && !spec.options.forceInput) continue;
+    if (hasWidget(widgetTypeOf(spec)) && !spec.options.forceInput) continue;
     if (spec.type === 'COMFY_AUTOGROW_V3') continue; // its sockets are added at run time; saved ones come back as extra inputs
     sockets.push({ name: spec.name, type: matchTypeOf(spec) });
   }
   for (const spec of ordered) {
-    const type = widgetType(spec);
+    const type = widgetTypeOf(spec);
     if (!hasWidget(type) || spec.options.forceInput) continue;
     widgets.push(...createWidgets({ ...spec, type }));
     sockets.push({ name: spec.name, type: spec.type, widgetName: spec.name });

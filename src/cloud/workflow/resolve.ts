@@ -3,7 +3,7 @@
 // bypassed nodes (the first input whose type fits), into subgraphs and out of them. A muted
 // node feeds nothing. Every node of the flattened graph has an execution id, `outer:inner`
 // inside subgraphs.
-import { describeNode, WorkflowConversionError, type WorkflowConversionCode } from './errors.js';
+import { WorkflowConversionError, type WorkflowConversionCode, type WorkflowNodeRef } from './errors.js';
 import { getNodeById, isVirtual, MODE_BYPASS, MODE_NEVER, SUBGRAPH_INPUT_ID, type GraphNode, type Link, type Widget } from './model.js';
 
 export interface ExecNode {
@@ -23,7 +23,8 @@ export function createExecNode(node: GraphNode, path: string[], instance: GraphN
   return { id: [...path, String(node.id)].join(':'), node, path, instance };
 }
 
-function nodeRef(exec: ExecNode) {
+/** The node an error names: its execution id, type and title. */
+export function nodeRef(exec: ExecNode): WorkflowNodeRef {
   const title = exec.node.title;
   return { nodeId: exec.id, nodeType: exec.node.type, nodeTitle: typeof title === 'string' ? title : undefined };
 }
@@ -164,5 +165,3 @@ export function promotedWidget(instance: GraphNode, inputIndex: number): Widget 
   }
   return undefined;
 }
-
-export { describeNode };

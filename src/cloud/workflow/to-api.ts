@@ -12,7 +12,7 @@ import { loadWorkflow } from './load.js';
 import { isRecord, isVirtual, MODE_BYPASS, MODE_NEVER, type Graph, type Widget } from './model.js';
 import { computeExecutionOrder } from './order.js';
 import { applyPrimitive, configurePrimitives } from './primitives.js';
-import { createExecNode, expandInstance, resolveInput, type ExecMap, type ExecNode } from './resolve.js';
+import { createExecNode, expandInstance, nodeRef, resolveInput, type ExecMap, type ExecNode } from './resolve.js';
 import { applyTextReplacements, processDynamicPrompt } from './text.js';
 import type { ToApiWorkflowOptions } from './types.js';
 
@@ -51,7 +51,8 @@ export function toApiWorkflow(uiWorkflow: unknown, objectInfo: ObjectInfo, optio
 
   // Virtual nodes apply themselves first (graphToPrompt: applyToGraph).
   for (const node of order) {
-    const inner = node.subgraph ? expandInstance(new Map(), createExecNode(node, [], undefined)) : [createExecNode(node, [], undefined)];
+    // A node without a subgraph expands to itself.
+    const inner = expandInstance(new Map(), createExecNode(node, [], undefined));
     for (const exec of inner) if (exec.node.kind === 'primitive') applyPrimitive(exec.node, now);
   }
 
@@ -84,7 +85,7 @@ function toApiNode(map: ExecMap, exec: ExecNode, root: Graph, random: () => numb
     const group = node.type.startsWith('workflow>') || node.type.startsWith('workflow/');
     throw new WorkflowConversionError(
       group ? 'unsupported_node' : 'unknown_node_type',
-      { nodeId: exec.id, nodeType: node.type, nodeTitle: typeof node.title === 'string' ? node.title : undefined },
+      nodeRef(exec),
       group ? `the group node's definition is not in the workflow's extra.groupNodes` : `the server has no node type "${node.type}"`,
       group ? 'Save the workflow again from the web UI with the group node in it, or convert the group node to a subgraph' : 'Install the node pack that provides it on the server, or replace, mute or bypass this node',
       node.type,

@@ -1,4 +1,5 @@
 import { isPlainObject, type Checker } from '../../core/index.js';
+import { isUiWorkflow } from './format.js';
 import { readNodeDefinition, type InputSpec, type ObjectInfo } from './node-definitions.js';
 import type { WorkflowIssue } from '../shared/errors.js';
 import type { Workflow } from '../shared/types.js';
@@ -39,7 +40,7 @@ export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, opt
     return [{ nodeId: '(workflow)', code: 'invalid_node', message: 'an object mapping node ids to nodes', received: workflow }];
   }
   // One issue for a file saved from the web UI, not one per top-level key.
-  if (looksLikeUiWorkflow(workflow)) return [{ nodeId: '(workflow)', code: 'ui_format', message: UI_FORMAT_ISSUE, received: '(a UI-format workflow)' }];
+  if (isUiWorkflow(workflow)) return [{ nodeId: '(workflow)', code: 'ui_format', message: UI_FORMAT_ISSUE, received: '(a UI-format workflow)' }];
   for (const [nodeId, node] of Object.entries(workflow)) {
     if (!node || typeof node !== 'object' || typeof node.class_type !== 'string' || !node.inputs || typeof node.inputs !== 'object') {
       issues.push({ nodeId, code: 'invalid_node', message: 'a node {class_type: string, inputs: object}', received: node });
@@ -96,7 +97,7 @@ function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined
  * ```
  */
 export function checkWorkflowShape(check: Checker, workflow: unknown): void {
-  if (looksLikeUiWorkflow(workflow)) {
+  if (isUiWorkflow(workflow)) {
     check.fail('workflow', UI_FORMAT_ISSUE, '(a UI-format workflow)');
   } else if (!isPlainObject(workflow) || Object.keys(workflow).length === 0) {
     check.fail('workflow', 'an API-format workflow with at least one node ({"<nodeId>": {class_type, inputs}})', workflow);
@@ -113,11 +114,6 @@ export function checkWorkflowShape(check: Checker, workflow: unknown): void {
 
 const UI_FORMAT_ISSUE =
   'an API-format workflow ({"<nodeId>": {class_type, inputs}}); this one was saved from the web UI (UI format): cloud.runWorkflow() and cloud.jobs.submit() convert it, or convert it yourself with toApiWorkflow(workflow, await cloud.nodes.list())';
-
-/** A file saved from the web UI: `nodes` and `links` lists (the conversion lives in `cloud/workflow`). */
-function looksLikeUiWorkflow(value: unknown): boolean {
-  return isPlainObject(value) && Array.isArray(value.nodes) && Array.isArray(value.links);
-}
 
 function isLink(value: unknown): value is [string | number, number] {
   return Array.isArray(value) && value.length === 2 && (typeof value[0] === 'string' || typeof value[0] === 'number') && Number.isInteger(value[1]);

@@ -1,6 +1,6 @@
 // The server's node definitions: the public resource (`cloud.nodes`) and the one copy a client
 // keeps to check workflows before sending them.
-import { assertOptions, Checker, checkOptions, path, REQUEST_RULES, type HttpClient, type RequestOptions } from '../core/index.js';
+import { assertOptions, Checker, checkOptions, path, raceSignal, REQUEST_RULES, type HttpClient, type RequestOptions } from '../core/index.js';
 import type { WorkflowIssue } from './shared/errors.js';
 import { readObjectInfo } from './workflow/node-definitions.js';
 import { AnyObjectSchema } from './shared/wire.js';
@@ -92,19 +92,9 @@ export class DefinitionCache {
       });
       this.#loading = loading;
     }
-    return abortable(this.#loading, options?.signal);
+    const signal = options?.signal;
+    return signal ? raceSignal(this.#loading, signal) : this.#loading;
   }
-}
-
-/** `promise`, or `signal.reason` as soon as the signal aborts (the listener is removed either way). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /**

@@ -14,4 +14,5 @@ export { path, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
 export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
 export { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 export { parseResponse, formatPath } from './schema.js';
+export { raceSignal } from './guard.js';
 export { toBlob, toBytes, withFile, bytesToBase64, mimeTypeOf, baseName, type FileInput, type OpenedFile } from './files.js';

@@ -6,7 +6,7 @@ import type { RelayTokens } from '../shared/relay-tokens.js';
 import { wireMap } from '../shared/outputs.js';
 import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../shared/types.js';
 import type { JobProgress, WatchEvent, WatcherStats } from './events.js';
-import { JobPoll, PollSchedule, type PollShared, type PollTarget } from './job-poll.js';
+import { JobPoll, PollSchedule, ReadGate, type PollShared, type PollTarget } from './job-poll.js';
 import { deliverTo, failWatcher, finishWatcher, openWatcher, wants, type JobWatcher, type WatchedJob } from './job-watcher.js';
 import { ProgressTracker } from './progress.js';
 import { JobRouter, type RouteTarget, type Seen, type TerminalEnd } from './router.js';
@@ -114,7 +114,8 @@ export class WatchHub {
       busy: () => this.#tracks.size > 0,
       on: { open: (reconnected) => this.#onOpen(reconnected), down: () => this.#onDown(), refused: (refusal) => this.#onRefused(refusal) },
     });
-    this.#polls = { reader: options.reader, stats: this.stats, limiter: new Limiter(options.policy.poll.concurrency), socket: this.#link, schedule: new PollSchedule(), random: options.random };
+    const { concurrency } = options.policy.poll;
+    this.#polls = { reader: options.reader, stats: this.stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), socket: this.#link, schedule: new PollSchedule(), random: options.random };
     options.http.closed.addEventListener('abort', () => this.#close(), { once: true });
   }
 

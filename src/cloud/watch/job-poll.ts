@@ -24,6 +24,7 @@ export interface PollShared {
   /** The client's socket: its state decides when a read is due. */
   socket: SocketLink;
   schedule: PollSchedule;
+  gate: ReadGate;
   random?: (() => number) | undefined;
 }
 
@@ -121,6 +122,7 @@ export class JobPoll {
   stop(): void {
     this.#stopped = true;
     this.#shared.schedule.remove(this);
+    this.#shared.gate.forget(this);
     this.#reading?.stop.abort(STOPPED);
   }
 
@@ -148,15 +150,23 @@ export class JobPoll {
     if (this.#stopped || this.#reading) return;
     const now = Date.now();
     const due = this.dueAt(now);
-    if (due <= now) void this.#read();
+    if (due <= now) {
+      if (this.#shared.gate.enter(this)) void this.#read();
+    }
     else if (due === Infinity) this.#shared.schedule.remove(this);
     else this.#shared.schedule.park(this, due);
   }
 
   /** One read on the core wait engine, with its retries, until a successful reading or the end. */
   async #read(): Promise<void> {
-    const { reader, stats, limiter, random, schedule } = this.#shared;
+    const { reader, stats, limiter, random, schedule, gate } = this.#shared;
     schedule.remove(this);
+    let entered = true;
+    const leave = () => {
+      if (!entered) return;
+      entered = false;
+      gate.leave();
+    };
     this.#urgent = false;
     const reading = { stop: new AbortController(), waker: new Waker() };
     this.#reading = reading;
@@ -164,8 +174,12 @@ export class JobPoll {
     const read = async (signal: AbortSignal): Promise<PollReading<JobStatusInfo>> => {
       this.#wanted = false;
       stats.polls++;
-      const status = await reader.watchStatus(this.promptId, { signal, retry: false }, absence);
-      return { value: status, terminal: status.terminal };
+      try {
+        const status = await reader.watchStatus(this.promptId, { signal, retry: false }, absence);
+        return { value: status, terminal: status.terminal };
+      } finally {
+        leave();
+      }
     };
     const grace = this.#reads === 0 ? Math.max(0, this.#policy.notFoundGraceMs - (Date.now() - this.#startedAt)) : 0;
     let found: PollReading<JobStatusInfo> | undefined;
@@ -176,12 +190,14 @@ export class JobPoll {
         break;
       }
     } catch (error) {
+      leave();
       this.#reading = undefined;
       if (reading.stop.signal.aborted) return;
       this.#stopped = true;
       this.#target.pollFailed(error);
       return;
     }
+    leave();
     this.#reading = undefined;
     if (this.#stopped || !found) return;
     this.#reads++;
@@ -246,5 +262,53 @@ export class PollSchedule {
     }
     if (next < Infinity) this.#arm(next);
     for (const loop of due) loop.replan();
+  }
+}
+
+/**
+ * Starts the reads that are due a few at a time: a job whose read is due waits here, as one entry,
+ * until fewer than `max` reads are at their first attempt (the engine's `Limiter` bounds each
+ * attempt; this bounds how many engines run at once). A thousand jobs watched at once make a
+ * thousand reads due together: each engine, started at once, would hold its timers, controllers
+ * and promises until its turn.
+ *
+ * @example
+ * ```ts
+ * const gate = new ReadGate(8);
+ * if (gate.enter(loop)) startRead(); // later, after its first attempt: gate.leave()
+ * ```
+ */
+export class ReadGate {
+  readonly #max: number;
+  readonly #waiting = new Set<JobPoll>();
+  #open = 0;
+
+  constructor(max: number) {
+    this.#max = Math.max(1, Math.floor(max));
+  }
+
+  /** True when `loop` may start its read now; otherwise it is asked again (`replan()`) in turn. */
+  enter(loop: JobPoll): boolean {
+    if (this.#open >= this.#max) {
+      this.#waiting.add(loop);
+      return false;
+    }
+    this.#waiting.delete(loop);
+    this.#open++;
+    return true;
+  }
+
+  /** A read's first attempt ended: the next loop waiting is asked again. */
+  leave(): void {
+    this.#open--;
+    const next = this.#waiting.values().next();
+    if (next.done) return;
+    this.#waiting.delete(next.value);
+    next.value.replan();
+  }
+
+  /** Forgets a loop that stopped. */
+  forget(loop: JobPoll): void {
+    this.#waiting.delete(loop);
   }
 }

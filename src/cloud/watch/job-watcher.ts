@@ -17,14 +17,19 @@ function safe(listener: Listener, method: string, event: Event): Listener {
   if (typeof listener !== 'function') throw new ValidationError([{ path: 'listener', rule: 'a function', received: listener }], `watcher.${method}('${String(event)}')`);
   let wrapped = SAFE.get(listener);
   if (!wrapped) {
-    // Every event has one argument; `this` is the watcher unless a context was given.
+    // Every event has one argument; `this` is the watcher unless a context was given (eventemitter3 passes it).
     wrapped = function (this: unknown, arg: never) {
-      callSafely(this instanceof JobWatcher ? listener : listener.bind(this), arg);
+      callSafely(call, listener, this, arg);
     };
     SAFE.set(listener, wrapped);
     ORIGINAL.set(wrapped, listener);
   }
   return wrapped;
+}
+
+/** Calls `listener` with `self` as `this`, for `callSafely` (no function bound per call). */
+function call(listener: Listener, self: unknown, arg: never): unknown {
+  return listener.call(self, arg);
 }
 
 // Previews and node texts are of live interest only: a consumer that falls behind gets at most this many bytes of them.

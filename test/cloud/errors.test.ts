@@ -134,6 +134,24 @@ describe('user callbacks', () => {
     await cloud.close();
   });
 
+  it('calls a listener with the watcher as this, or with the context given, as eventemitter3 does', async () => {
+    serveJobThatSucceeds();
+    const cloud = make();
+    const watcher = cloud.jobs.watch('p');
+    const context = { name: 'context' };
+    const seenAs: unknown[] = [];
+    watcher.on('execution_success', function (this: unknown) {
+      seenAs.push(this);
+    });
+    watcher.on('execution_success', function (this: unknown) {
+      seenAs.push(this);
+    }, context);
+    await watcher.result();
+    expect(seenAs).toEqual([watcher, context]);
+    expect(seenAs[0]).toBe(watcher);
+    await cloud.close();
+  });
+
   it('is an eventemitter3 EventEmitter whose every way to add a listener is safe', async () => {
     serveJobThatSucceeds();
     const cloud = make();

@@ -1,13 +1,13 @@
 import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff, type HttpClient } from '../../core/index.js';
-import { defined, type WatcherPolicy } from '../shared/defaults.js';
+import { defined, type PollPolicy, type WatcherPolicy } from '../shared/defaults.js';
 import { initOf, WatcherClosedError } from '../shared/errors.js';
 import type { JobReader } from '../shared/job-reader.js';
 import type { RelayTokens } from '../shared/relay-tokens.js';
 import { wireMap } from '../shared/outputs.js';
 import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../shared/types.js';
-import type { WatchEvent, WatcherStats } from './events.js';
-import { JobPoll } from './job-poll.js';
-import { deliverTo, failWatcher, finishWatcher, openWatcher, wants, type JobWatcher } from './job-watcher.js';
+import type { JobProgress, WatchEvent, WatcherStats } from './events.js';
+import { JobPoll, PollSchedule, ReadGate, type PollShared, type PollTarget } from './job-poll.js';
+import { deliverTo, failWatcher, finishWatcher, openWatcher, wants, type JobWatcher, type WatchedJob } from './job-watcher.js';
 import { ProgressTracker } from './progress.js';
 import { JobRouter, type RouteTarget, type Seen, type TerminalEnd } from './router.js';
 import { SocketLink, type Refusal, type WebSocketConstructor } from './socket.js';
@@ -91,13 +91,19 @@ export class WatchHub {
   readonly #options: WatchHubOptions;
   readonly #router: JobRouter;
   readonly #link: SocketLink;
-  readonly #limiter: Limiter;
+  readonly #polls: PollShared;
   readonly #tracks = new Map<string, Track>();
+  /** The hub as its tracks see it: one object for all of them, no closures per job. */
+  readonly #owner: TrackOwner = {
+    socketEnd: (track, end) => this.#onSocketEnd(track, end),
+    polled: (track, status) => this.#onPolledEnd(track, status),
+    pollFailed: (track, error) => this.#onPollFailure(track, error),
+    release: (track, watcher) => this.#release(track, watcher),
+  };
 
   constructor(options: WatchHubOptions) {
     this.#options = options;
     this.#router = new JobRouter({ hold: options.policy.hold, stats: this.stats });
-    this.#limiter = new Limiter(options.policy.poll.concurrency);
     this.#link = new SocketLink({
       http: options.http,
       clientId: options.clientId,
@@ -108,6 +114,8 @@ export class WatchHub {
       busy: () => this.#tracks.size > 0,
       on: { open: (reconnected) => this.#onOpen(reconnected), down: () => this.#onDown(), refused: (refusal) => this.#onRefused(refusal) },
     });
+    const { concurrency } = options.policy.poll;
+    this.#polls = { reader: options.reader, stats: this.stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), socket: this.#link, schedule: new PollSchedule(), random: options.random };
     options.http.closed.addEventListener('abort', () => this.#close(), { once: true });
   }
 
@@ -150,9 +158,8 @@ export class WatchHub {
     if (!known) this.#subscribe(promptId);
     if (options.outputNodes) track.outputNodes ??= new Set(options.outputNodes);
     const waitTimeout = options.waitTimeout ?? this.#options.policy.waitTimeout;
-    const progress = () => track.progress.snapshot;
-    const watcher: JobWatcher = openWatcher(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors, progress }, () => this.#release(track, watcher));
-    track.watchers.add(watcher);
+    const watcher = openWatcher(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors }, track);
+    track.add(watcher);
     if (options.nodes) track.setNodes(options.nodes);
     if (since === undefined || since !== this.#router.epoch || this.#link.state !== 'open') {
       if (since !== undefined) this.#router.markGap(promptId);
@@ -186,16 +193,14 @@ export class WatchHub {
   }
 
   #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {
-    const { reader, policy, random } = this.#options;
-    const track = new Track(promptId, (ended, end) => this.#onSocketEnd(ended, end));
+    const track = new Track(promptId, this.#owner);
     const seen = this.#router.follow(promptId, track);
-    const poll = new JobPoll({ promptId, reader, stats: this.stats, policy: { ...policy.poll, ...defined(backoff) }, limiter: this.#limiter, socket: this.#link, seen, random });
+    // Shared by every job watched without a backoff of its own.
+    const policy: PollPolicy = backoff ? { ...this.#options.policy.poll, ...defined(backoff) } : this.#options.policy.poll;
+    const poll = new JobPoll(this.#polls, promptId, policy, seen, track);
     track.follow(seen, poll);
     this.#tracks.set(promptId, track);
-    poll.run().then(
-      (status) => status && this.#onPolledEnd(track, status),
-      (error: unknown) => this.#onPollFailure(track, error),
-    );
+    poll.start();
     return track;
   }
 
@@ -284,14 +289,14 @@ export class WatchHub {
     }
     if (end.status === 'completed') track.completed();
     const result = { promptId: track.promptId, ...end, outputs, outputsComplete };
-    for (const watcher of [...track.watchers]) finishWatcher(watcher, result);
+    for (const watcher of track.watchers) finishWatcher(watcher, result);
     this.#link.maybeIdle();
   }
 
   #fail(track: Track, error: () => unknown): void {
     if (track.settling) return;
     this.#retire(track);
-    for (const watcher of [...track.watchers]) failWatcher(watcher, withSubmitted(error(), { kind: 'job', promptId: track.promptId }));
+    for (const watcher of track.watchers) failWatcher(watcher, withSubmitted(error(), { kind: 'job', promptId: track.promptId }));
     this.#link.maybeIdle();
   }
 
@@ -304,16 +309,31 @@ export class WatchHub {
   }
 
   #release(track: Track, watcher: JobWatcher): void {
-    track.watchers.delete(watcher);
-    if (track.watchers.size === 0 && !track.settling) this.#retire(track);
+    track.remove(watcher);
+    if (track.watchers.length === 0 && !track.settling) this.#retire(track);
     this.#link.maybeIdle();
   }
 }
 
 
 /**
- * One watched job, as the hub follows it; the router delivers its messages here. Each piece of
- * state has one writer:
+ * What a `Track` tells its hub: one object per hub (the hub's private methods), not closures per job.
+ *
+ * @example
+ * ```ts
+ * const owner: TrackOwner = { socketEnd, polled, pollFailed, release };
+ * ```
+ */
+export interface TrackOwner {
+  socketEnd(track: Track, end: TerminalEnd): void;
+  polled(track: Track, status: JobStatusInfo): void;
+  pollFailed(track: Track, error: unknown): void;
+  release(track: Track, watcher: JobWatcher): void;
+}
+
+/**
+ * One watched job, as the hub follows it; the router delivers its messages here, its poll loop
+ * its reads, and its watchers are released here. Each piece of state has one writer:
  * - `seen` (outputs, start seen, gap, last activity): the router, from messages;
  * - the poll state (when the next status read is due, failures, backoff): the job's own
  *   `JobPoll` loop, inside the core wait engine;
@@ -321,28 +341,30 @@ export class WatchHub {
  *
  * @example
  * ```ts
- * const track = new Track(promptId, (track, end) => hub.settle(track, end));
+ * const track = new Track(promptId, owner);
  * track.follow(router.follow(promptId, track), poll);
  * ```
  */
-export class Track implements RouteTarget {
+export class Track implements RouteTarget, PollTarget, WatchedJob {
   readonly promptId: string;
-  /** The watchers of this job (written by the hub). */
-  readonly watchers = new Set<JobWatcher>();
+  /**
+   * The watchers of this job (written by the hub). Replaced, never changed in place: a watcher
+   * that settles while an event is dispatched does not shift the others.
+   */
+  watchers: readonly JobWatcher[] = [];
   /** The end is known and being finalised (written by the hub). */
   settling = false;
   /** The output nodes of the submitted workflow, when the watch named them (written by the hub). */
   outputNodes: ReadonlySet<string> | undefined;
-  /** The job's overall progress, fed by every event of the job. */
-  readonly progress: ProgressTracker;
-  readonly #onEnd: (track: Track, end: TerminalEnd) => void;
+  readonly #owner: TrackOwner;
+  /** The job's overall progress, fed by every event of the job (made at the first). */
+  #tracker: ProgressTracker | undefined;
   #seen: Readonly<Seen> | undefined;
   #poll: JobPoll | undefined;
 
-  constructor(promptId: string, onEnd: (track: Track, end: TerminalEnd) => void) {
+  constructor(promptId: string, owner: TrackOwner) {
     this.promptId = promptId;
-    this.progress = new ProgressTracker(promptId);
-    this.#onEnd = onEnd;
+    this.#owner = owner;
   }
 
   /** What the messages told (set once, by `follow()`). */
@@ -355,28 +377,65 @@ export class Track implements RouteTarget {
     return this.#poll as JobPoll;
   }
 
+  /** The job's overall progress now (`watcher.progress`). */
+  get progress(): JobProgress {
+    return this.#progress().snapshot;
+  }
+
   /** Binds the router's record and the poll loop of this job. */
   follow(seen: Readonly<Seen>, poll: JobPoll): void {
     this.#seen = seen;
     this.#poll = poll;
   }
 
+  add(watcher: JobWatcher): void {
+    this.watchers = [...this.watchers, watcher];
+  }
+
+  remove(watcher: JobWatcher): void {
+    this.watchers = this.watchers.filter((each) => each !== watcher);
+  }
+
   /** One message of this job, for every watcher; then the overall progress when it changed. */
   event(event: WatchEvent): void {
     // Updated first: listeners of the message read `watcher.progress` as of that message.
-    const changed = this.progress.update(event);
+    const changed = this.#progress().update(event);
     for (const watcher of this.watchers) deliverTo(watcher, event);
     if (changed) this.#progressChanged();
   }
 
   /** The workflow's node ids are known (the first watch that names them). */
   setNodes(ids: readonly string[]): void {
-    if (this.progress.setNodes(ids)) this.#progressChanged();
+    if (this.#progress().setNodes(ids)) this.#progressChanged();
   }
 
   /** The job completed, however that was learned: its progress reaches 1. */
   completed(): void {
-    if (this.progress.complete()) this.#progressChanged();
+    if (this.#progress().complete()) this.#progressChanged();
+  }
+
+  /** The socket told the end of the run. */
+  end(end: TerminalEnd): void {
+    this.#owner.socketEnd(this, end);
+  }
+
+  /** A status read found the job's end. */
+  polled(status: JobStatusInfo): void {
+    this.#owner.polled(this, status);
+  }
+
+  /** A status read failed for good. */
+  pollFailed(error: unknown): void {
+    this.#owner.pollFailed(this, error);
+  }
+
+  /** A watcher settled. */
+  release(watcher: JobWatcher): void {
+    this.#owner.release(this, watcher);
+  }
+
+  #progress(): ProgressTracker {
+    return (this.#tracker ??= new ProgressTracker(this.promptId));
   }
 
   #progressChanged(): void {
@@ -384,14 +443,9 @@ export class Track implements RouteTarget {
     for (const watcher of this.watchers) {
       // Built only for a watcher that takes it: most listen to `progress` and never read `job_progress`.
       if (!wants(watcher, 'job_progress')) continue;
-      event ??= { type: 'job_progress', data: this.progress.snapshot };
+      event ??= { type: 'job_progress', data: this.progress };
       deliverTo(watcher, event);
     }
-  }
-
-  /** The socket told the end of the run. */
-  end(end: TerminalEnd): void {
-    this.#onEnd(this, end);
   }
 }
 
@@ -402,6 +456,6 @@ export class Track implements RouteTarget {
 function unsentOutputs(track: Track): string[] {
   const { cached, outputs } = track.seen;
   const unsent: string[] = [];
-  for (const id of cached) if (!Object.hasOwn(outputs, id) && (track.outputNodes?.has(id) ?? true)) unsent.push(id);
+  for (const id of cached ?? []) if (!(outputs && Object.hasOwn(outputs, id)) && (track.outputNodes?.has(id) ?? true)) unsent.push(id);
   return unsent;
 }

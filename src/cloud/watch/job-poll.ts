@@ -1,4 +1,4 @@
-import { backoffDelay, poll, STOPPED, Waker, type Limiter, type PollState } from '../../core/index.js';
+import { backoffDelay, poll, STOPPED, Waker, type Limiter, type PollReading } from '../../core/index.js';
 import type { PollPolicy } from '../shared/defaults.js';
 import type { Absence, JobReader } from '../shared/job-reader.js';
 import type { JobStatusInfo } from '../shared/types.js';
@@ -7,122 +7,308 @@ import type { Seen } from './router.js';
 import type { SocketLink } from './socket.js';
 
 /**
- * What one job's poll loop needs: the client's job reader, socket and counters, and what the
- * messages told of the job.
+ * What the poll loops of one client share: its job reader, socket, counters, the bound on reads
+ * in flight and the one timer of the loops that wait.
  *
  * @example
  * ```ts
- * new JobPoll({ promptId, reader, stats, policy, limiter, socket, seen: router.follow(promptId, track) });
+ * const shared: PollShared = { reader, stats, limiter: new Limiter(8), socket, schedule: new PollSchedule() };
  * ```
  */
-export interface JobPollOptions {
-  promptId: string;
-  /** Reads the job's status (`watchStatus`); each read counts in `stats.polls`. */
+export interface PollShared {
+  /** Reads a job's status (`watchStatus`); each read counts in `stats.polls`. */
   reader: JobReader;
   stats: WatcherStats;
-  policy: PollPolicy;
-  /** Shared by every job of the client: bounds the reads in flight, one slow answer holds one slot. */
+  /** Bounds the reads in flight: one slow answer holds one slot. */
   limiter: Limiter;
   /** The client's socket: its state decides when a read is due. */
   socket: SocketLink;
-  /** What the messages told of the job: its last activity starts the silence clock. */
-  seen: Readonly<Seen>;
+  schedule: PollSchedule;
+  gate: ReadGate;
   random?: (() => number) | undefined;
 }
 
-const FOREVER = 2_147_483_647;
-
 /**
- * The fallback polling of one job, on the core wait engine (`poll()`): it reads the job's status
- * after `silenceMs` without a message while the socket is open, on a growing backoff while the
- * socket is down, at once when asked (a reconnect, an outage, an end to confirm), and never
- * before a server's `Retry-After`. Failed reads are retried on the engine's backoff when
- * transient; any other failure ends the loop. It owns its poll state; nobody else writes it.
+ * Where a job's poll loop reports what a read found: the job's end, or a failure that ends the loop.
  *
  * @example
  * ```ts
- * const loop = new JobPoll({ promptId, reader, stats, policy, limiter, socket, seen });
- * loop.run().then((status) => status && finish(status), fail);
+ * const target: PollTarget = { polled: (status) => settle(status), pollFailed: (error) => fail(error) };
+ * ```
+ */
+export interface PollTarget {
+  polled(status: JobStatusInfo): void;
+  pollFailed(error: unknown): void;
+}
+
+// Timers fire at once beyond 2^31 - 1 ms.
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * The fallback polling of one job. It reads the job's status after `silenceMs` without a message
+ * while the socket is open, on a growing backoff while the socket is down, at once when asked (a
+ * reconnect, an outage, an end to confirm). A read runs on the core wait engine (`poll()`), which
+ * retries a transient failure on its backoff, never before a server's `Retry-After`; any other
+ * failure ends the loop. Between reads the loop holds no timer, promise or controller of its own:
+ * it waits in the client's `PollSchedule` (thousands of jobs may be watched at once, and most of
+ * them only wait for a silence that never comes). It owns its poll state; nobody else writes it.
+ *
+ * @example
+ * ```ts
+ * const loop = new JobPoll(shared, promptId, policy, seen, track);
+ * loop.start();
  * socket.on('reconnect', () => loop.readNow());
  * ```
  */
 export class JobPoll {
-  readonly #options: JobPollOptions;
-  readonly #waker = new Waker();
-  readonly #stop = new AbortController();
+  readonly promptId: string;
+  readonly #shared: PollShared;
+  readonly #policy: PollPolicy;
+  readonly #seen: Readonly<Seen>;
+  readonly #target: PollTarget;
+  /** When the watch began: a `404` before the first successful read is lag until `notFoundGraceMs` after it. */
+  readonly #startedAt = Date.now();
   /** The reads in a row that found the job nowhere (`JobReader.watchStatus`). */
-  readonly #absence: Absence = { reads: 0 };
+  #absence: Absence | undefined;
   /** A read is wanted as soon as the socket state allows one. */
   #wanted = false;
+  /** A read is wanted now, whatever the socket state. */
+  #urgent = false;
+  /** Successful reads, and when the last one ended. */
+  #reads = 0;
+  #lastReadAt = this.#startedAt;
   /** Successful reads when the socket was first seen down (the backoff counts from there). */
   #downSince: number | undefined;
   /** The delay drawn for the current reading (its jitter is drawn once). */
   #drawn: { reads: number; step: number; delay: number } | undefined;
+  /** The read under way (the engine's retries included), until its first successful reading. */
+  #reading: { stop: AbortController; waker: Waker } | undefined;
+  #stopped = false;
 
-  constructor(options: JobPollOptions) {
-    this.#options = options;
+  constructor(shared: PollShared, promptId: string, policy: PollPolicy, seen: Readonly<Seen>, target: PollTarget) {
+    this.#shared = shared;
+    this.promptId = promptId;
+    this.#policy = policy;
+    this.#seen = seen;
+    this.#target = target;
   }
 
-  /**
-   * Polls until the job's status is terminal and resolves with it; resolves `undefined` once
-   * stopped; rejects with a read's failure that is not transient (an auth refusal, a job of
-   * another user, a `404` after `notFoundGraceMs`...).
-   */
-  async run(): Promise<JobStatusInfo | undefined> {
-    const { promptId, reader, stats, policy, limiter, random } = this.#options;
-    const signal = this.#stop.signal;
-    const read = async (readSignal: AbortSignal) => {
-      this.#wanted = false;
-      stats.polls++;
-      const status = await reader.watchStatus(promptId, { signal: readSignal, retry: false }, this.#absence);
-      return { value: status, terminal: status.terminal };
-    };
-    try {
-      const readings = poll({ describe: `job ${promptId}`, read, backoff: policy, signal, dueIn: this.#dueIn, notFoundGraceMs: policy.notFoundGraceMs, limiter, waker: this.#waker, random });
-      for await (const reading of readings) if (reading.terminal) return reading.value;
-    } catch (error) {
-      if (signal.aborted) return undefined;
-      throw error;
-    }
-    return undefined;
+  /** Starts the loop: it reports a terminal status or a failure to its target, once. */
+  start(): void {
+    this.#plan();
   }
 
   /** Reads as soon as the socket state allows (a job watched without its submission, after a gap). */
   readWhenReady(): void {
     this.#wanted = true;
-    this.#waker.wake();
+    this.replan();
   }
 
   /** Reads now (the socket reconnected or went down: messages may be lost; an end to confirm). */
   readNow(): void {
     this.#wanted = true;
-    this.#waker.wake(true);
+    this.#urgent = true;
+    if (this.#reading) this.#reading.waker.wake(true);
+    else this.#plan();
   }
 
   /** Re-plans (the socket state changed). */
   replan(): void {
-    this.#waker.wake();
+    if (this.#reading) this.#reading.waker.wake();
+    else this.#plan();
   }
 
   /** Stops the loop and aborts its read in flight. */
   stop(): void {
-    this.#stop.abort(STOPPED);
+    this.#stopped = true;
+    this.#shared.schedule.remove(this);
+    this.#shared.gate.forget(this);
+    this.#reading?.stop.abort(STOPPED);
   }
 
-  readonly #dueIn = (state: PollState): number => {
-    const link = this.#options.socket.link;
-    if (link === 'waiting') return FOREVER;
-    if (this.#wanted) return 0;
-    const policy = this.#options.policy;
+  /** When the next read is due (`Date.now()` time; `Infinity` while the socket is connecting). */
+  dueAt(now: number): number {
+    if (this.#urgent) return now;
+    const link = this.#shared.socket.link;
+    if (link === 'waiting') return Infinity;
+    if (this.#wanted) return now;
+    const policy = this.#policy;
     if (link === 'open') {
       this.#downSince = undefined;
-      return Math.max(this.#options.seen.lastActivity, state.lastReadAt) + policy.silenceMs - state.now;
+      return Math.max(this.#seen.lastActivity, this.#lastReadAt) + policy.silenceMs;
     }
-    this.#downSince ??= state.reads;
-    const step = state.reads - this.#downSince + 1;
-    if (this.#drawn?.reads !== state.reads || this.#drawn.step !== step) {
-      this.#drawn = { reads: state.reads, step, delay: backoffDelay(step, policy, this.#options.random) };
+    this.#downSince ??= this.#reads;
+    const step = this.#reads - this.#downSince + 1;
+    if (this.#drawn?.reads !== this.#reads || this.#drawn.step !== step) {
+      this.#drawn = { reads: this.#reads, step, delay: backoffDelay(step, policy, this.#shared.random) };
     }
-    return state.lastReadAt + this.#drawn.delay - state.now;
-  };
+    return this.#lastReadAt + this.#drawn.delay;
+  }
+
+  /** Reads now when a read is due, else waits in the schedule (or for a socket state change). */
+  #plan(): void {
+    if (this.#stopped || this.#reading) return;
+    const now = Date.now();
+    const due = this.dueAt(now);
+    if (due <= now) {
+      if (this.#shared.gate.enter(this)) void this.#read();
+    }
+    else if (due === Infinity) this.#shared.schedule.remove(this);
+    else this.#shared.schedule.park(this, due);
+  }
+
+  /** One read on the core wait engine, with its retries, until a successful reading or the end. */
+  async #read(): Promise<void> {
+    const { reader, stats, limiter, random, schedule, gate } = this.#shared;
+    schedule.remove(this);
+    let entered = true;
+    const leave = () => {
+      if (!entered) return;
+      entered = false;
+      gate.leave();
+    };
+    this.#urgent = false;
+    const reading = { stop: new AbortController(), waker: new Waker() };
+    this.#reading = reading;
+    const absence = (this.#absence ??= { reads: 0 });
+    const read = async (signal: AbortSignal): Promise<PollReading<JobStatusInfo>> => {
+      this.#wanted = false;
+      stats.polls++;
+      try {
+        const status = await reader.watchStatus(this.promptId, { signal, retry: false }, absence);
+        return { value: status, terminal: status.terminal };
+      } finally {
+        leave();
+      }
+    };
+    const grace = this.#reads === 0 ? Math.max(0, this.#policy.notFoundGraceMs - (Date.now() - this.#startedAt)) : 0;
+    let found: PollReading<JobStatusInfo> | undefined;
+    try {
+      const readings = poll({ describe: `job ${this.promptId}`, read, backoff: this.#policy, signal: reading.stop.signal, notFoundGraceMs: grace, limiter, waker: reading.waker, random });
+      for await (const each of readings) {
+        found = each;
+        break;
+      }
+    } catch (error) {
+      leave();
+      this.#reading = undefined;
+      if (reading.stop.signal.aborted) return;
+      this.#stopped = true;
+      this.#target.pollFailed(error);
+      return;
+    }
+    leave();
+    this.#reading = undefined;
+    if (this.#stopped || !found) return;
+    this.#reads++;
+    this.#lastReadAt = Date.now();
+    if (found.terminal) {
+      this.#stopped = true;
+      this.#target.polled(found.value);
+      return;
+    }
+    this.#plan();
+  }
+}
+
+/**
+ * The one timer of a client's waiting poll loops: each parked loop says when its next read is
+ * due, and the timer fires at the earliest. A loop's due time only moves later on its own (a
+ * message of its job restarts its silence), so on firing the schedule asks each loop again and
+ * starts those that are due; anything else that changes a loop's plan goes through the loop.
+ *
+ * @example
+ * ```ts
+ * const schedule = new PollSchedule();
+ * schedule.park(loop, Date.now() + 20_000);
+ * schedule.remove(loop);
+ * ```
+ */
+export class PollSchedule {
+  readonly #parked = new Set<JobPoll>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #at = Infinity;
+
+  /** Waits `loop` until `due` (or until it is asked again, when the timer fires). */
+  park(loop: JobPoll, due: number): void {
+    this.#parked.add(loop);
+    if (due < this.#at) this.#arm(due);
+  }
+
+  /** Forgets `loop` (it reads, stopped, or waits for the socket); no timer is left once none waits. */
+  remove(loop: JobPoll): void {
+    if (!this.#parked.delete(loop) || this.#parked.size > 0) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#at = Infinity;
+  }
+
+  #arm(due: number): void {
+    clearTimeout(this.#timer);
+    this.#at = due;
+    this.#timer = setTimeout(() => this.#fire(), Math.min(MAX_TIMER_MS, Math.max(0, due - Date.now())));
+  }
+
+  #fire(): void {
+    this.#timer = undefined;
+    this.#at = Infinity;
+    const now = Date.now();
+    const due: JobPoll[] = [];
+    let next = Infinity;
+    for (const loop of this.#parked) {
+      const at = loop.dueAt(now);
+      if (at <= now) due.push(loop);
+      else if (at < next) next = at;
+    }
+    if (next < Infinity) this.#arm(next);
+    for (const loop of due) loop.replan();
+  }
+}
+
+/**
+ * Starts the reads that are due a few at a time: a job whose read is due waits here, as one entry,
+ * until fewer than `max` reads are at their first attempt (the engine's `Limiter` bounds each
+ * attempt; this bounds how many engines run at once). A thousand jobs watched at once make a
+ * thousand reads due together: each engine, started at once, would hold its timers, controllers
+ * and promises until its turn.
+ *
+ * @example
+ * ```ts
+ * const gate = new ReadGate(8);
+ * if (gate.enter(loop)) startRead(); // later, after its first attempt: gate.leave()
+ * ```
+ */
+export class ReadGate {
+  readonly #max: number;
+  readonly #waiting = new Set<JobPoll>();
+  #open = 0;
+
+  constructor(max: number) {
+    this.#max = Math.max(1, Math.floor(max));
+  }
+
+  /** True when `loop` may start its read now; otherwise it is asked again (`replan()`) in turn. */
+  enter(loop: JobPoll): boolean {
+    if (this.#open >= this.#max) {
+      this.#waiting.add(loop);
+      return false;
+    }
+    this.#waiting.delete(loop);
+    this.#open++;
+    return true;
+  }
+
+  /** A read's first attempt ended: the next loop waiting is asked again. */
+  leave(): void {
+    this.#open--;
+    const next = this.#waiting.values().next();
+    if (next.done) return;
+    this.#waiting.delete(next.value);
+    next.value.replan();
+  }
+
+  /** Forgets a loop that stopped. */
+  forget(loop: JobPoll): void {
+    this.#waiting.delete(loop);
+  }
 }

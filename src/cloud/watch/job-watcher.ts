@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import { callSafely, sleep, STOPPED, TimeoutError, ValidationError, withSubmitted } from '../../core/index.js';
+import { callSafely, TimeoutError, ValidationError, withSubmitted } from '../../core/index.js';
 import { JobFailedError, WatcherClosedError } from '../shared/errors.js';
 import type { JobResult, NodeErrors } from '../shared/types.js';
 import type { JobProgress, WatchEvent, WatcherListeners } from './events.js';
@@ -17,14 +17,19 @@ function safe(listener: Listener, method: string, event: Event): Listener {
   if (typeof listener !== 'function') throw new ValidationError([{ path: 'listener', rule: 'a function', received: listener }], `watcher.${method}('${String(event)}')`);
   let wrapped = SAFE.get(listener);
   if (!wrapped) {
-    // Every event has one argument; `this` is the watcher unless a context was given.
+    // Every event has one argument; `this` is the watcher unless a context was given (eventemitter3 passes it).
     wrapped = function (this: unknown, arg: never) {
-      callSafely(this instanceof JobWatcher ? listener : listener.bind(this), arg);
+      callSafely(call, listener, this, arg);
     };
     SAFE.set(listener, wrapped);
     ORIGINAL.set(wrapped, listener);
   }
   return wrapped;
+}
+
+/** Calls `listener` with `self` as `this`, for `callSafely` (no function bound per call). */
+function call(listener: Listener, self: unknown, arg: never): unknown {
+  return listener.call(self, arg);
 }
 
 // Previews and node texts are of live interest only: a consumer that falls behind gets at most this many bytes of them.
@@ -36,7 +41,7 @@ const liveBytes = (event: WatchEvent): number => (event.type === 'preview' ? eve
  *
  * @example
  * ```ts
- * const settings: WatcherSettings = { waitTimeout: 3_600_000, nodeErrors: submitted.nodeErrors, progress: () => track.progress.snapshot };
+ * const settings: WatcherSettings = { waitTimeout: 3_600_000, nodeErrors: submitted.nodeErrors };
  * ```
  */
 export interface WatcherSettings {
@@ -44,12 +49,29 @@ export interface WatcherSettings {
   waitTimeout: number | false;
   /** The submission's `node_errors`, copied into the result. */
   nodeErrors?: Record<string, NodeErrors> | undefined;
-  /** The job's overall progress now (shared by the watchers of the job). */
-  progress: () => JobProgress;
 }
 
+/**
+ * The job a watcher belongs to (the hub's `Track`): what every watcher of a job shares. One
+ * object per job rather than closures per watcher: thousands of jobs may be watched at once.
+ *
+ * @example
+ * ```ts
+ * const job: WatchedJob = { progress: tracker.snapshot, release: (watcher) => watchers.delete(watcher) };
+ * ```
+ */
+export interface WatchedJob {
+  /** The job's overall progress now. */
+  readonly progress: JobProgress;
+  /** Called once when a watcher settles: it no longer follows the job. */
+  release(watcher: JobWatcher): void;
+}
+
+// Timers fire at once beyond 2^31 - 1 ms: a longer `waitTimeout` is clamped to it.
+const MAX_TIMER_MS = 2_147_483_647;
+
 interface Access {
-  open(promptId: string, settings: WatcherSettings, detach: () => void): JobWatcher;
+  open(promptId: string, settings: WatcherSettings, job: WatchedJob): JobWatcher;
   wants(watcher: JobWatcher, type: WatchEvent['type']): boolean;
   deliver(watcher: JobWatcher, event: WatchEvent): void;
   finish(watcher: JobWatcher, result: Omit<JobResult, 'nodeErrors'>): void;
@@ -60,15 +82,15 @@ interface Access {
 let access!: Access;
 
 /**
- * Creates a watcher; `detach` is called once when it settles (it releases the job).
+ * Creates a watcher of `job`; `job.release(watcher)` is called once when it settles.
  *
  * @example
  * ```ts
- * const watcher = openWatcher('p1', { waitTimeout: false, progress: () => track.progress.snapshot }, () => hub.release(watcher));
+ * const watcher = openWatcher('p1', { waitTimeout: false }, track);
  * ```
  */
-export function openWatcher(promptId: string, settings: WatcherSettings, detach: () => void): JobWatcher {
-  return access.open(promptId, settings, detach);
+export function openWatcher(promptId: string, settings: WatcherSettings, job: WatchedJob): JobWatcher {
+  return access.open(promptId, settings, job);
 }
 
 /**
@@ -141,40 +163,34 @@ interface Queue {
 export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncIterable<WatchEvent> {
   /** The id of the watched job. */
   readonly promptId: string;
-  readonly #result: Promise<JobResult>;
-  readonly #queues = new Set<Queue>();
-  readonly #nodeErrors: Record<string, NodeErrors>;
-  readonly #stop = new AbortController();
-  readonly #progress: () => JobProgress;
-  #resolve!: (result: JobResult) => void;
-  #reject!: (error: unknown) => void;
-  #settled = false;
-  #failure: unknown;
-  #detach: (() => void) | undefined;
-  #onEvent: ((event: WatchEvent) => unknown)[] = [];
+  // What a watcher holds is made when it is needed: thousands may wait at once, most of them
+  // only for `result()` and one listener (no promise before `result()`, no queue before `for await`).
+  readonly #job: WatchedJob;
+  readonly #nodeErrors: Record<string, NodeErrors> | undefined;
+  #result: Promise<JobResult> | undefined;
+  #resolve: ((result: JobResult) => void) | undefined;
+  #reject: ((error: unknown) => void) | undefined;
+  #outcome: { result: JobResult } | { error: unknown } | undefined;
+  #queues: Set<Queue> | undefined;
+  #onEvent: ((event: WatchEvent) => unknown)[] | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #unlisten: (() => void) | undefined;
 
   static {
     access = {
-      open: (promptId, settings, detach) => new JobWatcher(promptId, settings, detach),
-      wants: (watcher, type) => !watcher.#settled && (watcher.#onEvent.length > 0 || watcher.#queues.size > 0 || watcher.listenerCount(type) > 0),
+      open: (promptId, settings, job) => new JobWatcher(promptId, settings, job),
+      wants: (watcher, type) => watcher.#outcome === undefined && (watcher.#onEvent !== undefined || (watcher.#queues?.size ?? 0) > 0 || watcher.listenerCount(type) > 0),
       deliver: (watcher, event) => watcher.#deliver(event),
       finish: (watcher, result) => watcher.#finish(result),
       fail: (watcher, error) => watcher.#fail(error),
     };
   }
 
-  private constructor(promptId: string, settings: WatcherSettings, detach: () => void) {
+  private constructor(promptId: string, settings: WatcherSettings, job: WatchedJob) {
     super();
     this.promptId = promptId;
-    this.#nodeErrors = settings.nodeErrors ?? {};
-    this.#progress = settings.progress;
-    this.#detach = detach;
-    this.#result = new Promise<JobResult>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-    // The outcome is also reported through events and iteration: never an unhandled rejection.
-    this.#result.catch(() => undefined);
+    this.#nodeErrors = settings.nodeErrors;
+    this.#job = job;
     const { signal, waitTimeout } = settings;
     if (signal) {
       // An abort rejects with the caller's own reason, unchanged.
@@ -182,14 +198,13 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
       if (signal.aborted) queueMicrotask(onAbort);
       else {
         signal.addEventListener('abort', onAbort, { once: true });
-        this.#stop.signal.addEventListener('abort', () => signal.removeEventListener('abort', onAbort), { once: true });
+        this.#unlisten = () => signal.removeEventListener('abort', onAbort);
       }
     }
     if (waitTimeout !== false) {
-      sleep(waitTimeout, this.#stop.signal).then(
-        () => this.#fail(withSubmitted(new TimeoutError(`waiting for job ${promptId}`, waitTimeout), { kind: 'job', promptId })),
-        () => undefined,
-      );
+      // A plain timer, cleared when the watcher settles: nobody awaits this deadline, so the
+      // abortable sleep (a controller, a promise and a listener per watcher) would buy nothing.
+      this.#timer = setTimeout(() => this.#fail(withSubmitted(new TimeoutError(`waiting for job ${promptId}`, waitTimeout), { kind: 'job', promptId })), Math.min(MAX_TIMER_MS, Math.max(0, waitTimeout)));
     }
   }
 
@@ -267,7 +282,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
 
   /** True once the watcher has settled. */
   get settled(): boolean {
-    return this.#settled;
+    return this.#outcome !== undefined;
   }
 
   /**
@@ -280,7 +295,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
    * ```
    */
   get progress(): JobProgress {
-    return this.#progress();
+    return this.#job.progress;
   }
 
   /**
@@ -292,6 +307,12 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
    * ```
    */
   result(): Promise<JobResult> {
+    if (!this.#result) {
+      const outcome = this.#outcome;
+      this.#result = outcome ? ('result' in outcome ? Promise.resolve(outcome.result) : Promise.reject(outcome.error)) : new Promise<JobResult>((resolve, reject) => ((this.#resolve = resolve), (this.#reject = reject)));
+      // The outcome is also reported through events and iteration: never an unhandled rejection.
+      this.#result.catch(() => undefined);
+    }
     return this.#result;
   }
 
@@ -320,42 +341,43 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
    */
   onEvent(listener: (event: WatchEvent) => unknown): this {
     if (typeof listener !== 'function') throw new ValidationError([{ path: 'listener', rule: 'a function', received: listener }], 'watcher.onEvent()');
-    this.#onEvent.push(listener);
+    (this.#onEvent ??= []).push(listener);
     return this;
   }
 
   #deliver(event: WatchEvent): void {
-    if (this.#settled) return;
+    if (this.#outcome) return;
     this.emit(event.type, event.data as never);
-    if (this.#onEvent.length > 0) for (const listener of this.#onEvent) callSafely(listener, event);
-    if (this.#queues.size > 0) for (const queue of this.#queues) queue.push(event);
+    if (this.#onEvent) for (const listener of this.#onEvent) callSafely(listener, event);
+    if (this.#queues) for (const queue of this.#queues) queue.push(event);
   }
 
   #finish(result: Omit<JobResult, 'nodeErrors'>): void {
-    if (this.#settled) return;
-    const full: JobResult = { ...result, nodeErrors: this.#nodeErrors };
-    this.#settle();
-    this.#resolve(full);
+    if (this.#outcome) return;
+    const full: JobResult = { ...result, nodeErrors: this.#nodeErrors ?? {} };
+    this.#settle({ result: full });
+    this.#resolve?.(full);
+    this.#resolve = this.#reject = undefined;
     this.emit('result', full);
     if (full.status !== 'completed') this.emit('error', new JobFailedError(full as JobResult & { status: 'failed' | 'cancelled' }));
-    for (const queue of this.#queues) queue.end();
+    if (this.#queues) for (const queue of this.#queues) queue.end();
   }
 
   #fail(error: unknown): void {
-    if (this.#settled) return;
-    this.#failure = error;
-    this.#settle();
-    this.#reject(error);
+    if (this.#outcome) return;
+    this.#settle({ error });
+    this.#reject?.(error);
+    this.#resolve = this.#reject = undefined;
     this.emit('error', error instanceof Error ? error : new Error(String(error)));
-    for (const queue of this.#queues) queue.end(error);
+    if (this.#queues) for (const queue of this.#queues) queue.end(error);
   }
 
-  #settle(): void {
-    this.#settled = true;
-    this.#stop.abort(STOPPED);
-    const detach = this.#detach;
-    this.#detach = undefined;
-    detach?.();
+  #settle(outcome: { result: JobResult } | { error: unknown }): void {
+    this.#outcome = outcome;
+    clearTimeout(this.#timer);
+    this.#unlisten?.();
+    this.#unlisten = undefined;
+    this.#job.release(this);
   }
 
   /**
@@ -368,8 +390,9 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
     let head = 0;
     let live = 0;
     let waiting: { resolve: (r: IteratorResult<WatchEvent>) => void; reject: (e: unknown) => void } | undefined;
-    let ended = this.#settled;
-    let error: unknown = this.#settled && !(this.#failure instanceof WatcherClosedError) ? this.#failure : undefined;
+    const outcome = this.#outcome;
+    let ended = outcome !== undefined;
+    let error: unknown = outcome && 'error' in outcome && !(outcome.error instanceof WatcherClosedError) ? outcome.error : undefined;
     const queue: Queue = {
       push: (event) => {
         if (waiting) {
@@ -386,7 +409,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
         const failure = reason instanceof WatcherClosedError ? undefined : reason;
         ended = true;
         error = failure;
-        this.#queues.delete(queue);
+        this.#queues?.delete(queue);
         if (waiting && head >= buffer.length) {
           const w = waiting;
           waiting = undefined;
@@ -395,7 +418,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
         }
       },
     };
-    if (!ended) this.#queues.add(queue);
+    if (!ended) (this.#queues ??= new Set()).add(queue);
     const iterator: AsyncIterator<WatchEvent> & AsyncIterable<WatchEvent> = {
       next: () => {
         if (head < buffer.length) {
@@ -417,7 +440,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
         });
       },
       return: () => {
-        this.#queues.delete(queue);
+        this.#queues?.delete(queue);
         ended = true;
         this.close();
         return Promise.resolve({ value: undefined, done: true });

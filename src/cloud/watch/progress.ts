@@ -14,8 +14,9 @@ import type { JobProgress, WatchEvent } from './events.js';
  */
 export class ProgressTracker {
   readonly #promptId: string;
-  readonly #done = new Set<string>();
-  readonly #cached = new Set<string>();
+  // Made at the first node done or cached: a job mostly sends `progress` before either.
+  #done: Set<string> | undefined;
+  #cached: Set<string> | undefined;
   #nodes: ReadonlySet<string> | undefined;
   #total: number | undefined;
   #node: string | undefined;
@@ -23,7 +24,12 @@ export class ProgressTracker {
   #finished = false;
   // What the last change reported: an update compares against it and builds nothing; the frozen
   // snapshot is built when it is read (progress messages nobody reads the job's progress for build none).
-  readonly #reported: Omit<JobProgress, 'promptId'> = { done: 0, cached: 0, total: undefined, node: undefined, nodeFraction: 0, fraction: undefined };
+  #reportedDone = 0;
+  #reportedCached = 0;
+  #reportedTotal: number | undefined;
+  #reportedNode: string | undefined;
+  #reportedShare = 0;
+  #reportedFraction: number | undefined;
   #snapshot: JobProgress | undefined;
 
   constructor(promptId: string) {
@@ -32,7 +38,15 @@ export class ProgressTracker {
 
   /** The latest overall progress (a new frozen object after every change). */
   get snapshot(): JobProgress {
-    this.#snapshot ??= Object.freeze({ promptId: this.#promptId, ...this.#reported });
+    this.#snapshot ??= Object.freeze({
+      promptId: this.#promptId,
+      done: this.#reportedDone,
+      cached: this.#reportedCached,
+      total: this.#reportedTotal,
+      node: this.#reportedNode,
+      nodeFraction: this.#reportedShare,
+      fraction: this.#reportedFraction,
+    });
     return this.#snapshot;
   }
 
@@ -40,7 +54,7 @@ export class ProgressTracker {
   setNodes(ids: readonly string[]): boolean {
     if (this.#nodes) return false;
     this.#nodes = new Set(ids);
-    this.#total = Math.max(this.#nodes.size, this.#done.size);
+    this.#total = Math.max(this.#nodes.size, this.#done?.size ?? 0);
     return this.#refresh();
   }
 
@@ -49,7 +63,7 @@ export class ProgressTracker {
     switch (event.type) {
       case 'execution_cached':
         for (const id of event.data.nodes ?? []) {
-          if (!this.#done.has(String(id))) this.#cached.add(String(id));
+          if (!this.#done?.has(String(id))) (this.#cached ??= new Set()).add(String(id));
           this.#finishNode(String(id));
         }
         break;
@@ -100,32 +114,33 @@ export class ProgressTracker {
   }
 
   #finishNode(id: string): void {
-    this.#done.add(id);
+    const done = (this.#done ??= new Set());
+    done.add(id);
     if (this.#node === id) {
       this.#node = undefined;
       this.#share = 0;
     }
     // A node the workflow does not list (expanded by the server) still counts.
-    if (this.#total !== undefined && this.#done.size > this.#total) this.#total = this.#done.size;
+    if (this.#total !== undefined && done.size > this.#total) this.#total = done.size;
   }
 
   #refresh(): boolean {
     const total = this.#total;
-    const done = this.#finished && total !== undefined ? Math.max(total, this.#done.size) : this.#done.size;
+    const doneNow = this.#done?.size ?? 0;
+    const done = this.#finished && total !== undefined ? Math.max(total, doneNow) : doneNow;
     let fraction: number | undefined;
     if (this.#finished) fraction = 1;
     else if (total !== undefined && total > 0) fraction = Math.min(1, (done + this.#share) / total);
-    const cached = this.#cached.size;
-    const last = this.#reported;
+    const cached = this.#cached?.size ?? 0;
     const node = this.#node;
     const share = this.#share;
-    if (done === last.done && cached === last.cached && total === last.total && node === last.node && share === last.nodeFraction && fraction === last.fraction) return false;
-    last.done = done;
-    last.cached = cached;
-    last.total = total;
-    last.node = node;
-    last.nodeFraction = share;
-    last.fraction = fraction;
+    if (done === this.#reportedDone && cached === this.#reportedCached && total === this.#reportedTotal && node === this.#reportedNode && share === this.#reportedShare && fraction === this.#reportedFraction) return false;
+    this.#reportedDone = done;
+    this.#reportedCached = cached;
+    this.#reportedTotal = total;
+    this.#reportedNode = node;
+    this.#reportedShare = share;
+    this.#reportedFraction = fraction;
     this.#snapshot = undefined;
     return true;
   }

@@ -14,10 +14,10 @@ import { HoldBuffer } from '../../core/index.js';
  * ```
  */
 export interface Seen {
-  /** Outputs of `executed` messages by node id (a prototype-free map). */
-  readonly outputs: Record<string, NodeOutput>;
-  /** The nodes `execution_cached` named: they do not run, and some servers send no `executed` for them. */
-  readonly cached: Set<string>;
+  /** Outputs of `executed` messages by node id (a prototype-free map), from the first one. */
+  outputs: Record<string, NodeOutput> | undefined;
+  /** The nodes `execution_cached` named, from the first such message: they do not run, and some servers send no `executed` for them. */
+  cached: Set<string> | undefined;
   /** `execution_start` was seen. */
   sawStart: boolean;
   /** The router's epoch when it was seen (a run seen across two epochs has a gap). */
@@ -130,7 +130,8 @@ export class JobRouter {
   follow(promptId: string, target: RouteTarget): Readonly<Seen> {
     const existing = this.#followed.get(promptId);
     if (existing) return existing.seen;
-    const seen: Seen = { outputs: wireMap<NodeOutput>(), cached: new Set(), sawStart: false, startEpoch: -1, gap: false, lastActivity: Date.now() };
+    // Outputs and cached nodes are made at their first message: most jobs watched are waiting.
+    const seen: Seen = { outputs: undefined, cached: undefined, sawStart: false, startEpoch: -1, gap: false, lastActivity: Date.now() };
     this.#followed.set(promptId, { seen, target });
     this.#recent.delete(promptId);
     return seen;
@@ -240,10 +241,10 @@ export class JobRouter {
         seen.startEpoch = epoch;
         break;
       case 'execution_cached':
-        if (Array.isArray(data.nodes)) for (const node of data.nodes) if (typeof node === 'string' || typeof node === 'number') seen.cached.add(String(node));
+        if (Array.isArray(data.nodes)) for (const node of data.nodes) if (typeof node === 'string' || typeof node === 'number') (seen.cached ??= new Set()).add(String(node));
         break;
       case 'executed':
-        mergeOutput(seen.outputs, String(data.node), data.output as NodeOutput);
+        mergeOutput((seen.outputs ??= wireMap<NodeOutput>()), String(data.node), data.output as NodeOutput);
         break;
       case 'execution_error': {
         const error = data as ExecutionErrorData;

@@ -1,10 +1,13 @@
-import { AuthenticationError, backoffDelay, callSafely, redactUrl, sleep, STOPPED, withSubmitted, type HttpClient } from '../../core/index.js';
+import { AuthenticationError, backoffDelay, callSafely, redactUrl, sleep, withSubmitted, type HttpClient } from '../../core/index.js';
 import type { SocketPolicy } from '../shared/defaults.js';
 import type { JobRouter } from './router.js';
 
 // The client's one socket, in two parts: `ReconnectingSocket` (one reconnecting WebSocket, also
 // used by the relay, graphcloud/server) and `SocketLink` (its lifecycle for the watcher: opened
 // lazily, `ready()` for a submission, kept open while jobs are watched, closed when idle).
+
+// Timers fire at once beyond 2^31 - 1 ms.
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * The part of the WebSocket API the watcher uses: the global `WebSocket` (Node 22+, browsers,
@@ -115,11 +118,6 @@ export class ReconnectingSocket {
     this.#options = options;
   }
 
-  /** True while a connection is open. */
-  get isOpen(): boolean {
-    return this.#current?.readyState === 1;
-  }
-
   /** Starts connecting (no-op when already running). */
   start(): void {
     if (this.#controller) return;
@@ -179,18 +177,15 @@ export class ReconnectingSocket {
     return new Promise<SocketDown>((resolve) => {
       let openedAt = 0;
       let settled = false;
-      const attempt = new AbortController();
       const finish = (code: number, reason: string) => {
         if (settled) return;
         settled = true;
-        attempt.abort(STOPPED);
+        clearTimeout(deadline);
         signal.removeEventListener('abort', onStop);
         if (this.#current === socket) this.#current = undefined;
         resolve({ opened: openedAt > 0, code, reason, uptimeMs: openedAt > 0 ? Date.now() - openedAt : 0 });
       };
       const onStop = () => finish(1000, 'stopped');
-      // Made once per connection, not per text frame: thousands of them a second pass through here.
-      const onText = (text: string) => handlers.onText(text);
       let socket: WebSocketLike;
       try {
         socket = new this.#options.WebSocket(url);
@@ -201,14 +196,12 @@ export class ReconnectingSocket {
       }
       this.#current = socket;
       signal.addEventListener('abort', onStop, { once: true });
-      sleep(policy.connectionTimeoutMs, attempt.signal).then(
-        () => {
-          if (openedAt > 0) return;
-          callSafely(() => socket.close());
-          finish(1006, `no connection within ${policy.connectionTimeoutMs} ms`);
-        },
-        () => undefined,
-      );
+      // A deadline nobody awaits (cleared by `finish`): a timer, clamped as the core's sleep is.
+      const deadline = setTimeout(() => {
+        if (openedAt > 0) return;
+        callSafely(() => socket.close());
+        finish(1006, `no connection within ${policy.connectionTimeoutMs} ms`);
+      }, Math.min(MAX_TIMER_MS, policy.connectionTimeoutMs));
       socket.addEventListener('open', () => {
         if (settled) return;
         openedAt = Date.now();
@@ -221,11 +214,14 @@ export class ReconnectingSocket {
       socket.addEventListener('message', (event: { data: unknown }) => {
         if (settled) return;
         const data = event.data;
-        if (typeof data === 'string') callSafely(onText, data);
-        else if (data instanceof ArrayBuffer) callSafely(() => handlers.onBinary(new Uint8Array(data)));
-        else if (ArrayBuffer.isView(data)) callSafely(() => handlers.onBinary(bytesOf(data)));
-        else if (data instanceof Blob) {
-          data.arrayBuffer().then((buffer) => !settled && callSafely(() => handlers.onBinary(new Uint8Array(buffer))), () => undefined);
+        // Thousands of frames a second pass here: the handlers are called directly, in one guard.
+        try {
+          if (typeof data === 'string') handlers.onText(data);
+          else if (data instanceof ArrayBuffer) handlers.onBinary(new Uint8Array(data));
+          else if (ArrayBuffer.isView(data)) handlers.onBinary(bytesOf(data));
+          else if (data instanceof Blob) data.arrayBuffer().then((buffer) => !settled && callSafely(() => handlers.onBinary(new Uint8Array(buffer))), () => undefined);
+        } catch {
+          // A handler must not throw; if one does, the frame is dropped and the next is read.
         }
       });
       socket.addEventListener('close', (event: { code?: number; reason?: string }) => finish(event.code ?? 1006, event.reason ?? ''));
@@ -263,17 +259,6 @@ export function socketUrl(baseUrl: string, clientId: string, token: string | und
   if (token) url.searchParams.set('token', token);
   return { url: url.toString(), redacted: redactUrl(url) };
 }
-
-/**
- * The socket as a job's polls see it: `open` (read after a silence), `down` (read on a backoff),
- * or `waiting` (connecting: no read yet).
- *
- * @example
- * ```ts
- * const link = (): Link => (state === 'open' ? 'open' : state === 'down' ? 'down' : 'waiting');
- * ```
- */
-export type Link = 'open' | 'down' | 'waiting';
 
 /**
  * The error a refused credential gives, one new instance per job (each names its own job).
@@ -328,13 +313,14 @@ type State = 'idle' | 'connecting' | 'open' | 'down';
  */
 export class SocketLink {
   readonly #options: SocketLinkOptions;
-  readonly #waiters = new Set<{ resolve: (epoch: number) => void; reject: (error: unknown) => void }>();
+  /** Callers of `ready()` waiting for the socket: each is told once, then forgets its abort listener. */
+  readonly #waiters = new Set<(outcome: { epoch: number } | { error: unknown }) => void>();
   #socket: ReconnectingSocket | undefined;
   #state: State = 'idle';
   #redactedUrl = '';
   #refused: Refusal | undefined;
   #leases = 0;
-  #idle: AbortController | undefined;
+  #idle: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: SocketLinkOptions) {
     this.#options = options;
@@ -345,8 +331,8 @@ export class SocketLink {
     return this.#state;
   }
 
-  /** The socket as polls see it. */
-  get link(): Link {
+  /** The socket as a job's polls see it: `open` (read after a silence), `down` (read on a backoff), or `waiting` (connecting: no read yet). */
+  get link(): 'open' | 'down' | 'waiting' {
     return this.#state === 'open' ? 'open' : this.#state === 'down' ? 'down' : 'waiting';
   }
 
@@ -368,20 +354,15 @@ export class SocketLink {
     if (this.#refused) return Promise.reject(this.#refused());
     if (this.#state === 'open' || this.#state === 'down') return Promise.resolve(this.#options.router.epoch);
     return new Promise<number>((resolve, reject) => {
-      const onAbort = () => {
+      const waiter = (outcome: { epoch: number } | { error: unknown }) => {
         this.#waiters.delete(waiter);
-        reject(signal?.reason);
-        this.maybeIdle();
+        signal?.removeEventListener('abort', onAbort);
+        if ('epoch' in outcome) resolve(outcome.epoch);
+        else reject(outcome.error);
       };
-      const waiter = {
-        resolve: (epoch: number) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(epoch);
-        },
-        reject: (error: unknown) => {
-          signal?.removeEventListener('abort', onAbort);
-          reject(error);
-        },
+      const onAbort = () => {
+        waiter({ error: signal?.reason });
+        this.maybeIdle();
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiters.add(waiter);
@@ -426,8 +407,10 @@ export class SocketLink {
       random,
       handlers: {
         onOpen: () => this.#onOpen(),
-        onText: (text) => router.handleText(this.#scrub(text)),
-        onBinary: (bytes) => router.handleBinary(bytes, (text) => this.#scrub(text)),
+        // Every secret the client was given (the key in the socket URL, a partner key a submission
+        // carried) is scrubbed from the frames, should the server echo one (a traceback, `extra_data`).
+        onText: (text) => router.handleText(http.scrub(text)),
+        onBinary: (bytes) => router.handleBinary(bytes, (text) => http.scrub(text)),
         onDown: (down) => this.#onDown(down),
         onRefused: (down) => this.#onRefused(down),
       },
@@ -444,30 +427,24 @@ export class SocketLink {
   maybeIdle(): void {
     if (this.#idle || this.#options.busy() || this.#leases > 0 || this.#waiters.size > 0) return;
     if (!this.#socket && this.#state === 'idle') return;
-    const idle = new AbortController();
-    this.#idle = idle;
-    sleep(this.#options.policy.idleCloseMs, idle.signal).then(
-      () => {
-        this.#idle = undefined;
-        this.#shutdown();
-      },
-      () => undefined,
-    );
+    // A delay nobody awaits, cancelled by the next watch: a timer (no promise to settle).
+    this.#idle = setTimeout(() => {
+      this.#idle = undefined;
+      this.#shutdown();
+    }, Math.min(MAX_TIMER_MS, this.#options.policy.idleCloseMs));
   }
 
   /** Stops for good (the client closed): waiters reject with `reason`, the socket and timers go. */
   close(reason: unknown): void {
     this.#cancelIdle();
     this.#shutdown();
-    for (const waiter of this.#waiters) waiter.reject(reason);
-    this.#waiters.clear();
+    for (const waiter of [...this.#waiters]) waiter({ error: reason });
   }
 
   #setState(state: State): void {
     this.#state = state;
     if (state !== 'open' && state !== 'down') return;
-    for (const waiter of this.#waiters) waiter.resolve(this.#options.router.epoch);
-    this.#waiters.clear();
+    for (const waiter of [...this.#waiters]) waiter({ epoch: this.#options.router.epoch });
   }
 
   #onOpen(): void {
@@ -484,16 +461,8 @@ export class SocketLink {
     this.#options.on.down();
   }
 
-  /**
-   * The text with every secret the client was given replaced (the key in the socket URL, a partner
-   * key a submission carried), should the server echo one (a traceback, a reason, `extra_data`).
-   */
-  #scrub(text: string): string {
-    return this.#options.http.scrub(text);
-  }
-
   #onRefused(raw: SocketDown): void {
-    const down = { ...raw, reason: this.#scrub(raw.reason) };
+    const down = { ...raw, reason: this.#options.http.scrub(raw.reason) };
     const url = this.#redactedUrl;
     const message = `The WebSocket refused the credential (close code ${down.code}${down.reason ? `: ${down.reason}` : ''})`;
     const refused: Refusal = (promptId) => {
@@ -503,13 +472,12 @@ export class SocketLink {
     this.#refused = refused;
     this.#socket = undefined;
     this.#state = 'idle';
-    for (const waiter of this.#waiters) waiter.reject(refused());
-    this.#waiters.clear();
+    for (const waiter of [...this.#waiters]) waiter({ error: refused() });
     this.#options.on.refused(refused);
   }
 
   #cancelIdle(): void {
-    this.#idle?.abort(STOPPED);
+    clearTimeout(this.#idle);
     this.#idle = undefined;
   }
 

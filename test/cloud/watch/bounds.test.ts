@@ -39,7 +39,7 @@ describe('merging executed outputs', () => {
     }
     // A repeated item (the same file reported twice) is kept once.
     router.handleText(JSON.stringify({ type: 'executed', data: { prompt_id: 'p', node: '9', output: { images: [{ filename: 'f7.png', subfolder: '', type: 'output' }] } } }));
-    const images = seen.outputs['9']?.images as { filename: string }[];
+    const images = seen.outputs?.['9']?.images as { filename: string }[];
     expect(images).toHaveLength(20_000);
     expect(images[0]?.filename).toBe('f0.png');
     expect(images[19_999]?.filename).toBe('f19999.png');

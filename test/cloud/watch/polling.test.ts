@@ -76,4 +76,26 @@ describe('cloud.jobs.watch() polling', () => {
     expect(gaps.every((gap) => gap >= 1_000 && gap <= 2_010)).toBe(true);
     expect(gaps).toHaveLength(2);
   });
+
+  it('keeps one timer for the jobs that wait for a silence, not one per job, and still reads each after silenceMs', async () => {
+    server.use(link.addEventListener('connection', () => undefined));
+    const reads = new Map<string, number>();
+    // Answered in process: no connection timers of the HTTP stack, so only the SDK's own are counted.
+    const fetch = async (input: RequestInfo | URL) => {
+      const id = /\/api\/job\/([^/]+)\/status/.exec(String(input instanceof Request ? input.url : input))?.[1] ?? '';
+      reads.set(id, (reads.get(id) ?? 0) + 1);
+      return Response.json({ status: 'executing' });
+    };
+    const client = make({ fetch });
+    const watchers = Array.from({ length: 200 }, (_, i) => client.jobs.watch(`job-${i}`, { waitTimeout: false }));
+    // Watched by id: each job is read once the socket is up, then waits silenceMs (5 s) without a message.
+    await step(1_000);
+    expect(reads.size).toBe(200);
+    expect([...reads.values()].every((n) => n === 1)).toBe(true);
+    // The socket's and the waiting jobs' one timer (0.2 slept on a timer per job).
+    expect(vi.getTimerCount()).toBeLessThanOrEqual(3);
+    await step(5_000);
+    expect([...reads.values()].every((n) => n === 2)).toBe(true);
+    for (const watcher of watchers) watcher.close();
+  });
 });

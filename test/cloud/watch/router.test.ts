@@ -170,7 +170,7 @@ describe('JobRouter: messages', () => {
     router.handleText('{"type":"executed","data":{"prompt_id":"p","node":"__proto__","output":{"polluted":[1]}}}');
     router.handleText('{"type":"executed","data":{"prompt_id":"p","node":"__proto__","output":{"__proto__":[2]}}}');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(Object.keys(seen.outputs)).toEqual(['__proto__']);
-    expect(Object.hasOwn(seen.outputs['__proto__'] ?? {}, 'polluted')).toBe(true);
+    expect(Object.keys(seen.outputs ?? {})).toEqual(['__proto__']);
+    expect(Object.hasOwn(seen.outputs?.['__proto__'] ?? {}, 'polluted')).toBe(true);
   });
 });

@@ -298,13 +298,19 @@ export class ReadGate {
     return true;
   }
 
-  /** A read's first attempt ended: the next loop waiting is asked again. */
+  /**
+   * A read's first attempt ended: the loops waiting are asked again in turn until one takes the
+   * free place. A loop asked may no longer need its read (a message restarted its silence) and
+   * go back to the schedule; the place then passes on, or a loop due behind it would wait for a
+   * read nobody starts.
+   */
   leave(): void {
     this.#open--;
-    const next = this.#waiting.values().next();
-    if (next.done) return;
-    this.#waiting.delete(next.value);
-    next.value.replan();
+    for (const next of this.#waiting) {
+      if (this.#open >= this.#max) return;
+      this.#waiting.delete(next);
+      next.replan();
+    }
   }
 
   /** Forgets a loop that stopped. */

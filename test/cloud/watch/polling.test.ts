@@ -98,4 +98,34 @@ describe('cloud.jobs.watch() polling', () => {
     expect([...reads.values()].every((n) => n === 2)).toBe(true);
     for (const watcher of watchers) watcher.close();
   });
+  it('reads a job due while the reads were all taken, even when the job first asked again no longer needs one', async () => {
+    // One read at a time: A, B and C fall silent together, A reads (slowly), B and C wait their
+    // turn. B then hears from the socket (its silence restarts) before A's read ends: A's turn
+    // must pass on to C, whose job also needs its read (its end message may have been lost).
+    let socket: { send(data: string): void } | undefined;
+    server.use(link.addEventListener('connection', ({ client }) => void (socket = client)));
+    const reads = new Map<string, number>();
+    let holdA: (() => void) | undefined;
+    const fetch = async (input: RequestInfo | URL) => {
+      const id = /\/api\/job\/([^/]+)\/status/.exec(String(input instanceof Request ? input.url : input))?.[1] ?? '';
+      reads.set(id, (reads.get(id) ?? 0) + 1);
+      if (id === 'A' && reads.get(id) === 2) await new Promise<void>((resolve) => (holdA = resolve));
+      return Response.json({ status: 'executing' });
+    };
+    const client = make({ fetch, watcher: { ...POLICY, poll: { ...POLICY?.poll, concurrency: 1 } } });
+    const watchers = ['A', 'B', 'C'].map((id) => client.jobs.watch(id, { waitTimeout: false }));
+    await step(1_000);
+    expect(Object.fromEntries(reads)).toEqual({ A: 1, B: 1, C: 1 });
+    // Silence: all three are due; A's second read hangs until released.
+    await step(4_500);
+    expect(reads.get('A')).toBe(2);
+    expect(holdA).toBeDefined();
+    socket?.send(JSON.stringify({ type: 'progress', data: { prompt_id: 'B', value: 1, max: 4, node: '3' } }));
+    await step(100);
+    holdA?.();
+    await step(1_000);
+    expect(reads.get('C')).toBe(2);
+    expect(reads.get('B')).toBe(1);
+    for (const watcher of watchers) watcher.close();
+  });
 });

@@ -45,10 +45,9 @@ export function raceSignal<T>(work: Promise<T>, signal: AbortSignal, onLate?: (v
 
 /**
  * Reads a whole body as text under `signal` (cancelling the stream when it aborts), refusing more
- * than `MAX_BODY_BYTES`. A body that declares a longer length is refused at once, without
- * waiting for its bytes; one that declares a length within the bound is read whole by the runtime
- * (HTTP framing ends it at that length). A body without a length, or compressed (its decoded size
- * is not the declared one), is counted as it arrives.
+ * than `MAX_BODY_BYTES`: counted as it arrives, and refused at once when its `content-length`
+ * already says more (a server that declares a huge body and stalls would otherwise hold the call
+ * until its timeout).
  *
  * @example
  * ```ts
@@ -58,12 +57,11 @@ export function raceSignal<T>(work: Promise<T>, signal: AbortSignal, onLate?: (v
 export async function readText(response: Response, signal: AbortSignal): Promise<string> {
   const stream = response.body;
   if (!stream) return '';
-  const declared = declaredLength(response.headers);
-  if (declared !== undefined && declared > MAX_BODY_BYTES) {
+  // A compressed body's declared length is not its decoded size: it is only counted.
+  if (!response.headers.has('content-encoding') && Number(response.headers.get('content-length')) > MAX_BODY_BYTES) {
     stream.cancel().catch(() => undefined);
     throw tooLarge();
   }
-  if (declared !== undefined) return raceSignal(response.text(), signal);
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   let text = '';
@@ -83,14 +81,6 @@ export async function readText(response: Response, signal: AbortSignal): Promise
 }
 
 const tooLarge = () => new GraphcloudError(`The response body is larger than ${MAX_BODY_BYTES} bytes; the SDK does not buffer it`);
-
-/** The body's length in bytes as sent, when the answer declares it and is not compressed. */
-function declaredLength(headers: Headers): number | undefined {
-  const encoding = headers.get('content-encoding');
-  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') return undefined;
-  const value = headers.get('content-length')?.trim();
-  return value && /^\d{1,16}$/.test(value) ? Number(value) : undefined;
-}
 
 /**
  * A body read whole: JSON when it parses, the text otherwise, `undefined` when empty.

@@ -6,7 +6,19 @@ const VIDEO_MODELS = Object.freeze(['videoq3-pro', 'videoq2-pro-fast', 'videoq2-
 // `extend` and `multiframe` take the same models and resolutions.
 const Q2_MODELS = Object.freeze(['videoq2-pro', 'videoq2-turbo'] as const);
 const Q2_RESOLUTIONS = Object.freeze(['540p', '720p', '1080p'] as const);
-const VIDEO_DURATIONS: Readonly<Partial<Record<(typeof VIDEO_MODELS)[number], DurationRange>>> = Object.freeze({
+const VIDEO_DURATIONS: Readonly<
+  Partial<
+    Record<
+      (typeof VIDEO_MODELS)[number],
+      {
+        /** Shortest duration, in seconds. */
+        readonly min: number;
+        /** Longest duration, in seconds. */
+        readonly max: number;
+      }
+    >
+  >
+> = Object.freeze({
   'videoq3-pro': Object.freeze({ min: 1, max: 16 }),
   'videoq2-pro-fast': Object.freeze({ min: 1, max: 10 }),
   'videoq2-pro': Object.freeze({ min: 1, max: 8 }),
@@ -89,11 +101,3 @@ export const PROXY_ENUMS = Object.freeze({
     resolution: Q2_RESOLUTIONS,
   }),
 });
-
-/** The duration range of a video model, in seconds. */
-interface DurationRange {
-  /** Shortest duration, in seconds. */
-  readonly min: number;
-  /** Longest duration, in seconds. */
-  readonly max: number;
-}

@@ -4,6 +4,7 @@
 // can drop mid-read, after which a stalled body never settles. Each guard below holds a strong
 // reference to its signal (through its listener and timer) until the body is consumed.
 import { GraphcloudError } from './errors/graphcloud-error.js';
+import { setTimer } from './wait.js';
 
 /** Largest body the SDK buffers (JSON and error answers); a larger one is an error, not an out-of-memory. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -180,10 +181,10 @@ export function guardStream(response: Response, guard: StreamGuard): Response {
     removers.push(() => signal.removeEventListener('abort', onAbort));
     if (signal.aborted) onAbort();
   }
-  if (!life.signal.aborted) deadline = setTimeout(() => stop(guard.timeoutError(guard.deadlineMs)), Math.min(guard.deadlineMs, 2_147_483_647));
+  if (!life.signal.aborted) deadline = setTimer(() => stop(guard.timeoutError(guard.deadlineMs)), guard.deadlineMs);
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      idle = setTimeout(() => stop(guard.timeoutError(guard.idleMs)), Math.min(guard.idleMs, 2_147_483_647));
+      idle = setTimer(() => stop(guard.timeoutError(guard.idleMs)), guard.idleMs);
       try {
         const { done, value } = await raceSignal(reader.read(), life.signal);
         clearTimeout(idle);

@@ -10,6 +10,7 @@ import { headerSecrets, redactFields, redactHeaders, redactUrl, scrubCause, scru
 import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 import { callSafely } from './callbacks.js';
 import { parseResponse } from './schema.js';
+import { MAX_TIMER_MS } from './wait.js';
 import { appendQuery, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
 
 /** Credentials shorter than this are not scrubbed from success answers (see `RequestSpec.scrubAnswer`). */
@@ -77,8 +78,6 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
 }
 
 const MAX_REDIRECTS = 5;
-// ky refuses a timeout beyond the timer limit; the option rules allow up to it.
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** One call through ky: what its attempts share and what the last one found. */
 interface Call {
@@ -252,6 +251,7 @@ export class HttpClient {
         headers,
         signal: call.signal,
         redirect: spec.streamBody ? 'error' : 'manual',
+        // ky refuses a timeout beyond the timer limit; the option rules allow up to it.
         timeout: Math.min(call.perAttempt, MAX_TIMER_MS),
         totalTimeout: Math.min(call.total, MAX_TIMER_MS),
         // The body travels in the attempt, never in ky's Request: ky clones that Request to replay

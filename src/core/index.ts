@@ -8,7 +8,7 @@ export { assertOptions, backoffRules, checkOptions, CLIENT_RULES, credentialRule
 export { callSafely } from './callbacks.js';
 export { HoldBuffer, type Held, type HoldBounds, type HoldCounters } from './hold.js';
 export { Limiter } from './limiter.js';
-export { poll, pollUntil, realClock, sleep, STOPPED, throwIfAborted, Waker, type Clock, type PollOptions, type PollReading, type PollState } from './wait.js';
+export { MAX_TIMER_MS, poll, pollUntil, realClock, setTimer, sleep, STOPPED, throwIfAborted, Waker, type Clock, type PollOptions, type PollReading, type PollState } from './wait.js';
 export { paginate, paginateOffsets, type OffsetPage, type PageInfo } from './pagination.js';
 export { path, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
 export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';

@@ -1,5 +1,6 @@
 import { Checker } from './check.js';
 import { resolveBaseUrl } from './url.js';
+import { MAX_TIMER_MS } from './wait.js';
 
 /**
  * A rule for one option: records what is wrong with `value` on `check` (nothing when it is
@@ -23,8 +24,6 @@ export type Rule = (check: Checker, path: string, value: unknown) => void;
  */
 export type OptionRules = Readonly<Record<string, Rule>>;
 
-// A timer longer than 2^31-1 ms fires after 1 ms in every runtime.
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * The option rules every part of the SDK reuses.

@@ -5,8 +5,26 @@ import type { Limiter } from './limiter.js';
 import type { Backoff } from './options.js';
 import { backoffDelay, isTransientError } from './retry.js';
 
-// Timers fire after 1 ms beyond 2^31 - 1 ms; a far `Retry-After` date must not turn into a busy loop.
-const MAX_TIMER_MS = 2_147_483_647;
+/**
+ * The longest delay a timer can take: every runtime fires a longer one at once (after 1 ms), so a
+ * far `Retry-After` date or a `waitTimeout` of days would turn into a busy loop or an instant
+ * timeout. Options are refused beyond it; delays computed at run time are clamped to it.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * `setTimeout` with the delay clamped to 0 to `MAX_TIMER_MS`: the one way the SDK arms a timer
+ * (a deadline nobody awaits, a schedule), as `sleep` is the one way it waits.
+ *
+ * @example
+ * ```ts
+ * const timer = setTimer(() => fail(new TimeoutError(operation, ms)), ms);
+ * clearTimeout(timer);
+ * ```
+ */
+export function setTimer(callback: () => void, ms: number): ReturnType<typeof setTimeout> {
+  return setTimeout(callback, Math.min(MAX_TIMER_MS, Math.max(0, ms)));
+}
 
 /**
  * The one abortable wait of the SDK: resolves after `ms`, or rejects with `signal.reason`
@@ -19,10 +37,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
+    const timer = setTimer(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, Math.min(MAX_TIMER_MS, Math.max(0, ms)));
+    }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -249,7 +267,7 @@ export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollRead
       if (signal?.aborted) relay();
       else signal?.addEventListener('abort', relay, { once: true });
     }
-    const timer = Number.isFinite(left) && counting() ? setTimeout(() => cutoff.abort(timedOut()), Math.min(Math.max(0, left), 2_147_483_647)) : undefined;
+    const timer = Number.isFinite(left) && counting() ? setTimer(() => cutoff.abort(timedOut()), left) : undefined;
     let deadlineHit = false;
     try {
       reading = await (options.limiter ? options.limiter.run(() => options.read(cutoff.signal), cutoff.signal) : options.read(cutoff.signal));

@@ -1,4 +1,4 @@
-import { backoffRules, Checker, rule, type Backoff, type OptionRules, type Rule } from '../../core/index.js';
+import { backoffRules, Checker, MAX_TIMER_MS, rule, type Backoff, type OptionRules, type Rule } from '../../core/index.js';
 import type { JobRoutes } from './job-types.js';
 
 /**
@@ -251,7 +251,6 @@ export interface WatcherPolicyOptions {
 export const POLL_FLOOR_MS = 100;
 /** Smallest reconnect delay: a refused socket must not be retried in a busy loop. */
 const SOCKET_FLOOR_MS = 10;
-const MAX_TIMER_MS = 2_147_483_647;
 
 const atLeast = (min: number, integer = false): Rule => (check, path, value) => (integer ? check.integer(path, value, { min }) : check.number(path, value, { min, max: MAX_TIMER_MS }));
 const closeCodes: Rule = (check, path, value) => {

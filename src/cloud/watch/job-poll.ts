@@ -1,4 +1,4 @@
-import { backoffDelay, poll, STOPPED, Waker, type Limiter, type PollReading } from '../../core/index.js';
+import { backoffDelay, poll, setTimer, STOPPED, Waker, type Limiter, type PollReading } from '../../core/index.js';
 import type { PollPolicy } from '../shared/defaults.js';
 import type { Absence, JobReader } from '../shared/job-reader.js';
 import type { JobStatusInfo } from '../shared/types.js';
@@ -41,8 +41,6 @@ export interface PollTarget {
   pollFailed(error: unknown): void;
 }
 
-// Timers fire at once beyond 2^31 - 1 ms.
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * The fallback polling of one job. It reads the job's status after `silenceMs` without a message
@@ -246,7 +244,7 @@ export class PollSchedule {
   #arm(due: number): void {
     clearTimeout(this.#timer);
     this.#at = due;
-    this.#timer = setTimeout(() => this.#fire(), Math.min(MAX_TIMER_MS, Math.max(0, due - Date.now())));
+    this.#timer = setTimer(() => this.#fire(), due - Date.now());
   }
 
   #fire(): void {

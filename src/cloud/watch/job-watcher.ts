@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import { callSafely, TimeoutError, ValidationError, withSubmitted } from '../../core/index.js';
+import { callSafely, setTimer, TimeoutError, ValidationError, withSubmitted } from '../../core/index.js';
 import { JobFailedError, WatcherClosedError } from '../shared/errors.js';
 import type { JobResult, NodeErrors } from '../shared/types.js';
 import type { JobProgress, WatchEvent, WatcherListeners } from './events.js';
@@ -67,8 +67,6 @@ export interface WatchedJob {
   release(watcher: JobWatcher): void;
 }
 
-// Timers fire at once beyond 2^31 - 1 ms: a longer `waitTimeout` is clamped to it.
-const MAX_TIMER_MS = 2_147_483_647;
 
 interface Access {
   open(promptId: string, settings: WatcherSettings, job: WatchedJob): JobWatcher;
@@ -204,7 +202,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
     if (waitTimeout !== false) {
       // A plain timer, cleared when the watcher settles: nobody awaits this deadline, so the
       // abortable sleep (a controller, a promise and a listener per watcher) would buy nothing.
-      this.#timer = setTimeout(() => this.#fail(withSubmitted(new TimeoutError(`waiting for job ${promptId}`, waitTimeout), { kind: 'job', promptId })), Math.min(MAX_TIMER_MS, Math.max(0, waitTimeout)));
+      this.#timer = setTimer(() => this.#fail(withSubmitted(new TimeoutError(`waiting for job ${promptId}`, waitTimeout), { kind: 'job', promptId })), waitTimeout);
     }
   }
 

@@ -1,13 +1,10 @@
-import { AuthenticationError, backoffDelay, callSafely, redactUrl, sleep, withSubmitted, type HttpClient } from '../../core/index.js';
+import { AuthenticationError, backoffDelay, callSafely, redactUrl, setTimer, sleep, withSubmitted, type HttpClient } from '../../core/index.js';
 import type { SocketPolicy } from '../shared/defaults.js';
 import type { JobRouter } from './router.js';
 
 // The client's one socket, in two parts: `ReconnectingSocket` (one reconnecting WebSocket, also
 // used by the relay, graphcloud/server) and `SocketLink` (its lifecycle for the watcher: opened
 // lazily, `ready()` for a submission, kept open while jobs are watched, closed when idle).
-
-// Timers fire at once beyond 2^31 - 1 ms.
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * The part of the WebSocket API the watcher uses: the global `WebSocket` (Node 22+, browsers,
@@ -196,12 +193,12 @@ export class ReconnectingSocket {
       }
       this.#current = socket;
       signal.addEventListener('abort', onStop, { once: true });
-      // A deadline nobody awaits (cleared by `finish`): a timer, clamped as the core's sleep is.
-      const deadline = setTimeout(() => {
+      // A deadline nobody awaits (cleared by `finish`): a timer, not the abortable sleep.
+      const deadline = setTimer(() => {
         if (openedAt > 0) return;
         callSafely(() => socket.close());
         finish(1006, `no connection within ${policy.connectionTimeoutMs} ms`);
-      }, Math.min(MAX_TIMER_MS, policy.connectionTimeoutMs));
+      }, policy.connectionTimeoutMs);
       socket.addEventListener('open', () => {
         if (settled) return;
         openedAt = Date.now();
@@ -428,10 +425,10 @@ export class SocketLink {
     if (this.#idle || this.#options.busy() || this.#leases > 0 || this.#waiters.size > 0) return;
     if (!this.#socket && this.#state === 'idle') return;
     // A delay nobody awaits, cancelled by the next watch: a timer (no promise to settle).
-    this.#idle = setTimeout(() => {
+    this.#idle = setTimer(() => {
       this.#idle = undefined;
       this.#shutdown();
-    }, Math.min(MAX_TIMER_MS, this.#options.policy.idleCloseMs));
+    }, this.#options.policy.idleCloseMs);
   }
 
   /** Stops for good (the client closed): waiters reject with `reason`, the socket and timers go. */

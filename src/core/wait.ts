@@ -51,7 +51,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * without a reason builds a `DOMException` and its stack every time, several per watched job.
  * It never reaches a caller: whoever waits on such a signal treats any abort as "stopped".
  */
-export const STOPPED: Error = Object.freeze(new Error('stopped'));
+export const STOPPED: Error = /* @__PURE__ */ Object.freeze(new Error('stopped'));
 
 /** Throws `signal.reason` when the signal has aborted. */
 export function throwIfAborted(signal?: AbortSignal): void {
@@ -83,7 +83,7 @@ export interface Clock {
  * await realClock.sleep(1_000, signal);
  * ```
  */
-export const realClock: Clock = Object.freeze({ now: () => Date.now(), sleep });
+export const realClock: Clock = /* @__PURE__ */ Object.freeze({ now: () => Date.now(), sleep });
 
 /**
  * One status reading: its value, whether it is final, and whether the server confirmed the work

@@ -79,6 +79,7 @@ afterEach(async () => {
   await cloud?.close();
   cloud = undefined;
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 describe('cloud.jobs.watch()', () => {
@@ -251,13 +252,16 @@ describe('watcher resilience', () => {
       http.get(`${BASE}/api/job/p/status`, () => HttpResponse.json({ status: 'success' })),
       http.get(`${BASE}/api/jobs/p`, () => HttpResponse.json({ id: 'p', outputs: { '1': { images: [{ filename: 'seen.png' }] }, '2': { images: [{ filename: 'missed.png' }] } } })),
     );
+    // The shortest draw (half of minDelayMs, 50 ms): a run of the suite draws it about once in a hundred.
+    vi.spyOn(Math, 'random').mockReturnValue(0);
     const cloud = make();
     const watcher = cloud.jobs.watch('p');
     await tick(10);
     expect(peers).toHaveLength(1);
     await until(() => closes.length === 1);
-    // While down, the first reconnect waits between half and all of minDelayMs.
-    await step(40);
+    // While down, the first reconnect waits between half and all of minDelayMs (50 to 100 ms after
+    // a close seen by 10 ms): none yet at 45 ms. At 50 ms, a close seen at 0 and a 50 ms draw meet.
+    await step(35);
     expect(peers).toHaveLength(1);
     await step(100);
     expect(peers).toHaveLength(2);

@@ -1,17 +1,14 @@
 import ky, { NetworkError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
-import { resolveAuth, type AuthHeader, type AuthScheme, type Credential } from './auth.js';
 import { HTTP_DEFAULTS } from './defaults.js';
 import { ClientClosedError, ConnectionError, createApiError, GraphcloudError, TimeoutError, type ApiError } from './errors/index.js';
-import { guardStream, parseBody, raceSignal, readRequestId, readText } from './guard.js';
-import { assertOptions, REQUEST_RULES } from './option-rules.js';
+import { guardStream, parseBody, parseResponse, raceSignal, readRequestId, readText } from './response.js';
+import { assertOptions, callSafely, REQUEST_RULES } from './check.js';
 import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';
 import { headerSecrets, redactFields, redactHeaders, redactUrl, scrubCause, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
 import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
-import { callSafely } from './callbacks.js';
-import { parseResponse } from './schema.js';
 import { MAX_TIMER_MS } from './wait.js';
-import { appendQuery, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
+import { appendQuery, buildUrl, resolveAuth, resolveBaseUrl, type AuthHeader, type AuthScheme, type Credential, type QueryValue } from './request.js';
 
 /** Credentials shorter than this are not scrubbed from success answers (see `RequestSpec.scrubAnswer`). */
 const ANSWER_SECRET_MIN_LENGTH = 8;
@@ -208,7 +205,7 @@ export class HttpClient {
     const idempotent = spec.idempotent ?? spec.method !== 'POST';
     // One controller per call, linked to the caller's signal and the client's life by listeners
     // (removed when the call ends, or when a streamed body is done); every wait of an attempt
-    // races it (guard.ts).
+    // races it (response.ts).
     const controller = new AbortController();
     const life = spec.finishOnClose ? undefined : this.#life.signal;
     const onAbort = () => controller.abort(caller?.reason);

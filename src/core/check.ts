@@ -12,6 +12,10 @@ export interface NumberRule {
   required?: boolean;
 }
 
+// A missing value (`undefined` or `null`: servers send null for empty values) breaks a rule only
+// when the rule says it is required.
+const isMissing = (value: unknown): value is undefined | null => value === undefined || value === null;
+
 /**
  * Collects every broken rule of a call's arguments, then throws one `ValidationError`
  * listing them all (so the caller fixes everything in one go, before money is spent).
@@ -33,16 +37,13 @@ export class Checker {
 
   /** A value that must be present. Returns false when it is missing. */
   required(path: string, value: unknown): boolean {
-    if (value === undefined || value === null) {
-      this.fail(path, 'required', value);
-      return false;
-    }
-    return true;
+    if (isMissing(value)) this.fail(path, 'required', value);
+    return !isMissing(value);
   }
 
   /** A string, non-empty by default, with an optional maximum length in characters. */
   string(path: string, value: unknown, rule: { required?: boolean; maxLength?: number; allowEmpty?: boolean } = {}): void {
-    if (value === undefined || value === null) {
+    if (isMissing(value)) {
       if (rule.required) this.fail(path, 'a non-empty string', value);
       return;
     }
@@ -57,44 +58,27 @@ export class Checker {
 
   /** A whole number within optional bounds. */
   integer(path: string, value: unknown, rule: NumberRule = {}): void {
-    if (value === undefined || value === null) {
-      if (rule.required) this.fail(path, describeRange('an integer', rule), value);
-      return;
-    }
-    if (typeof value !== 'number' || !Number.isInteger(value)) return this.fail(path, describeRange('an integer', rule), value);
-    if ((rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
-      this.fail(path, describeRange('an integer', rule), value);
-    }
+    this.#number(path, value, rule, 'an integer', Number.isInteger);
   }
 
   /** A finite number within optional bounds (`NaN` and `Infinity` are refused). */
   number(path: string, value: unknown, rule: NumberRule = {}): void {
-    if (value === undefined || value === null) {
-      if (rule.required) this.fail(path, describeRange('a finite number', rule), value);
-      return;
-    }
-    if (typeof value !== 'number' || !Number.isFinite(value)) return this.fail(path, describeRange('a finite number', rule), value);
-    if ((rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
-      this.fail(path, describeRange('a finite number', rule), value);
-    }
+    this.#number(path, value, rule, 'a finite number', Number.isFinite);
+  }
+
+  #number(path: string, value: unknown, rule: NumberRule, kind: string, isKind: (value: number) => boolean): void {
+    const wrong = typeof value !== 'number' || !isKind(value) || value < (rule.min ?? -Infinity) || value > (rule.max ?? Infinity);
+    if (isMissing(value) ? rule.required : wrong) this.fail(path, describeRange(kind, rule), value);
   }
 
   /** A boolean. */
   boolean(path: string, value: unknown, rule: { required?: boolean } = {}): void {
-    if (value === undefined || value === null) {
-      if (rule.required) this.fail(path, 'true or false', value);
-      return;
-    }
-    if (typeof value !== 'boolean') this.fail(path, 'true or false', value);
+    if (isMissing(value) ? rule.required : typeof value !== 'boolean') this.fail(path, 'true or false', value);
   }
 
   /** One of a fixed list of values. */
   oneOf(path: string, value: unknown, allowed: readonly unknown[], rule: { required?: boolean } = {}): void {
-    if (value === undefined || value === null) {
-      if (rule.required) this.fail(path, `one of: ${allowed.join(', ')}`, value);
-      return;
-    }
-    if (!allowed.includes(value)) this.fail(path, `one of: ${allowed.join(', ')}`, value);
+    if (isMissing(value) ? rule.required : !allowed.includes(value)) this.fail(path, `one of: ${allowed.join(', ')}`, value);
   }
 
   /**

@@ -7,7 +7,7 @@ import { assertOptions, callSafely, REQUEST_RULES } from './check.js';
 import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';
 import { headerSecrets, redactFields, redactHeaders, redactUrl, scrubCause, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
 import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
-import { MAX_TIMER_MS } from './wait.js';
+import { follow, MAX_TIMER_MS } from './wait.js';
 import { appendQuery, buildUrl, resolveAuth, resolveBaseUrl, type AuthHeader, type AuthScheme, type Credential, type QueryValue } from './request.js';
 
 /** Credentials shorter than this are not scrubbed from success answers (see `RequestSpec.scrubAnswer`). */
@@ -208,14 +208,7 @@ export class HttpClient {
     // races it (response.ts).
     const controller = new AbortController();
     const life = spec.finishOnClose ? undefined : this.#life.signal;
-    const onAbort = () => controller.abort(caller?.reason);
-    const onClose = () => controller.abort(this.#life.signal.reason);
-    caller?.addEventListener('abort', onAbort, { once: true });
-    life?.addEventListener('abort', onClose, { once: true });
-    const release = () => {
-      caller?.removeEventListener('abort', onAbort);
-      life?.removeEventListener('abort', onClose);
-    };
+    const release = follow(controller, [caller, life]);
     this.#secrets.add(...(spec.secrets ?? []));
     const url = this.#urlOf(spec);
     const sameOrigin = this.#sameOrigin(spec, url);
@@ -303,16 +296,11 @@ export class HttpClient {
     // AbortSignal.any, whose derived signal a GC can drop mid-read): every wait below races it,
     // and the fetch is aborted with it.
     const joined = new AbortController();
-    const sources = [call.signal, request.signal];
-    const onAbort = (event: Event) => joined.abort((event.target as AbortSignal).reason);
-    for (const source of sources) {
-      if (source.aborted) joined.abort(source.reason);
-      else source.addEventListener('abort', onAbort, { once: true });
-    }
+    const unfollow = follow(joined, [call.signal, request.signal]);
     try {
       return await this.#send(call, request.headers, joined.signal);
     } finally {
-      for (const source of sources) source.removeEventListener('abort', onAbort);
+      unfollow();
     }
   }
 

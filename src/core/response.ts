@@ -9,7 +9,7 @@ import type * as z from 'zod/mini';
 import { GraphcloudError } from './errors/graphcloud-error.js';
 import { ResponseValidationError } from './errors/response-validation-error.js';
 import { redactFields, redactUrl, scrubSecrets } from './redact.js';
-import { setTimer } from './wait.js';
+import { follow, setTimer } from './wait.js';
 
 /** Largest body the SDK buffers (JSON and error answers); a larger one is an error, not an out-of-memory. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -161,7 +161,7 @@ export function guardStream(response: Response, guard: StreamGuard): Response {
   }
   const reader = source.getReader();
   const life = new AbortController();
-  const removers: (() => void)[] = [];
+  const unfollow = follow(life, guard.signals);
   // The idle timer runs only while the reader waits for the server: a slow consumer is not a stall.
   let idle: ReturnType<typeof setTimeout> | undefined;
   let deadline: ReturnType<typeof setTimeout> | undefined;
@@ -171,21 +171,16 @@ export function guardStream(response: Response, guard: StreamGuard): Response {
     finished = true;
     clearTimeout(deadline);
     clearTimeout(idle);
-    for (const remove of removers) remove();
+    unfollow();
     guard.onDone();
   };
   const stop = (reason: unknown) => life.abort(reason);
-  life.signal.addEventListener('abort', () => {
+  const onStop = () => {
     reader.cancel(life.signal.reason).catch(() => undefined);
     finish();
-  }, { once: true });
-  for (const signal of guard.signals) {
-    if (!signal) continue;
-    const onAbort = () => stop(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    removers.push(() => signal.removeEventListener('abort', onAbort));
-    if (signal.aborted) onAbort();
-  }
+  };
+  if (life.signal.aborted) onStop();
+  else life.signal.addEventListener('abort', onStop, { once: true });
   if (!life.signal.aborted) deadline = setTimer(() => stop(guard.timeoutError(guard.deadlineMs)), guard.deadlineMs);
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -251,6 +251,9 @@ export const retryRule: Rule = (check, path, value) => {
   checkOptions(check, path, value, RETRY_RULES);
 };
 
+// The options a client and each of its requests both take.
+const TRANSPORT_RULES: OptionRules = { timeout: rule.duration, totalTimeout: rule.duration, retry: retryRule, headers: rule.headers };
+
 /**
  * Rules of `RequestOptions`: every public method that sends a request checks them.
  *
@@ -259,13 +262,7 @@ export const retryRule: Rule = (check, path, value) => {
  * checkOptions(check, 'options', options, { ...REQUEST_RULES, includeTranslations: rule.boolean });
  * ```
  */
-export const REQUEST_RULES: OptionRules = Object.freeze({
-  signal: rule.signal,
-  timeout: rule.duration,
-  totalTimeout: rule.duration,
-  retry: retryRule,
-  headers: rule.headers,
-});
+export const REQUEST_RULES: OptionRules = Object.freeze({ signal: rule.signal, ...TRANSPORT_RULES });
 
 /**
  * Rules of `ClientOptions` (every constructor adds its own credential and options).
@@ -282,10 +279,7 @@ export const CLIENT_RULES: OptionRules = Object.freeze({
     else check.fail(path, 'an absolute http(s) URL such as https://api.example.com', typeof value === 'string' ? '(not an absolute http(s) URL)' : value);
   },
   fetch: rule.callback,
-  timeout: rule.duration,
-  totalTimeout: rule.duration,
-  retry: retryRule,
-  headers: rule.headers,
+  ...TRANSPORT_RULES,
   onRequest: rule.callback,
   onResponse: rule.callback,
 });

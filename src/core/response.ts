@@ -174,17 +174,16 @@ export function guardStream(response: Response, guard: StreamGuard): Response {
     unfollow();
     guard.onDone();
   };
-  const stop = (reason: unknown) => life.abort(reason);
   const onStop = () => {
     reader.cancel(life.signal.reason).catch(() => undefined);
     finish();
   };
   if (life.signal.aborted) onStop();
   else life.signal.addEventListener('abort', onStop, { once: true });
-  if (!life.signal.aborted) deadline = setTimer(() => stop(guard.timeoutError(guard.deadlineMs)), guard.deadlineMs);
+  if (!life.signal.aborted) deadline = setTimer(() => life.abort(guard.timeoutError(guard.deadlineMs)), guard.deadlineMs);
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      idle = setTimer(() => stop(guard.timeoutError(guard.idleMs)), guard.idleMs);
+      idle = setTimer(() => life.abort(guard.timeoutError(guard.idleMs)), guard.idleMs);
       try {
         const { done, value } = await raceSignal(reader.read(), life.signal);
         clearTimeout(idle);

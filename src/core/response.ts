@@ -24,17 +24,15 @@ export const MAX_BODY_BYTES = 64 * 1024 * 1024;
  * ```
  */
 export function raceSignal<T>(work: Promise<T>, signal: AbortSignal, onLate?: (value: T) => void): Promise<T> {
-  if (signal.aborted) {
-    work.then((value) => onLate?.(value), () => undefined);
-    return Promise.reject(signal.reason);
-  }
   return new Promise<T>((resolve, reject) => {
     let done = false;
     const abort = () => {
       done = true;
       reject(signal.reason);
     };
-    signal.addEventListener('abort', abort, { once: true });
+    // Aborted already: rejects at once, and a value that still arrives is late.
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
     work.then(
       (value) => {
         signal.removeEventListener('abort', abort);

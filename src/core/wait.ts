@@ -259,9 +259,8 @@ export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollRead
       if (budgetLeft() <= 0) throw timedOut();
       const now = clock.now();
       const urgent = waker?.takeUrgent() ?? false;
-      let due = dueAt ?? (urgent ? now : now + Math.max(0, options.dueIn?.({ now, startedAt, lastReadAt: lastAt, reads }) ?? 0));
-      if (urgent) due = now;
-      due = Math.max(due, notBefore);
+      const planned = urgent ? now : (dueAt ?? now + Math.max(0, options.dueIn?.({ now, startedAt, lastReadAt: lastAt, reads }) ?? 0));
+      const due = Math.max(planned, notBefore);
       if (due <= now) break;
       // One signal for the sleep: the waker's, which the caller's abort also rings (a listener,
       // not AbortSignal.any: that allocates a tracked signal per sleep, for every waiting job).

@@ -8,7 +8,7 @@
  * A fourth contender is ky given the options the SDK gives it (docs/architecture.md): the
  * credential put on by a `beforeRequest`/`beforeRetry` hook, errors mapped in `beforeError`, a
  * `totalTimeout` beside the per-attempt `timeout`, the retry rule as `shouldRetry` and `delay`,
- * `throwHttpErrors: false`, redirects left to the caller (`redirect: 'manual'`), the call's own
+ * redirects left to the caller (`redirect: 'manual'`), the call's own
  * abort signal, and a `fetch` option, each doing nothing more than ky needs. It splits the
  * SDK's distance from ky alone into what configuring ky that way costs and what the SDK adds on
  * top (the zod check, the bounded read, redirects followed by hand, the per-call state).
@@ -58,18 +58,17 @@ const url = `${baseUrl}/nodes/acme-upscale`;
 const headers = { authorization: 'Bearer bench-token', accept: 'application/json' };
 const registry = new RegistryClient({ baseUrl, token: 'bench-token' });
 const kyAlone = ky.create({});
-const kyConfigured = ky.create({ throwHttpErrors: false });
 const configured = async () => {
   const controller = new AbortController();
   const authorize = async ({ request }: { request: Request }) => void request.headers.set('authorization', 'Bearer bench-token');
-  const response = await kyConfigured.get(url, {
+  const response = await ky.get(url, {
     headers: { accept: 'application/json' },
     signal: controller.signal,
     redirect: 'manual',
     timeout: 60_000,
     totalTimeout: 180_000,
     fetch: async (request) => fetch(request as Request),
-    retry: { limit: 2, methods: ['get'], shouldRetry: () => false, delay: () => 0, backoffLimit: Number.POSITIVE_INFINITY },
+    retry: { limit: 2, methods: ['get'], shouldRetry: () => false, delay: () => 0 },
     hooks: { beforeRequest: [authorize], beforeRetry: [authorize], beforeError: [({ error }) => error] },
   });
   return JSON.parse(await response.text()) as unknown;

@@ -1,5 +1,9 @@
-import { ResponseValidationError } from './errors/response-validation-error.js';
+// What a caller gives, checked when given, before anything is sent: arguments (`Checker`, ids as
+// one path segment) and options objects (`checkOptions` with the rules of `rule.*`); and the
+// callbacks among them, called through `callSafely()`.
 import { ValidationError, type ValidationIssue } from './errors/validation-error.js';
+import { isDotSegment, LONE_SURROGATE, resolveBaseUrl } from './request.js';
+import { MAX_TIMER_MS } from './wait.js';
 
 /** Bounds and flags shared by the number checks. */
 export interface NumberRule {
@@ -7,6 +11,10 @@ export interface NumberRule {
   max?: number;
   required?: boolean;
 }
+
+// A missing value (`undefined` or `null`: servers send null for empty values) breaks a rule only
+// when the rule says it is required.
+const isMissing = (value: unknown): value is undefined | null => value === undefined || value === null;
 
 /**
  * Collects every broken rule of a call's arguments, then throws one `ValidationError`
@@ -29,16 +37,13 @@ export class Checker {
 
   /** A value that must be present. Returns false when it is missing. */
   required(path: string, value: unknown): boolean {
-    if (value === undefined || value === null) {
-      this.fail(path, 'required', value);
-      return false;
-    }
-    return true;
+    if (isMissing(value)) this.fail(path, 'required', value);
+    return !isMissing(value);
   }
 
   /** A string, non-empty by default, with an optional maximum length in characters. */
   string(path: string, value: unknown, rule: { required?: boolean; maxLength?: number; allowEmpty?: boolean } = {}): void {
-    if (value === undefined || value === null) {
+    if (isMissing(value)) {
       if (rule.required) this.fail(path, 'a non-empty string', value);
       return;
     }
@@ -53,44 +58,27 @@ export class Checker {
 
   /** A whole number within optional bounds. */
   integer(path: string, value: unknown, rule: NumberRule = {}): void {
-    if (value === undefined || value === null) {
-      if (rule.required) this.fail(path, describeRange('an integer', rule), value);
-      return;
-    }
-    if (typeof value !== 'number' || !Number.isInteger(value)) return this.fail(path, describeRange('an integer', rule), value);
-    if ((rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
-      this.fail(path, describeRange('an integer', rule), value);
-    }
+    this.#number(path, value, rule, 'an integer', Number.isInteger);
   }
 
   /** A finite number within optional bounds (`NaN` and `Infinity` are refused). */
   number(path: string, value: unknown, rule: NumberRule = {}): void {
-    if (value === undefined || value === null) {
-      if (rule.required) this.fail(path, describeRange('a finite number', rule), value);
-      return;
-    }
-    if (typeof value !== 'number' || !Number.isFinite(value)) return this.fail(path, describeRange('a finite number', rule), value);
-    if ((rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
-      this.fail(path, describeRange('a finite number', rule), value);
-    }
+    this.#number(path, value, rule, 'a finite number', Number.isFinite);
+  }
+
+  #number(path: string, value: unknown, rule: NumberRule, kind: string, isKind: (value: number) => boolean): void {
+    const wrong = typeof value !== 'number' || !isKind(value) || value < (rule.min ?? -Infinity) || value > (rule.max ?? Infinity);
+    if (isMissing(value) ? rule.required : wrong) this.fail(path, describeRange(kind, rule), value);
   }
 
   /** A boolean. */
   boolean(path: string, value: unknown, rule: { required?: boolean } = {}): void {
-    if (value === undefined || value === null) {
-      if (rule.required) this.fail(path, 'true or false', value);
-      return;
-    }
-    if (typeof value !== 'boolean') this.fail(path, 'true or false', value);
+    if (isMissing(value) ? rule.required : typeof value !== 'boolean') this.fail(path, 'true or false', value);
   }
 
   /** One of a fixed list of values. */
   oneOf(path: string, value: unknown, allowed: readonly unknown[], rule: { required?: boolean } = {}): void {
-    if (value === undefined || value === null) {
-      if (rule.required) this.fail(path, `one of: ${allowed.join(', ')}`, value);
-      return;
-    }
-    if (!allowed.includes(value)) this.fail(path, `one of: ${allowed.join(', ')}`, value);
+    if (isMissing(value) ? rule.required : !allowed.includes(value)) this.fail(path, `one of: ${allowed.join(', ')}`, value);
   }
 
   /**
@@ -107,56 +95,6 @@ export class Checker {
   throwIfInvalid(context?: string): void {
     if (this.issues.length > 0) throw new ValidationError(this.issues, context);
   }
-}
-
-// Half of a surrogate pair with no other half: `encodeURIComponent` throws a URIError on it.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * True when a string can be one URL path segment: not blank, not `.` or `..` (also
- * percent-encoded), and well-formed text. Ids a server hands back go through this before the SDK
- * puts them in a URL.
- *
- * @example
- * ```ts
- * isPathSegment('p-1'); // true
- * isPathSegment('%2e%2e'); // false
- * ```
- */
-export function isPathSegment(value: string): boolean {
-  return value.trim() !== '' && !isDotSegment(value) && !LONE_SURROGATE.test(value);
-}
-
-/**
- * Refuses the id a submission's answer named its job or task with, when no URL can carry it (see
- * `isPathSegment()`): the work may exist, but it cannot be followed, and it is not sent again.
- *
- * @example
- * ```ts
- * checkAnsweredId(answer.prompt_id, { field: 'prompt_id', work: 'job', body: answer, method: 'POST', url });
- * ```
- */
-export function checkAnsweredId(id: string, init: { field: string; work: 'job' | 'task'; body: unknown; method: string; url: string }): void {
-  if (isPathSegment(id)) return;
-  const problem = `${init.field}: not an id a URL can carry (blank, "." or "..", or malformed text): the ${init.work} may have been ${init.work === 'job' ? 'created' : 'accepted'} (and billed), but it cannot be followed; it was not submitted again`;
-  throw new ResponseValidationError({ field: init.field, problems: [problem], body: init.body, method: init.method, url: init.url });
-}
-
-/** True for `.`, `..` and any percent-encoding of them, decoded up to three times. */
-export function isDotSegment(value: string): boolean {
-  let current = value;
-  for (let i = 0; i < 4; i++) {
-    if (current === '.' || current === '..') return true;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(current);
-    } catch {
-      return false;
-    }
-    if (decoded === current) return false;
-    current = decoded;
-  }
-  return false;
 }
 
 /**
@@ -191,4 +129,295 @@ function countCodePoints(text: string): number {
     count++;
   }
   return count;
+}
+
+// Options: every option checked when given; an unknown option is refused.
+/**
+ * A rule for one option: records what is wrong with `value` on `check` (nothing when it is
+ * `undefined`: options are optional unless a rule says otherwise).
+ *
+ * @example
+ * ```ts
+ * const positive: Rule = (check, path, value) => check.number(path, value, { min: 1 });
+ * ```
+ */
+export type Rule = (check: Checker, path: string, value: unknown) => void;
+
+/**
+ * The rules of an options object, by option name. An option not listed is refused (with a
+ * "did you mean" when a listed name is close): a misspelled option must not be silently ignored.
+ *
+ * @example
+ * ```ts
+ * const rules: OptionRules = { ...REQUEST_RULES, validate: rule.boolean };
+ * ```
+ */
+export type OptionRules = Readonly<Record<string, Rule>>;
+
+
+/**
+ * The option rules every part of the SDK reuses.
+ *
+ * @example
+ * ```ts
+ * const rules: OptionRules = { timeout: rule.duration, onProgress: rule.callback };
+ * ```
+ */
+export const rule = Object.freeze({
+  /** A timeout in ms: a finite number above 0 (up to the timer limit). */
+  duration: ((check, path, value) => {
+    if (value === undefined) return;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
+      check.fail(path, `a number of milliseconds above 0 and at most ${MAX_TIMER_MS}`, value);
+    }
+  }) as Rule,
+  /** A deadline in ms, or `false` for none. */
+  deadline: ((check, path, value) => {
+    if (value === undefined || value === false) return;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+      check.fail(path, 'a number of milliseconds above 0, or false for no deadline', value);
+    }
+  }) as Rule,
+  /** A function (a callback or hook). */
+  callback: ((check, path, value) => {
+    if (value !== undefined && typeof value !== 'function') check.fail(path, 'a function', value);
+  }) as Rule,
+  /** An `AbortSignal`. */
+  signal: ((check, path, value) => {
+    if (value !== undefined && !isAbortSignal(value)) check.fail(path, 'an AbortSignal (for example AbortSignal.timeout(ms) or controller.signal)', value);
+  }) as Rule,
+  /** Header names to string values. */
+  headers: ((check, path, value) => {
+    if (value === undefined) return;
+    if (!isPlainObject(value)) return check.fail(path, 'an object of header names to string values', value);
+    for (const [name, header] of Object.entries(value)) {
+      if (!/^[!#$%&'*+\-.^`|~\w]+$/.test(name)) check.fail(`${path}["${name}"]`, 'a valid header name', name);
+      else if (typeof header !== 'string') check.fail(`${path}.${name}`, 'a string', header);
+      else if (/[\r\n\0]/.test(header)) check.fail(`${path}.${name}`, 'a header value without line breaks', '(a value with a line break)');
+    }
+  }) as Rule,
+  boolean: ((check, path, value) => check.boolean(path, value)) as Rule,
+  string: ((check, path, value) => check.string(path, value)) as Rule,
+  /** Anything: the option is known, its value is checked elsewhere. */
+  any: (() => undefined) as Rule,
+  /** One of a fixed list of values. */
+  oneOf: (values: readonly unknown[]): Rule => (check, path, value) => check.oneOf(path, value, values),
+  /** A nested options object with its own rules. */
+  object: (rules: OptionRules): Rule => (check, path, value) => {
+    if (value !== undefined) checkOptions(check, path, value, rules);
+  },
+  /** An object with string keys, each value checked by `each`. */
+  record: (each: Rule, what = 'an object'): Rule => (check, path, value) => {
+    if (value === undefined) return;
+    if (!isPlainObject(value)) return check.fail(path, what, value);
+    for (const [key, item] of Object.entries(value)) each(check, `${path}["${key}"]`, item);
+  },
+});
+
+/**
+ * The rules of a backoff (`minDelayMs`, `maxDelayMs`, `growFactor`). `floorMs` is the smallest
+ * first delay allowed: a status poll every millisecond only adds load.
+ *
+ * @example
+ * ```ts
+ * const poll = rule.object(backoffRules(100));
+ * ```
+ */
+export function backoffRules(floorMs: number): OptionRules {
+  const delay: Rule = (check, path, value) => check.number(path, value, { min: floorMs, max: MAX_TIMER_MS });
+  return {
+    minDelayMs: delay,
+    maxDelayMs: delay,
+    growFactor: (check, path, value) => check.number(path, value, { min: 1, max: 10 }),
+  };
+}
+
+const RETRY_RULES: OptionRules = {
+  ...backoffRules(0),
+  limit: (check, path, value) => check.integer(path, value, { min: 0, max: 10 }),
+  budgetMs: (check, path, value) => check.number(path, value, { min: 0 }),
+};
+
+/**
+ * Rules of the retry option: a partial `RetryPolicy`, or `false`.
+ *
+ * @example
+ * ```ts
+ * const rules: OptionRules = { retry: retryRule };
+ * ```
+ */
+export const retryRule: Rule = (check, path, value) => {
+  if (value === undefined || value === false) return;
+  checkOptions(check, path, value, RETRY_RULES);
+};
+
+// The options a client and each of its requests both take.
+const TRANSPORT_RULES: OptionRules = { timeout: rule.duration, totalTimeout: rule.duration, retry: retryRule, headers: rule.headers };
+
+/**
+ * Rules of `RequestOptions`: every public method that sends a request checks them.
+ *
+ * @example
+ * ```ts
+ * checkOptions(check, 'options', options, { ...REQUEST_RULES, includeTranslations: rule.boolean });
+ * ```
+ */
+export const REQUEST_RULES: OptionRules = Object.freeze({ signal: rule.signal, ...TRANSPORT_RULES });
+
+/**
+ * Rules of `ClientOptions` (every constructor adds its own credential and options).
+ *
+ * @example
+ * ```ts
+ * checkOptions(check, 'options', options, { ...CLIENT_RULES, token: credentialRule });
+ * ```
+ */
+export const CLIENT_RULES: OptionRules = Object.freeze({
+  baseUrl: (check, path, value) => {
+    if (resolveBaseUrl(value) !== undefined) return;
+    if (typeof value === 'string' && value.startsWith('/')) check.fail(path, 'an absolute http(s) URL such as https://api.example.com (a path such as /api/graphcloud works in a browser page only)', '(a path, outside a browser page)');
+    else check.fail(path, 'an absolute http(s) URL such as https://api.example.com', typeof value === 'string' ? '(not an absolute http(s) URL)' : value);
+  },
+  fetch: rule.callback,
+  ...TRANSPORT_RULES,
+  onRequest: rule.callback,
+  onResponse: rule.callback,
+});
+
+/**
+ * Rules of `WaitOptions`; `floorMs` is the smallest poll delay allowed.
+ *
+ * @example
+ * ```ts
+ * checkOptions(check, 'options', options, { ...waitRules(100), onUpdate: rule.callback });
+ * ```
+ */
+export function waitRules(floorMs = 100): OptionRules {
+  return { signal: rule.signal, waitTimeout: rule.deadline, poll: rule.object(backoffRules(floorMs)) };
+}
+
+/**
+ * A credential option: a non-empty string, or a function returning one.
+ *
+ * @example
+ * ```ts
+ * checkOptions(check, 'options', options, { ...CLIENT_RULES, apiKey: credentialRule });
+ * ```
+ */
+export const credentialRule: Rule = (check, path, value) => {
+  if (value === undefined || typeof value === 'function') return;
+  // The value is a secret: never echo it in the error.
+  if (typeof value !== 'string' || value.trim() === '') check.fail(path, 'a non-empty string, or a function returning one', typeof value === 'string' ? '(an empty string)' : typeof value);
+};
+
+/**
+ * Checks an options object: `undefined` passes, anything but a plain object is refused, every
+ * known option is checked by its rule (`null` is refused for every option), and an unknown one is
+ * refused with the closest known name.
+ * Records on `check`; returns whether `value` was an object to read.
+ *
+ * @example
+ * ```ts
+ * const check = new Checker();
+ * checkOptions(check, 'options', options, REQUEST_RULES);
+ * check.throwIfInvalid('registry.nodes.get()');
+ * ```
+ */
+export function checkOptions(check: Checker, path: string, value: unknown, rules: OptionRules): value is Record<string, unknown> {
+  if (value === undefined) return false;
+  if (!isPlainObject(value)) {
+    check.fail(path, 'an options object (or nothing)', value);
+    return false;
+  }
+  for (const [name, option] of Object.entries(value)) {
+    const known = Object.hasOwn(rules, name) ? rules[name] : undefined;
+    if (!known) check.fail(`${path}.${name}`, `a known option${suggest(name, Object.keys(rules))}`, '(unknown option)');
+    // The Checker's value rules let `null` pass (wire fields may be null); an option may not be:
+    // `null` would then stand for a 0 ms delay, a concurrency that never runs, a lost default.
+    else if (option === null) check.fail(`${path}.${name}`, 'a value, or the option left out for its default (null is not an option value)', null);
+    else known(check, `${path}.${name}`, option);
+  }
+  return true;
+}
+
+/**
+ * Checks the options of a public method and throws a `ValidationError` naming every bad option,
+ * before anything is sent.
+ *
+ * @example
+ * ```ts
+ * assertOptions('registry.nodes.get()', options, { ...REQUEST_RULES, includeTranslations: rule.boolean });
+ * ```
+ */
+export function assertOptions(context: string, value: unknown, rules: OptionRules, path = 'options'): void {
+  const check = new Checker();
+  checkOptions(check, path, value, rules);
+  check.throwIfInvalid(context);
+}
+
+function suggest(name: string, known: readonly string[]): string {
+  let best: string | undefined;
+  let distance = 3;
+  for (const candidate of known) {
+    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < distance) {
+      best = candidate;
+      distance = d;
+    }
+  }
+  return best ? ` (did you mean "${best}"?)` : ` (one of: ${known.join(', ')})`;
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return 99;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length] ?? 99;
+}
+
+/**
+ * True for a plain object (`{}`, `Object.create(null)`), false for arrays, class instances, null.
+ *
+ * @example
+ * ```ts
+ * isPlainObject({ a: 1 }); // true
+ * isPlainObject(new Date()); // false
+ * ```
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === null || proto === Object.prototype;
+}
+
+function isAbortSignal(value: unknown): value is AbortSignal {
+  if (typeof AbortSignal !== 'undefined' && value instanceof AbortSignal) return true;
+  // Signals from another realm or polyfill: the shape the SDK uses.
+  const candidate = value as Partial<AbortSignal> | null;
+  return typeof candidate === 'object' && candidate !== null && typeof candidate.aborted === 'boolean' && typeof candidate.addEventListener === 'function' && typeof candidate.removeEventListener === 'function';
+}
+
+/**
+ * Calls a user callback (a hook, a listener, `onProgress`, `onSubmitted`...) so that nothing it
+ * does can break the SDK's own work: what it throws, and what an async one rejects with, is
+ * caught and dropped. A paid job must not be lost because a logger failed.
+ *
+ * @example
+ * ```ts
+ * callSafely(options.onUpdate, status);
+ * ```
+ */
+export function callSafely<A extends unknown[]>(callback: ((...args: A) => unknown) | undefined, ...args: A): void {
+  if (typeof callback !== 'function') return;
+  try {
+    const result = callback(...args);
+    // An async callback's rejection would otherwise be unhandled (which ends a Node process).
+    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, () => undefined);
+  } catch {
+    // Callbacks observe: the work goes on.
+  }
 }

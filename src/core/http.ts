@@ -1,17 +1,15 @@
-import ky, { NetworkError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
+import ky, { NetworkError, TimeoutError as KyTimeoutError } from 'ky';
 import type * as z from 'zod/mini';
-import { resolveAuth, type AuthHeader, type AuthScheme, type Credential } from './auth.js';
 import { HTTP_DEFAULTS } from './defaults.js';
 import { ClientClosedError, ConnectionError, createApiError, GraphcloudError, TimeoutError, type ApiError } from './errors/index.js';
-import { guardStream, parseBody, raceSignal, readRequestId, readText } from './guard.js';
-import { assertOptions, REQUEST_RULES } from './option-rules.js';
+import { guardStream, parseBody, parseResponse, raceSignal, readRequestId, readText } from './response.js';
+import { assertOptions, callSafely, REQUEST_RULES } from './check.js';
 import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';
 import { headerSecrets, redactFields, redactHeaders, redactUrl, scrubCause, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
 import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
-import { callSafely } from './callbacks.js';
-import { parseResponse } from './schema.js';
-import { MAX_TIMER_MS } from './wait.js';
-import { appendQuery, buildUrl, resolveBaseUrl, type QueryValue } from './url.js';
+import { follow, MAX_TIMER_MS } from './wait.js';
+import { appendQuery, buildUrl, resolveBaseUrl, type QueryValue } from './request.js';
+import { resolveAuth, type AuthHeader, type AuthScheme, type Credential } from './request.js';
 
 /** Credentials shorter than this are not scrubbed from success answers (see `RequestSpec.scrubAnswer`). */
 const ANSWER_SECRET_MIN_LENGTH = 8;
@@ -123,7 +121,6 @@ interface Call {
 export class HttpClient {
   readonly baseUrl: string;
   readonly #origin: string;
-  readonly #ky: KyInstance;
   readonly #config: HttpClientConfig;
   readonly #life = new AbortController();
   /** Every secret this client was given or sent: what it reports is scrubbed of all of them. */
@@ -142,7 +139,6 @@ export class HttpClient {
     this.#config = config;
     // Looked up per call, as fetch itself would be: a test or an app may replace globalThis.fetch.
     this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#ky = ky.create({ throwHttpErrors: false });
   }
 
   /** Aborts (reason: a `ClientClosedError`) when the client is closed. */
@@ -208,17 +204,10 @@ export class HttpClient {
     const idempotent = spec.idempotent ?? spec.method !== 'POST';
     // One controller per call, linked to the caller's signal and the client's life by listeners
     // (removed when the call ends, or when a streamed body is done); every wait of an attempt
-    // races it (guard.ts).
+    // races it (response.ts).
     const controller = new AbortController();
     const life = spec.finishOnClose ? undefined : this.#life.signal;
-    const onAbort = () => controller.abort(caller?.reason);
-    const onClose = () => controller.abort(this.#life.signal.reason);
-    caller?.addEventListener('abort', onAbort, { once: true });
-    life?.addEventListener('abort', onClose, { once: true });
-    const release = () => {
-      caller?.removeEventListener('abort', onAbort);
-      life?.removeEventListener('abort', onClose);
-    };
+    const release = follow(controller, [caller, life]);
     this.#secrets.add(...(spec.secrets ?? []));
     const url = this.#urlOf(spec);
     const sameOrigin = this.#sameOrigin(spec, url);
@@ -246,7 +235,8 @@ export class HttpClient {
     let streaming = false;
     try {
       const authorize = async ({ request }: { request: Request }) => this.#authorize(call, request);
-      const response = await this.#ky(url, {
+      // ky's own defaults otherwise: its fetch (the attempt below) never hands it a failed status.
+      const response = await ky(url, {
         method: spec.method,
         headers,
         signal: call.signal,
@@ -262,7 +252,6 @@ export class HttpClient {
           methods: [spec.method.toLowerCase()],
           shouldRetry: ({ error }) => this.#shouldRetry(call, error),
           delay: () => call.nextDelay,
-          backoffLimit: Number.POSITIVE_INFINITY,
         },
         hooks: { beforeRequest: [authorize], beforeRetry: [authorize], beforeError: [({ error }) => this.#sdkError(call, error)] },
       });
@@ -306,16 +295,11 @@ export class HttpClient {
     // AbortSignal.any, whose derived signal a GC can drop mid-read): every wait below races it,
     // and the fetch is aborted with it.
     const joined = new AbortController();
-    const sources = [call.signal, request.signal];
-    const onAbort = (event: Event) => joined.abort((event.target as AbortSignal).reason);
-    for (const source of sources) {
-      if (source.aborted) joined.abort(source.reason);
-      else source.addEventListener('abort', onAbort, { once: true });
-    }
+    const unfollow = follow(joined, [call.signal, request.signal]);
     try {
       return await this.#send(call, request.headers, joined.signal);
     } finally {
-      for (const source of sources) source.removeEventListener('abort', onAbort);
+      unfollow();
     }
   }
 
@@ -333,15 +317,16 @@ export class HttpClient {
         if (auth) call.secrets.push(auth.secret);
         headers = this.#headers(spec, auth, body !== undefined, sameOrigin);
       }
-      const sentHeaders = headers;
-      this.#emit(() => this.#config.onRequest?.({ method, url: redactUrl(url), headers: redactHeaders(sentHeaders instanceof Headers ? Object.fromEntries(sentHeaders) : sentHeaders), attempt: call.attempt }));
+      const sent = headers;
+      // Hooks observe; a failing logger must never fail (or repeat) a paid request.
+      callSafely(() => this.#config.onRequest?.({ method, url: redactUrl(url), headers: redactHeaders(sent), attempt: call.attempt }));
       const init: RequestInit & { duplex?: 'half' } = { method, headers, body: body ?? null, signal, redirect: spec.streamBody ? 'error' : 'manual' };
       // Fetch requires it for a streamed body (and ignores it for others), as ky sets it.
       if (body !== undefined) init.duplex = 'half';
       response = await raceSignal(this.#fetch(url, init), signal, discard);
       call.status = response.status;
       const location = response.headers.get('location');
-      if (!isRedirect(response.status) || !location) break;
+      if (!REDIRECTS.has(response.status) || !location) break;
       discard(response);
       if (hop >= MAX_REDIRECTS) {
         throw new GraphcloudError(`${spec.method} ${redactUrl(call.firstUrl)} was redirected more than ${MAX_REDIRECTS} times (a redirect loop?); last hop ${redactUrl(url)}`);
@@ -432,7 +417,9 @@ export class HttpClient {
     if (!onResponse) return;
     const url = error && 'url' in error && typeof error.url === 'string' ? error.url : redactUrl(call.url);
     const outcome = error ? { error: `${error.name}: ${error.message}`, retryInMs } : {};
-    this.#emit(() => onResponse({ method: call.spec.method, url, status: call.status, attempt: call.attempt, durationMs: Date.now() - call.attemptStartedAt, requestId: call.requestId, ...outcome }));
+    const { spec, attempt, status, requestId } = call;
+    const durationMs = Date.now() - call.attemptStartedAt;
+    callSafely(onResponse, { method: spec.method, url, status, attempt, durationMs, requestId, ...outcome });
   }
 
   #sameOrigin(spec: RequestSpec<z.ZodMiniType | undefined>, url: string): boolean {
@@ -472,11 +459,6 @@ export class HttpClient {
     return headers;
   }
 
-  #emit(call: () => unknown): void {
-    // Hooks observe; a failing logger must never fail (or repeat) a paid request.
-    callSafely(call);
-  }
-
   /** Hides the base URL's secrets and the client's internals from `util.inspect`. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `HttpClient { baseUrl: '${redactUrl(this.baseUrl)}' }`;
@@ -487,9 +469,7 @@ function retryPolicy(client: Partial<RetryPolicy> | false | undefined, call: Par
   return client === false || call === false ? false : { ...HTTP_DEFAULTS.retry, ...client, ...call };
 }
 
-function isRedirect(status: number): boolean {
-  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
-}
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** Cancels a response nobody will read, freeing its connection. */
 function discard(response: Response): void {

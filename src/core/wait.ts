@@ -46,6 +46,31 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
+ * Aborts `controller` with the reason of the first of `signals` that aborts (at once when one
+ * already has), through listeners of its own: not `AbortSignal.any`, whose derived signal a garbage
+ * collection can drop mid-wait. Returns the function that removes those listeners.
+ *
+ * @example
+ * ```ts
+ * const unfollow = follow(controller, [options.signal, client.closed]);
+ * try { await work(controller.signal); } finally { unfollow(); }
+ * ```
+ */
+export function follow(controller: AbortController, signals: readonly (AbortSignal | undefined)[]): () => void {
+  const aborted = signals.find((signal) => signal?.aborted);
+  if (aborted) {
+    controller.abort(aborted.reason);
+    return () => undefined;
+  }
+  const listeners = signals.map((signal) => {
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return onAbort;
+  });
+  return () => signals.forEach((signal, i) => signal?.removeEventListener('abort', listeners[i]!));
+}
+
+/**
  * The reason the SDK gives when it aborts one of its own controllers to end its own work (a
  * sleep it no longer needs, a poll loop, an idle timer): one value made once, since `abort()`
  * without a reason builds a `DOMException` and its stack every time, several per watched job.
@@ -234,9 +259,8 @@ export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollRead
       if (budgetLeft() <= 0) throw timedOut();
       const now = clock.now();
       const urgent = waker?.takeUrgent() ?? false;
-      let due = dueAt ?? (urgent ? now : now + Math.max(0, options.dueIn?.({ now, startedAt, lastReadAt: lastAt, reads }) ?? 0));
-      if (urgent) due = now;
-      due = Math.max(due, notBefore);
+      const planned = urgent ? now : (dueAt ?? now + Math.max(0, options.dueIn?.({ now, startedAt, lastReadAt: lastAt, reads }) ?? 0));
+      const due = Math.max(planned, notBefore);
       if (due <= now) break;
       // One signal for the sleep: the waker's, which the caller's abort also rings (a listener,
       // not AbortSignal.any: that allocates a tracked signal per sleep, for every waiting job).
@@ -262,11 +286,7 @@ export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollRead
     // deadline, by the cut-off timer. Real timers: a simulated clock (which moves when slept on)
     // schedules the readings; only the runtime's timers can race one.
     const cutoff = new AbortController();
-    const relay = signal ? () => cutoff.abort(signal.reason) : undefined;
-    if (relay) {
-      if (signal?.aborted) relay();
-      else signal?.addEventListener('abort', relay, { once: true });
-    }
+    const unfollow = follow(cutoff, [signal]);
     const timer = Number.isFinite(left) && counting() ? setTimer(() => cutoff.abort(timedOut()), left) : undefined;
     let deadlineHit = false;
     try {
@@ -276,7 +296,7 @@ export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollRead
       deadlineHit = cutoff.signal.aborted && !signal?.aborted;
     } finally {
       clearTimeout(timer);
-      if (relay) signal?.removeEventListener('abort', relay);
+      unfollow();
     }
     const now = clock.now();
     const queuedNow = reading?.queued === true;

@@ -4,7 +4,7 @@ import { SUBMIT_TASK_RULES, type SubmitTaskOptions, type WaitForTaskOptions } fr
 import { FAMILIES } from './schemas.js';
 import { kindsOf, TASKS, type ImageTaskParams, type TaskKind, type TaskParams, type VideoTaskParams } from './tasks.js';
 import type { ImageTask, TaskOf, TaskRef, TaskResultOf, VideoTask } from './types.js';
-import type { Fields } from './validate-common.js';
+import { checkObject, type Fields } from './validate-common.js';
 
 /**
  * One submission method (`proxy.image.upscale`...): it resolves to the task, or, with `wait`, to
@@ -87,10 +87,7 @@ export async function submitTask(ctx: SubmitContext, kind: TaskKind, params: unk
   // An options value that is not an object cannot be read further.
   if (!checkOptions(check, 'options', options, SUBMIT_TASK_RULES) && options !== undefined) check.throwIfInvalid(name);
   const { validate, wait, onSubmitted, ...request } = (options ?? {}) as SubmitTaskOptions;
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-    check.fail('params', 'an object', params);
-    check.throwIfInvalid(name);
-  }
+  if (!checkObject(check, 'params', params)) check.throwIfInvalid(name);
   const fields = params as Fields;
   const checking = validate !== false;
   if (checking) spec.validate(fields, check);

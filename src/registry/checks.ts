@@ -44,24 +44,26 @@ export function checkParams(context: string, params: unknown, rules: OptionRules
   check.throwIfInvalid(context);
 }
 
-const positive: Rule = (check, path, value) => check.integer(path, value, { min: 1 });
+/** A whole number of at least 1 (a page, a page size). */
+export const positive: Rule = (check, path, value) => check.integer(path, value, { min: 1 });
+
+// An array (`what` otherwise), each item required and checked by `each`.
+const listOf = (what: string, each: Rule): Rule => (check, path, value) => {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) return check.fail(path, what, value);
+  value.forEach((item: unknown, i) => each(check, `${path}[${i}]`, item));
+};
 
 /** A list of non-empty strings (repeated query values). */
-export const stringList: Rule = (check, path, value) => {
-  if (value === undefined) return;
-  if (!Array.isArray(value)) return check.fail(path, 'an array of strings', value);
-  value.forEach((item: unknown, i) => check.string(`${path}[${i}]`, item, { required: true }));
-};
+export const stringList = listOf('an array of strings', (check, path, item) => check.string(path, item, { required: true }));
 
 /**
  * A list of version statuses to filter by, each one of the registry's enum (`NODE_VERSION_STATUSES`):
  * a misspelled status must not reach the server, like any other bad argument.
  */
-export const statusList: Rule = (check, path, value) => {
-  if (value === undefined) return;
-  if (!Array.isArray(value)) return check.fail(path, `an array of version statuses (${NODE_VERSION_STATUSES.join(', ')})`, value);
-  value.forEach((item: unknown, i) => check.oneOf(`${path}[${i}]`, item, NODE_VERSION_STATUSES, { required: true }));
-};
+export const statusList = listOf(`an array of version statuses (${NODE_VERSION_STATUSES.join(', ')})`, (check, path, item) =>
+  check.oneOf(path, item, NODE_VERSION_STATUSES, { required: true }),
+);
 
 const PAGING: OptionRules = { page: positive, limit: positive };
 

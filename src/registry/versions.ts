@@ -1,5 +1,5 @@
 import { Checker, checkIds, checkOptions, paginate, path, rule, toBlob, ValidationError, withFile, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
-import { body, statusList, withOptions } from './checks.js';
+import { body, positive, statusList, withOptions } from './checks.js';
 import { REGISTRY_DEFAULTS } from './defaults.js';
 import { PackageUploadError } from './errors.js';
 import { NodeVersionSchema, PublishAnswerSchema, VersionPageSchema } from './schemas.js';
@@ -11,7 +11,7 @@ const MAX_PAGE_SIZE = REGISTRY_DEFAULTS.maxPageSize;
 const LIST_RULES: OptionRules = {
   nodeId: rule.string,
   statuses: statusList,
-  page: (check, path, value) => check.integer(path, value, { min: 1 }),
+  page: positive,
   pageSize: (check, path, value) => check.integer(path, value, { min: 1, max: MAX_PAGE_SIZE }),
   statusReason: rule.string,
   includeStatusReason: rule.boolean,

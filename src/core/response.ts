@@ -1,10 +1,15 @@
+// Reading a response: a body read within 64 MiB and parsed, its request id, a success body
+// validated against its zod schema at the boundary, and the guards of every wait of a request.
 // The SDK's own timers and the caller's signal bound every wait of a request: the headers, a
 // buffered body and a streamed body. The fetch implementation's own propagation of an abort is not
 // relied on: ky combines signals with AbortSignal.any, whose derived signal a garbage collection
 // can drop mid-read, after which a stalled body never settles. Each guard below holds a strong
 // reference to its signal (through its listener and timer) until the body is consumed.
+import type * as z from 'zod/mini';
 import { GraphcloudError } from './errors/graphcloud-error.js';
-import { setTimer } from './wait.js';
+import { ResponseValidationError } from './errors/response-validation-error.js';
+import { redactFields, redactUrl, scrubSecrets } from './redact.js';
+import { follow, setTimer } from './wait.js';
 
 /** Largest body the SDK buffers (JSON and error answers); a larger one is an error, not an out-of-memory. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -19,17 +24,15 @@ export const MAX_BODY_BYTES = 64 * 1024 * 1024;
  * ```
  */
 export function raceSignal<T>(work: Promise<T>, signal: AbortSignal, onLate?: (value: T) => void): Promise<T> {
-  if (signal.aborted) {
-    work.then((value) => onLate?.(value), () => undefined);
-    return Promise.reject(signal.reason);
-  }
   return new Promise<T>((resolve, reject) => {
     let done = false;
     const abort = () => {
       done = true;
       reject(signal.reason);
     };
-    signal.addEventListener('abort', abort, { once: true });
+    // Aborted already: rejects at once, and a value that still arrives is late.
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
     work.then(
       (value) => {
         signal.removeEventListener('abort', abort);
@@ -156,7 +159,7 @@ export function guardStream(response: Response, guard: StreamGuard): Response {
   }
   const reader = source.getReader();
   const life = new AbortController();
-  const removers: (() => void)[] = [];
+  const unfollow = follow(life, guard.signals);
   // The idle timer runs only while the reader waits for the server: a slow consumer is not a stall.
   let idle: ReturnType<typeof setTimeout> | undefined;
   let deadline: ReturnType<typeof setTimeout> | undefined;
@@ -166,25 +169,19 @@ export function guardStream(response: Response, guard: StreamGuard): Response {
     finished = true;
     clearTimeout(deadline);
     clearTimeout(idle);
-    for (const remove of removers) remove();
+    unfollow();
     guard.onDone();
   };
-  const stop = (reason: unknown) => life.abort(reason);
-  life.signal.addEventListener('abort', () => {
+  const onStop = () => {
     reader.cancel(life.signal.reason).catch(() => undefined);
     finish();
-  }, { once: true });
-  for (const signal of guard.signals) {
-    if (!signal) continue;
-    const onAbort = () => stop(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    removers.push(() => signal.removeEventListener('abort', onAbort));
-    if (signal.aborted) onAbort();
-  }
-  if (!life.signal.aborted) deadline = setTimer(() => stop(guard.timeoutError(guard.deadlineMs)), guard.deadlineMs);
+  };
+  if (life.signal.aborted) onStop();
+  else life.signal.addEventListener('abort', onStop, { once: true });
+  if (!life.signal.aborted) deadline = setTimer(() => life.abort(guard.timeoutError(guard.deadlineMs)), guard.deadlineMs);
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      idle = setTimer(() => stop(guard.timeoutError(guard.idleMs)), guard.idleMs);
+      idle = setTimer(() => life.abort(guard.timeoutError(guard.idleMs)), guard.idleMs);
       try {
         const { done, value } = await raceSignal(reader.read(), life.signal);
         clearTimeout(idle);
@@ -207,4 +204,61 @@ export function guardStream(response: Response, guard: StreamGuard): Response {
     },
   });
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** Formats a zod issue path as `versions[2].status`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(root)';
+  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
+}
+
+/** Validates a response body at the boundary; a mismatch names the field and keeps the raw body. */
+export function parseResponse<S extends z.ZodMiniType>(schema: S, body: unknown, method: string, url: string, secrets: readonly string[] = [], secretFields: readonly string[] = []): z.infer<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  // Redaction only on the failure path: a success body is the caller's data, returned as sent.
+  const issues = result.error.issues.flatMap((issue) => explain(issue, body));
+  // A field name is the server's too: one may be a credential it echoed.
+  const problems = issues.slice(0, 5).map((issue) => scrubSecrets(`${formatPath(issue.path)}: ${issue.message}`, secrets));
+  const field = scrubSecrets(formatPath(issues[0]?.path ?? []), secrets);
+  throw new ResponseValidationError({ field, problems, body: redactFields(scrubSecrets(body, secrets), secretFields), method, url: redactUrl(url) });
+}
+
+interface Issue {
+  path: readonly PropertyKey[];
+  message: string;
+  code?: string;
+  errors?: readonly (readonly Issue[])[];
+}
+
+// A union (a body with or without a `data` wrapper) reports one issue at its own path; the field
+// that failed is inside the branch the body followed furthest (the most path segments present in
+// the body), then the deepest one; on a tie the later branch, the plainer reading of a body.
+function explain(issue: Issue, body: unknown): Issue[] {
+  if (issue.code !== 'invalid_union' || !issue.errors?.length) return [issue];
+  let best: readonly Issue[] | undefined;
+  let score = [-1, -1];
+  for (const branch of issue.errors) {
+    const first = branch[0];
+    if (!first) continue;
+    const path = [...issue.path, ...first.path];
+    const candidate = [presentDepth(body, path), path.length];
+    if (candidate[0]! > score[0]! || (candidate[0] === score[0] && candidate[1]! >= score[1]!)) {
+      best = branch;
+      score = candidate;
+    }
+  }
+  if (!best) return [issue];
+  return best.flatMap((inner) => explain({ ...inner, path: [...issue.path, ...inner.path] }, body));
+}
+
+function presentDepth(body: unknown, path: readonly PropertyKey[]): number {
+  let depth = 0;
+  let current = body;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object' || !(key in current)) break;
+    current = (current as Record<PropertyKey, unknown>)[key];
+    depth += 1;
+  }
+  return depth;
 }

@@ -4,7 +4,7 @@ export { HttpClient, type HttpClientConfig, type RequestSpec } from './http.js';
 export type { Backoff, ClientOptions, RequestEvent, RequestOptions, ResponseEvent, RetryPolicy, WaitOptions } from './options.js';
 export type { AuthScheme, Credential } from './auth.js';
 export { Checker, checkIds, checkAnsweredId, isDotSegment, isPathSegment } from './check.js';
-export { assertOptions, backoffRules, checkOptions, CLIENT_RULES, credentialRule, isPlainObject, REQUEST_RULES, retryRule, rule, waitRules, type OptionRules, type Rule } from './option-rules.js';
+export { assertOptions, backoffRules, checkOptions, CLIENT_RULES, credentialRule, isPlainObject, isRecord, own, REQUEST_RULES, retryRule, rule, waitRules, type OptionRules, type Rule } from './option-rules.js';
 export { callSafely } from './callbacks.js';
 export { HoldBuffer, type Held, type HoldBounds, type HoldCounters } from './hold.js';
 export { Limiter } from './limiter.js';

@@ -5,7 +5,7 @@ import type { Workflow, WorkflowNode } from '../shared/types.js';
 import { unreadableReason } from './node-definitions.js';
 import type { ObjectInfo } from './validate.js';
 import { WorkflowAddressError, type AddressCandidate } from './address-error.js';
-import { isRecord } from './model.js';
+import { isRecord } from '../../core/index.js';
 
 /**
  * Where an address points: the node id and the input name.

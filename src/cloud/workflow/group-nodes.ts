@@ -8,7 +8,8 @@
 // are those indexes, so the subgraph expansion yields the same prompt; see docs/workflows.md.
 import type { ObjectInfo } from './validate.js';
 import { WorkflowConversionError } from './errors.js';
-import { isRecord, own, type GraphNode, type Widget } from './model.js';
+import { isRecord, own } from '../../core/index.js';
+import type { GraphNode, Widget } from './model.js';
 import { createNodeTemplate, createWidgets, hasWidget, toSpecV2, type InputSpecV2 } from './node-template.js';
 import { setWidgetValues } from './widget-values.js';
 

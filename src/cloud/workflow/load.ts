@@ -5,7 +5,8 @@
 // fixLinkInputSlots (utils/litegraphUtil), and the widget-input clean-up of widgetInputs.
 import type { ObjectInfo } from './validate.js';
 import { WorkflowConversionError } from './errors.js';
-import { isRecord, own, type Graph, type GraphNode, type InputSlot, type Link, type OutputSlot, type SubgraphDefinition, type SubgraphSlot } from './model.js';
+import { isRecord, own } from '../../core/index.js';
+import type { Graph, GraphNode, InputSlot, Link, OutputSlot, SubgraphDefinition, SubgraphSlot } from './model.js';
 import { GROUP_DEFINITION } from './group-nodes.js';
 import { createNodeTemplate, type NodeTemplate } from './node-template.js';
 import { bindSubgraphInputs } from './subgraph-instance.js';

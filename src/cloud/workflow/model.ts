@@ -111,13 +111,3 @@ export function getNodeById(graph: Graph, id: unknown): GraphNode | undefined {
 export function isVirtual(node: GraphNode): boolean {
   return node.kind === 'reroute' || node.kind === 'note' || node.kind === 'primitive' || node.kind === 'subgraph';
 }
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Reads an own property only: data keys never reach Object.prototype. */
-export function own(record: unknown, key: string | number): unknown {
-  if (typeof record !== 'object' || record === null) return undefined;
-  return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
-}

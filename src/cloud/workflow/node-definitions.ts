@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
-import { formatPath } from '../../core/index.js';
 // isRecord is what zod reads as an object (a record or a loose object): not null, not an array.
-import { isRecord } from './model.js';
+import { formatPath, isRecord } from '../../core/index.js';
 
 // `GET /api/object_info` is read field by field: a real local runtime sends definitions the
 // contract does not promise (docs/wire-protocol.md). The SDK is strict only about what it reads

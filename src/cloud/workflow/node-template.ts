@@ -5,7 +5,8 @@
 // composables (useIntWidget, useComboWidget...), and the core extensions that change a
 // definition before registering it (uploadImage, uploadAudio, previewAny).
 import type { NodeDefinition } from './validate.js';
-import { isRecord, own, type Widget } from './model.js';
+import { isRecord, own } from '../../core/index.js';
+import type { Widget } from './model.js';
 
 /** One input definition in the frontend's V2 shape: type, name, and the options spread in. */
 export interface InputSpecV2 {

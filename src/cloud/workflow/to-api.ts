@@ -4,12 +4,12 @@
 // node that runs gets its widget values and its links, followed back to the node that produces
 // them. Links to nodes that do not run are dropped at the end.
 import type { Workflow, WorkflowNode } from '../shared/types.js';
-import type { ObjectInfo } from './validate.js';
+import { isUiWorkflow, type ObjectInfo } from './validate.js';
 import { WorkflowConversionError } from './errors.js';
-import { isUiWorkflow } from './format.js';
 import { expandGroupNodes } from './group-nodes.js';
 import { loadWorkflow } from './load.js';
-import { isRecord, isVirtual, MODE_BYPASS, MODE_NEVER, type Graph, type Widget } from './model.js';
+import { isRecord } from '../../core/index.js';
+import { isVirtual, MODE_BYPASS, MODE_NEVER, type Graph, type Widget } from './model.js';
 import { computeExecutionOrder } from './order.js';
 import { applyPrimitive, configurePrimitives } from './primitives.js';
 import { createExecNode, expandInstance, nodeRef, resolveInput, type ExecMap, type ExecNode } from './resolve.js';

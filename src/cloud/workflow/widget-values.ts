@@ -1,7 +1,8 @@
 // The saved `widgets_values` of a node put back on its widgets, as the web UI does on load:
 // migrateWidgetsValues (utils/litegraphUtil) first, then LGraphNode.configure, which hands the
 // values out in order to the widgets that are saved.
-import { isRecord, own, type GraphNode, type Widget } from './model.js';
+import { isRecord, own } from '../../core/index.js';
+import type { GraphNode, Widget } from './model.js';
 import type { NodeTemplate } from './node-template.js';
 
 /** Puts a node's saved widget values on its widgets (a list in order, or an object by name). */

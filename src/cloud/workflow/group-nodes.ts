@@ -9,8 +9,8 @@
 import type { ObjectInfo } from './validate.js';
 import { WorkflowConversionError } from './errors.js';
 import { isRecord, own } from '../../core/index.js';
-import type { GraphNode, Widget } from './model.js';
-import { createNodeTemplate, createWidgets, hasWidget, toSpecV2, type InputSpecV2 } from './node-template.js';
+import type { Widget } from './model.js';
+import { createWidgets, hasWidget, templateOf, toSpecV2, type InputSpecV2 } from './node-template.js';
 import { setWidgetValues } from './widget-values.js';
 
 /** Marks a subgraph definition made from a group node: its inner ids are indexes and are kept. */
@@ -159,10 +159,9 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
 }
 
 function specsOf(objectInfo: ObjectInfo, type: string): { inputs: InputSpecV2[]; outputs: unknown[]; outputNames: string[] } | undefined {
-  const def = Object.hasOwn(objectInfo, type) ? objectInfo[type] : undefined;
   // A type the server lacks, or a note: no inputs or outputs of the group (the web UI skips it).
-  if (!isRecord(def)) return undefined;
-  const template = createNodeTemplate(type, def);
+  const template = templateOf(objectInfo, type);
+  if (!template) return undefined;
   return { inputs: [...template.specs.values()], outputs: template.outputs.map((output) => output.type), outputNames: template.outputs.map((output) => output.name) };
 }
 
@@ -181,13 +180,13 @@ function rerouteSpecs(nodes: Record<string, unknown>[], links: Link[], index: nu
 /** The subgraph definition one group node expands to, with its widget values in the inner nodes. */
 function instanceDefinition(id: string, instance: Record<string, unknown>, shape: GroupShape): Record<string | symbol, unknown> {
   // The group node's own widgets take its saved values, in order (LGraphNode.configure).
-  const holder = { widgets: shape.widgets.map(({ widget }) => ({ ...widget })) } as unknown as GraphNode;
-  setWidgetValues(holder, null, instance.widgets_values);
+  const widgets = shape.widgets.map(({ widget }) => ({ ...widget }));
+  setWidgetValues(widgets, null, instance.widgets_values);
   const values = new Map<number, Record<string, unknown>>();
   shape.widgets.forEach(({ node, input }, at) => {
     if (!input) return;
     const own = values.get(node) ?? {};
-    own[input] = holder.widgets[at]!.value;
+    own[input] = widgets[at]!.value;
     values.set(node, own);
   });
   let nextLink = 0;
@@ -218,13 +217,11 @@ function instanceDefinition(id: string, instance: Record<string, unknown>, shape
 
 /** The saved widget values of an inner node by widget name. */
 function savedByName(objectInfo: ObjectInfo, node: Record<string, unknown>): Record<string, unknown> {
-  const type = String(node.type);
-  const def = Object.hasOwn(objectInfo, type) ? objectInfo[type] : undefined;
-  if (!isRecord(def) || node.widgets_values === undefined) return {};
-  const template = createNodeTemplate(type, def);
-  const holder = { widgets: template.widgets.map((widget) => ({ ...widget })) } as unknown as GraphNode;
-  setWidgetValues(holder, template, node.widgets_values);
+  const template = node.widgets_values === undefined ? null : templateOf(objectInfo, String(node.type));
+  if (!template) return {};
+  const widgets = template.widgets.map((widget) => ({ ...widget }));
+  setWidgetValues(widgets, template, node.widgets_values);
   const byName: Record<string, unknown> = {};
-  for (const widget of holder.widgets) if (widget.persist && widget.name) byName[widget.name] = widget.value;
+  for (const widget of widgets) if (widget.persist && widget.name) byName[widget.name] = widget.value;
   return byName;
 }

@@ -4,7 +4,7 @@
 // (input_order), schemas/nodeDef/migration (V1 to V2 specs), scripts/widgets and the widget
 // composables (useIntWidget, useComboWidget...), and the core extensions that change a
 // definition before registering it (uploadImage, uploadAudio, previewAny).
-import type { NodeDefinition } from './validate.js';
+import type { NodeDefinition, ObjectInfo } from './validate.js';
 import { isRecord, own } from '../../core/index.js';
 import type { Widget } from './model.js';
 
@@ -43,41 +43,41 @@ type WidgetFactory = (spec: InputSpecV2) => Widget[];
 
 const widget = (name: string, value: unknown, kind: string, persist = true, prompt = true): Widget => ({ name, value, kind, persist, prompt });
 const controlWidget = (mode: unknown): Widget => widget('control_after_generate', mode, 'combo', true, false);
+/** `widgets`, then a control_after_generate combo when `control` is set (its mode, or `fallback`). */
+const withControl = (widgets: Widget[], control: unknown, fallback: string): Widget[] =>
+  control ? [...widgets, controlWidget(typeof control === 'string' ? control : fallback)] : widgets;
+const numberWidget = (spec: InputSpecV2, normalize: Widget['normalize']): Widget => ({
+  ...widget(spec.name, spec.options.default ?? 0, 'number'),
+  normalize,
+});
 
 // scripts/widgets.ts ComfyWidgets plus the custom widgets of core extensions that matter here.
-const WIDGET_FACTORIES: Record<string, WidgetFactory> = Object.assign(Object.create(null) as Record<string, WidgetFactory>, {
-  INT: (spec: InputSpecV2) => {
-    const widgets: Widget[] = [{ ...widget(spec.name, spec.options.default ?? 0, 'number'), normalize: roundToStep(spec) }];
+const WIDGET_FACTORIES = Object.assign<Record<string, WidgetFactory>, Record<string, WidgetFactory>>(Object.create(null), {
+  INT: (spec) => {
     const control = spec.options.control_after_generate ?? SEED_NAMES.has(spec.name);
-    if (control) widgets.push(controlWidget(typeof spec.options.control_after_generate === 'string' ? spec.options.control_after_generate : 'randomize'));
-    return widgets;
+    return withControl([numberWidget(spec, roundToStep(spec))], control, 'randomize');
   },
-  FLOAT: (spec: InputSpecV2) => {
-    const widgets: Widget[] = [{ ...widget(spec.name, spec.options.default ?? 0, 'number'), normalize: roundFloat(spec) }];
-    const control = spec.options.control_after_generate;
-    if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'fixed'));
-    return widgets;
-  },
-  BOOLEAN: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? false, 'toggle')],
-  STRING: (spec: InputSpecV2) => {
+  FLOAT: (spec) => withControl([numberWidget(spec, roundFloat(spec))], spec.options.control_after_generate, 'fixed'),
+  BOOLEAN: (spec) => [widget(spec.name, spec.options.default ?? false, 'toggle')],
+  STRING: (spec) => {
     const text = widget(spec.name, spec.options.default ?? '', 'text');
     if (spec.options.dynamicPrompts === true) text.transform = 'dynamic-prompt';
     return [text];
   },
-  MARKDOWN: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? '', 'markdown')],
+  MARKDOWN: (spec) => [widget(spec.name, spec.options.default ?? '', 'markdown')],
   COMBO: comboWidgets,
   COMFY_DYNAMICCOMBO_V3: dynamicComboWidgets,
-  IMAGEUPLOAD: (spec: InputSpecV2) => [widget(spec.name, 'image', 'button', true, false)],
-  AUDIO_UI: (spec: InputSpecV2) => [widget(spec.name, '', 'audio', false, true)],
-  AUDIOUPLOAD: (spec: InputSpecV2) => [widget(spec.name, '', 'button', true, false)],
-  COLOR: (spec: InputSpecV2) => [widget(spec.name, spec.options.default || '#000000', 'color')],
-  TEXTAREA: (spec: InputSpecV2) => [widget(spec.name, spec.options.default || '', 'textarea')],
-  PAINTER: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? '', 'painter')],
-  RANGE: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? { min: 0, max: 1 }, 'range')],
-  CHART: (spec: InputSpecV2) => [widget(spec.name, spec.options.data || {}, 'chart')],
-  CURVE: (spec: InputSpecV2) => [widget(spec.name, spec.options.default, 'curve')],
-  IMAGECOMPARE: (spec: InputSpecV2) => [widget(spec.name, ['', ''], 'imagecompare', false, true)],
-  BOUNDING_BOX: (spec: InputSpecV2) => {
+  IMAGEUPLOAD: (spec) => [widget(spec.name, 'image', 'button', true, false)],
+  AUDIO_UI: (spec) => [widget(spec.name, '', 'audio', false, true)],
+  AUDIOUPLOAD: (spec) => [widget(spec.name, '', 'button', true, false)],
+  COLOR: (spec) => [widget(spec.name, spec.options.default || '#000000', 'color')],
+  TEXTAREA: (spec) => [widget(spec.name, spec.options.default || '', 'textarea')],
+  PAINTER: (spec) => [widget(spec.name, spec.options.default ?? '', 'painter')],
+  RANGE: (spec) => [widget(spec.name, spec.options.default ?? { min: 0, max: 1 }, 'range')],
+  CHART: (spec) => [widget(spec.name, spec.options.data || {}, 'chart')],
+  CURVE: (spec) => [widget(spec.name, spec.options.default, 'curve')],
+  IMAGECOMPARE: (spec) => [widget(spec.name, ['', ''], 'imagecompare', false, true)],
+  BOUNDING_BOX: (spec) => {
     const bounds = isRecord(spec.options.default) ? spec.options.default : { x: 0, y: 0, width: 512, height: 512 };
     return [widget(spec.name, { ...bounds }, 'boundingbox'), ...['x', 'y', 'width', 'height'].map((field) => widget(field, own(bounds, field), 'number', true, false))];
   },
@@ -106,11 +106,7 @@ function roundFloat(spec: InputSpecV2): ((value: unknown) => unknown) | undefine
 
 function comboWidgets(spec: InputSpecV2): Widget[] {
   const control = spec.options.control_after_generate;
-  if (spec.options.multi_select) {
-    const widgets = [widget(spec.name, [], 'multiselect')];
-    if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'fixed'));
-    return widgets;
-  }
+  if (spec.options.multi_select) return withControl([widget(spec.name, [], 'multiselect')], control, 'fixed');
   // VideoHelperSuite lists some choices as [value, widget specs]: choosing one adds its widgets.
   const added = new Map<unknown, unknown[]>();
   const values = spec.comboOptions.map((option) => {
@@ -226,6 +222,12 @@ function orderSpecs(def: NodeDefinition, specs: Map<string, InputSpecV2>): Input
   const seen = new Set(ordered.map((spec) => spec.name));
   for (const spec of specs.values()) if (!seen.has(spec.name)) ordered.push(spec);
   return ordered;
+}
+
+/** The template of a node type the server defines; `null` for a type it lacks. */
+export function templateOf(objectInfo: ObjectInfo, type: string): NodeTemplate | null {
+  const def = own(objectInfo, type);
+  return isRecord(def) ? createNodeTemplate(type, def) : null;
 }
 
 /** Builds the template of a node type from its object_info definition. */

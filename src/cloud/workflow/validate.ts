@@ -56,15 +56,19 @@ export function isUiWorkflow(value: unknown): value is UiWorkflow {
  */
 export function describeWorkflowFormat(value: unknown): WorkflowFormat {
   if (isUiWorkflow(value)) return { format: 'ui', hint: UI_FORMAT_HINT };
-  if (!isRecord(value)) return { format: 'unknown', hint: NOT_A_WORKFLOW };
-  if (Array.isArray(value.nodes) || ('nodes' in value && 'links' in value)) return { format: 'unknown', hint: 'this looks like a workflow saved from the web UI but its "nodes" or "links" is not an array; save it again from the web UI' };
-  if (isRecord(value.prompt)) return { format: 'unknown', hint: 'this looks like a request body ({prompt: ...}); pass the value of "prompt" instead' };
+  if (!isRecord(value)) return { format: 'unknown', hint: HINTS.notAWorkflow };
+  if (Array.isArray(value.nodes) || ('nodes' in value && 'links' in value)) return { format: 'unknown', hint: HINTS.brokenUi };
+  if (isRecord(value.prompt)) return { format: 'unknown', hint: HINTS.requestBody };
   const nodes = Object.values(value);
-  const api = nodes.length > 0 && nodes.every((node) => typeof (node as Partial<WorkflowNode> | null | undefined)?.class_type === 'string');
-  return api ? { format: 'api', hint: undefined } : { format: 'unknown', hint: NOT_A_WORKFLOW };
+  const api = nodes.length > 0 && nodes.every((node) => typeof (node as Partial<WorkflowNode> | null)?.class_type === 'string');
+  return api ? { format: 'api', hint: undefined } : { format: 'unknown', hint: HINTS.notAWorkflow };
 }
 
-const NOT_A_WORKFLOW = 'a workflow is an object mapping node ids to {class_type, inputs} (API format), or the JSON saved from the web UI';
+const HINTS = {
+  notAWorkflow: 'a workflow is an object mapping node ids to {class_type, inputs} (API format), or the JSON saved from the web UI',
+  brokenUi: 'this looks like a workflow saved from the web UI but its "nodes" or "links" is not an array; save it again from the web UI',
+  requestBody: 'this looks like a request body ({prompt: ...}); pass the value of "prompt" instead',
+};
 
 /**
  * Options of `validateWorkflow()`.

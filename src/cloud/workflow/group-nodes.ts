@@ -85,13 +85,14 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
   const nodes = (Array.isArray(definition.nodes) ? definition.nodes : []).map((node: unknown) => (isRecord(node) ? node : {}));
   // Links whose origin is outside the group (null) are left out, as GroupNodeConfig.getLinks does;
   // so are links naming no node of the group or an absurd slot (a hostile file).
-  const slotOk = (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) < MAX_SLOTS;
-  const nodeOk = (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) < nodes.length;
+  const below = (end: number) => (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) < end;
+  const [nodeOk, slotOk] = [below(nodes.length), below(MAX_SLOTS)];
   const links = (Array.isArray(definition.links) ? definition.links : []).filter((l: unknown): l is Link => Array.isArray(l) && nodeOk(l[0]) && slotOk(l[1]) && nodeOk(l[2]) && slotOk(l[3])) as Link[];
   const linkTo = (node: number, slot: number) => links.find((l) => l[2] === node && l[3] === slot);
   const linkedFrom = (node: number, slot: number) => links.some((l) => l[0] === node && l[1] === slot);
   const external = new Set((Array.isArray(definition.external) ? definition.external : []).map((e: unknown) => (Array.isArray(e) ? `${String(e[0])}:${String(e[1])}` : '')));
   const config = (index: number) => own(definition.config, String(index));
+  const inputConfig = (index: number, input: string) => own(own(config(index), 'input'), input);
   const shape: GroupShape = { nodes, saved: nodes.map((node) => savedByName(objectInfo, node)), links, widgets: [], inputs: [], outputs: [] };
   const seenInputs = new Map<string, number>();
   const seenOutputs = new Set<string>();
@@ -99,7 +100,7 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
 
   // getInputConfig: the label or the configured name, prefixed by the node's title when taken.
   const nameOf = (node: Record<string, unknown>, index: number, input: string) => {
-    const custom = own(own(own(config(index), 'input'), input), 'name');
+    const custom = own(inputConfig(index, input), 'name');
     const label = (Array.isArray(node.inputs) ? node.inputs : []).find((slot) => own(slot, 'name') === input);
     let name = typeof custom === 'string' ? custom : typeof own(label, 'label') === 'string' ? (own(label, 'label') as string) : input;
     let key = name;
@@ -111,7 +112,7 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
     seenInputs.set(key, (seenInputs.get(key) ?? 1) + 1);
     return name;
   };
-  const hidden = (index: number, input: string) => own(own(own(config(index), 'input'), input), 'visible') === false;
+  const hidden = (index: number, input: string) => own(inputConfig(index, input), 'visible') === false;
   const addWidgets = (spec: InputSpecV2, name: string, index: number) => {
     for (const widget of createWidgets({ ...spec, name })) shape.widgets.push({ widget: { ...widget, name: widget.name === spec.name ? name : widget.name }, node: index, input: widget.name === spec.name ? spec.name : '' });
   };
@@ -119,7 +120,7 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
   nodes.forEach((node, index) => {
     const type = String(node.type);
     if (type === 'PrimitiveNode' || isGroupType(type)) fail(instance, `its group "${String(instance.type)}" holds a ${type === 'PrimitiveNode' ? 'PrimitiveNode' : 'group node'}, which is not converted`, 'Convert the group node to nodes in the web UI and save the workflow again');
-    const specs = type === 'Reroute' ? rerouteSpecs(nodes, links, index, config(index)) : specsOf(objectInfo, type);
+    const specs = type === 'Reroute' ? rerouteSpecs(nodes, links, index) : specsOf(objectInfo, type);
     if (!specs) return;
     const saved = Array.isArray(node.inputs) ? node.inputs : [];
     const slots: InputSpecV2[] = [];
@@ -166,13 +167,12 @@ function specsOf(objectInfo: ObjectInfo, type: string): { inputs: InputSpecV2[];
 }
 
 /** GroupNodeConfig.getNodeDef for a reroute: none when used inside the group only, else one input of the type it carries. */
-function rerouteSpecs(nodes: Record<string, unknown>[], links: Link[], index: number, config: unknown) {
+function rerouteSpecs(nodes: Record<string, unknown>[], links: Link[], index: number) {
   const from = links.filter((l) => l[0] === index);
   const to = links.find((l) => l[2] === index);
   if (from.length > 0 && to) return undefined;
   let type: unknown = '*';
   for (const [, , target, slot] of from) if (type === '*') type = own(own(own(nodes[target], 'inputs'), slot), 'type') ?? '*';
-  void config;
   const name = String(type);
   return { inputs: [toSpecV2(name, [name, { forceInput: true }], false)], outputs: [type], outputNames: [''] };
 }

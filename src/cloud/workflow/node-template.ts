@@ -46,18 +46,16 @@ const controlWidget = (mode: unknown): Widget => widget('control_after_generate'
 /** `widgets`, then a control_after_generate combo when `control` is set (its mode, or `fallback`). */
 const withControl = (widgets: Widget[], control: unknown, fallback: string): Widget[] =>
   control ? [...widgets, controlWidget(typeof control === 'string' ? control : fallback)] : widgets;
-const numberWidget = (spec: InputSpecV2, normalize: Widget['normalize']): Widget => ({
+const numeric = (spec: InputSpecV2, normalize: Widget['normalize']): Widget => ({
   ...widget(spec.name, spec.options.default ?? 0, 'number'),
   normalize,
 });
 
 // scripts/widgets.ts ComfyWidgets plus the custom widgets of core extensions that matter here.
 const WIDGET_FACTORIES = Object.assign<Record<string, WidgetFactory>, Record<string, WidgetFactory>>(Object.create(null), {
-  INT: (spec) => {
-    const control = spec.options.control_after_generate ?? SEED_NAMES.has(spec.name);
-    return withControl([numberWidget(spec, roundToStep(spec))], control, 'randomize');
-  },
-  FLOAT: (spec) => withControl([numberWidget(spec, roundFloat(spec))], spec.options.control_after_generate, 'fixed'),
+  INT: (spec) =>
+    withControl([numeric(spec, roundToStep(spec))], spec.options.control_after_generate ?? SEED_NAMES.has(spec.name), 'randomize'),
+  FLOAT: (spec) => withControl([numeric(spec, roundFloat(spec))], spec.options.control_after_generate, 'fixed'),
   BOOLEAN: (spec) => [widget(spec.name, spec.options.default ?? false, 'toggle')],
   STRING: (spec) => {
     const text = widget(spec.name, spec.options.default ?? '', 'text');
@@ -179,24 +177,20 @@ export function toSpecV2(name: string, raw: unknown, isOptional: boolean): Input
 function definitionInputs(className: string, def: NodeDefinition): { required: [string, unknown][]; optional: [string, unknown][] } {
   const entries = (group: unknown): [string, unknown][] => (isRecord(group) ? Object.keys(group).map((key) => [key, group[key]]) : []);
   const input = isRecord(def.input) ? def.input : {};
-  const required = entries(input.required);
-  const set = (name: string, spec: unknown) => {
-    const at = required.findIndex(([key]) => key === name);
-    if (at === -1) required.push([name, spec]);
-    else required[at] = [name, spec];
-  };
+  // A Map keeps an entry's place when it is set again, as the extensions' assignments do.
+  const required = new Map(entries(input.required));
   if (isRecord(input.required)) {
     // Comfy.AudioWidget, then Comfy.UploadAudio, then Comfy.UploadImage (their registration order).
-    if (AUDIO_UI_NODES.has(className)) set('audioUI', ['AUDIO_UI', {}]);
-    const audio = required.find(([key]) => key === 'audio')?.[1];
-    if (Array.isArray(audio) && isRecord(audio[1]) && audio[1].audio_upload === true) set('upload', ['AUDIOUPLOAD', {}]);
-    const media = required.find(([, spec]) => isMediaUploadCombo(spec));
+    if (AUDIO_UI_NODES.has(className)) required.set('audioUI', ['AUDIO_UI', {}]);
+    const audio = required.get('audio');
+    if (Array.isArray(audio) && isRecord(audio[1]) && audio[1].audio_upload === true) required.set('upload', ['AUDIOUPLOAD', {}]);
+    const media = [...required].find(([, spec]) => isMediaUploadCombo(spec));
     if (media) {
       const [mediaName, mediaSpec] = media as [string, unknown[]];
-      set('upload', ['IMAGEUPLOAD', { ...(isRecord(mediaSpec[1]) ? mediaSpec[1] : {}), imageInputName: mediaName }]);
+      required.set('upload', ['IMAGEUPLOAD', { ...(isRecord(mediaSpec[1]) ? mediaSpec[1] : {}), imageInputName: mediaName }]);
     }
   }
-  return { required, optional: entries(input.optional) };
+  return { required: [...required], optional: entries(input.optional) };
 }
 
 function isMediaUploadCombo(spec: unknown): boolean {

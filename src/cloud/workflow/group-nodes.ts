@@ -40,7 +40,8 @@ interface GroupShape {
 /** More slots than any node has: a link beyond it is refused rather than allocated. */
 const MAX_SLOTS = 1024;
 
-const isGroupType = (type: string) => type.startsWith('workflow>') || type.startsWith('workflow/');
+/** A legacy group node's type: `workflow>Name`, in older files `workflow/Name`. */
+export const isGroupType = (type: string) => type.startsWith('workflow>') || type.startsWith('workflow/');
 
 /**
  * Rewrites every group node of a UI-format workflow as a subgraph instance with a definition of

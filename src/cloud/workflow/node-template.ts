@@ -175,7 +175,7 @@ export function toSpecV2(name: string, raw: unknown, isOptional: boolean): Input
 
 /** Entries of `input.required` / `input.optional`, with the core extensions' additions. */
 function definitionInputs(className: string, def: NodeDefinition): { required: [string, unknown][]; optional: [string, unknown][] } {
-  const entries = (group: unknown): [string, unknown][] => (isRecord(group) ? Object.keys(group).map((key) => [key, group[key]]) : []);
+  const entries = (group: unknown): [string, unknown][] => (isRecord(group) ? Object.entries(group) : []);
   const input = isRecord(def.input) ? def.input : {};
   // A Map keeps an entry's place when it is set again, as the extensions' assignments do.
   const required = new Map(entries(input.required));
@@ -204,18 +204,14 @@ function isMediaUploadCombo(spec: unknown): boolean {
 function orderSpecs(def: NodeDefinition, specs: Map<string, InputSpecV2>): InputSpecV2[] {
   const order = isRecord(def.input_order) ? def.input_order : undefined;
   if (!order) return [...specs.values()];
-  const ordered: InputSpecV2[] = [];
-  for (const [group, optional] of [['required', false], ['optional', true]] as const) {
-    const names = order[group];
-    if (!Array.isArray(names)) continue;
-    for (const name of names) {
+  const listed = (['required', 'optional'] as const).flatMap((group) =>
+    (Array.isArray(order[group]) ? order[group] : []).flatMap((name: unknown) => {
       const spec = typeof name === 'string' ? specs.get(name) : undefined;
-      if (spec && spec.isOptional === optional) ordered.push(spec);
-    }
-  }
-  const seen = new Set(ordered.map((spec) => spec.name));
-  for (const spec of specs.values()) if (!seen.has(spec.name)) ordered.push(spec);
-  return ordered;
+      return spec && spec.isOptional === (group === 'optional') ? [spec] : [];
+    }),
+  );
+  const seen = new Set(listed);
+  return [...listed, ...[...specs.values()].filter((spec) => !seen.has(spec))];
 }
 
 /** The template of a node type the server defines; `null` for a type it lacks. */
@@ -233,20 +229,16 @@ export function createNodeTemplate(className: string, def: NodeDefinition): Node
   // defaultInput on an optional input means forceInput (ComfyNodeDefImpl._migrateDefaultInput).
   for (const spec of specs.values()) if (spec.isOptional && spec.options.defaultInput) spec.options.forceInput = true;
 
+  // Sockets first, then the widgets with their sockets (addInputs).
   const ordered = orderSpecs(def, specs);
-  const sockets: SocketTemplate[] = [];
-  const widgets: Widget[] = [];
-  for (const spec of ordered) {
-    if (hasWidget(widgetTypeOf(spec)) && !spec.options.forceInput) continue;
-    if (spec.type === 'COMFY_AUTOGROW_V3') continue; // its sockets are added at run time; saved ones come back as extra inputs
-    sockets.push({ name: spec.name, type: matchTypeOf(spec) });
-  }
-  for (const spec of ordered) {
-    const type = widgetTypeOf(spec);
-    if (!hasWidget(type) || spec.options.forceInput) continue;
-    widgets.push(...createWidgets({ ...spec, type }));
-    sockets.push({ name: spec.name, type: spec.type, widgetName: spec.name });
-  }
+  const isWidget = (spec: InputSpecV2) => hasWidget(widgetTypeOf(spec)) && !spec.options.forceInput;
+  const shown = ordered.filter(isWidget);
+  // A COMFY_AUTOGROW_V3 input's sockets are added at run time; saved ones come back as extra inputs.
+  const sockets: SocketTemplate[] = ordered
+    .filter((spec) => !isWidget(spec) && spec.type !== 'COMFY_AUTOGROW_V3')
+    .map((spec) => ({ name: spec.name, type: matchTypeOf(spec) }));
+  const widgets = shown.flatMap((spec) => createWidgets({ ...spec, type: widgetTypeOf(spec) }));
+  sockets.push(...shown.map((spec) => ({ name: spec.name, type: spec.type, widgetName: spec.name })));
   if (className === 'CustomCombo' && widgets.length > 0) {
     // Comfy.CustomWidgets: an `index` widget (the choice's position among the options, worked out
     // when the prompt is made; it takes a saved slot but ignores it) and the first option widget.

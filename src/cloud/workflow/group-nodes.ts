@@ -102,8 +102,8 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
   // getInputConfig: the label or the configured name, prefixed by the node's title when taken.
   const nameOf = (node: Record<string, unknown>, index: number, input: string) => {
     const custom = own(inputConfig(index, input), 'name');
-    const label = (Array.isArray(node.inputs) ? node.inputs : []).find((slot) => own(slot, 'name') === input);
-    let name = typeof custom === 'string' ? custom : typeof own(label, 'label') === 'string' ? (own(label, 'label') as string) : input;
+    const label = own((Array.isArray(node.inputs) ? node.inputs : []).find((slot) => own(slot, 'name') === input), 'label');
+    let name = typeof custom === 'string' ? custom : typeof label === 'string' ? label : input;
     let key = name;
     if (seenInputs.has(name)) {
       const prefix = `${typeof node.title === 'string' ? node.title : String(node.type)} `;
@@ -147,10 +147,10 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
         shape.inputs.push({ name: nameOf(node, index, spec.name), type: spec.type, node: index, slot: slots.length + at });
       });
     });
-    specs.outputs.forEach((type, slot) => {
+    specs.outputs.forEach(({ name: outputName, type }, slot) => {
       const visible = own(own(own(config(index), 'output'), String(slot)), 'visible');
       if (!(typeof visible === 'boolean' ? visible : !linkedFrom(index, slot) || external.has(`${index}:${slot}`))) return;
-      let name = specs.outputNames[slot] ?? String(type);
+      let name = outputName;
       if (seenOutputs.has(name)) name = `${typeof node.title === 'string' ? node.title : type} ${name}`;
       seenOutputs.add(name);
       shape.outputs.push({ node: index, slot, type, name });
@@ -160,11 +160,10 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
   return shape;
 }
 
-function specsOf(objectInfo: ObjectInfo, type: string): { inputs: InputSpecV2[]; outputs: unknown[]; outputNames: string[] } | undefined {
+function specsOf(objectInfo: ObjectInfo, type: string): { inputs: InputSpecV2[]; outputs: { name: string; type: unknown }[] } | undefined {
   // A type the server lacks, or a note: no inputs or outputs of the group (the web UI skips it).
   const template = templateOf(objectInfo, type);
-  if (!template) return undefined;
-  return { inputs: [...template.specs.values()], outputs: template.outputs.map((output) => output.type), outputNames: template.outputs.map((output) => output.name) };
+  return template ? { inputs: [...template.specs.values()], outputs: template.outputs } : undefined;
 }
 
 /** GroupNodeConfig.getNodeDef for a reroute: none when used inside the group only, else one input of the type it carries. */
@@ -175,7 +174,7 @@ function rerouteSpecs(nodes: Record<string, unknown>[], links: Link[], index: nu
   let type: unknown = '*';
   for (const [, , target, slot] of from) if (type === '*') type = own(own(own(nodes[target], 'inputs'), slot), 'type') ?? '*';
   const name = String(type);
-  return { inputs: [toSpecV2(name, [name, { forceInput: true }], false)], outputs: [type], outputNames: [''] };
+  return { inputs: [toSpecV2(name, [name, { forceInput: true }], false)], outputs: [{ name: '', type }] };
 }
 
 /** The subgraph definition one group node expands to, with its widget values in the inner nodes. */

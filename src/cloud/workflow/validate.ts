@@ -105,6 +105,7 @@ export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, opt
   // One issue for a file saved from the web UI, not one per top-level key.
   if (isUiWorkflow(workflow)) return [{ nodeId: '(workflow)', code: 'ui_format', message: UI_FORMAT_ISSUE, received: '(a UI-format workflow)' }];
   for (const [nodeId, node] of Object.entries(workflow)) {
+    const pending = (name: string) => options.pending?.has(`${nodeId}.${name}`) === true;
     if (!node || typeof node !== 'object' || typeof node.class_type !== 'string' || !node.inputs || typeof node.inputs !== 'object') {
       issues.push({ nodeId, code: 'invalid_node', message: 'a node {class_type: string, inputs: object}', received: node });
       continue;
@@ -123,7 +124,7 @@ export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, opt
     const required = definition.input.required ?? {};
     const optional = definition.input.optional ?? {};
     for (const name of Object.keys(required)) {
-      if ((node.inputs[name] === undefined || node.inputs[name] === null) && !options.pending?.has(`${nodeId}.${name}`)) {
+      if (node.inputs[name] == null && !pending(name)) {
         issues.push({ nodeId, input: name, code: 'missing_required_input', message: `required input "${name}" of ${node.class_type}` });
       }
     }
@@ -135,7 +136,7 @@ export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, opt
         if (!Object.hasOwn(workflow, source)) issues.push({ nodeId, input: name, code: 'missing_link_target', message: `a link to an existing node (node "${source}" is not in the workflow)`, received: value });
         continue;
       }
-      if (!spec || options.pending?.has(`${nodeId}.${name}`)) continue;
+      if (!spec || pending(name)) continue;
       const issue = checkLiteral(spec, value);
       if (issue) issues.push({ nodeId, input: name, received: value, ...issue });
     }

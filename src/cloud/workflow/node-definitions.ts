@@ -235,7 +235,8 @@ const unreadable = new WeakMap<NodeDefinition, string>();
  * ```
  */
 export function readNodeDefinition(raw: unknown): { definition: NodeDefinition; unreadable: string | undefined } {
-  const known = typeof raw === 'object' && raw !== null ? unreadable.get(raw as NodeDefinition) : undefined;
+  // A WeakMap answers undefined for a key that is not an object.
+  const known = unreadable.get(raw as NodeDefinition);
   if (known !== undefined) return { definition: raw as NodeDefinition, unreadable: known };
   const fields = isRecord(raw) ? documented(raw, DESCRIPTIVE_FIELDS) : undefined;
   const parsed = NodeDefinitionSchema.safeParse(fields ? { ...fields, input: documentedInput(fields.input) } : raw);

@@ -133,11 +133,11 @@ function dynamicComboWidgets(spec: InputSpecV2): Widget[] {
   for (const option of Array.isArray(spec.options.options) ? spec.options.options : []) {
     if (!isRecord(option) || typeof option.key !== 'string' || options.has(option.key)) continue;
     const inputs = isRecord(option.inputs) ? option.inputs : {};
-    const specs: InputSpecV2[] = [];
-    for (const [group, isOptional] of [['required', false], ['optional', true]] as const) {
+    const specs = (['required', 'optional'] as const).flatMap((group) => {
       const entries = own(inputs, group);
-      if (isRecord(entries)) for (const key of Object.keys(entries)) specs.push(toSpecV2(`${spec.name}.${key}`, entries[key], isOptional));
-    }
+      if (!isRecord(entries)) return [];
+      return Object.entries(entries).map(([key, raw]) => toSpecV2(`${spec.name}.${key}`, raw, group === 'optional'));
+    });
     options.set(option.key, specs);
   }
   const combo = widget(spec.name, options.keys().next().value, 'combo');

@@ -18,7 +18,8 @@ export const GROUP_DEFINITION: unique symbol = Symbol('group node definition');
 
 type Link = [origin: number, originSlot: number, target: number, targetSlot: number];
 
-interface GroupInput {
+/** An input or output of the group node: the inner node's index and slot it stands for. */
+interface GroupSlot {
   name: string;
   type: unknown;
   node: number;
@@ -33,8 +34,8 @@ interface GroupShape {
   links: Link[];
   /** The group node's widgets, and the inner widget each stands for. */
   widgets: { widget: Widget; node: number; input: string }[];
-  inputs: GroupInput[];
-  outputs: { node: number; slot: number; type: unknown; name: string }[];
+  inputs: GroupSlot[];
+  outputs: GroupSlot[];
 }
 
 /** More slots than any node has: a link beyond it is refused rather than allocated. */

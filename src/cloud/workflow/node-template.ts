@@ -6,7 +6,7 @@
 // definition before registering it (uploadImage, uploadAudio, previewAny).
 import type { NodeDefinition, ObjectInfo } from './validate.js';
 import { isRecord, own } from '../../core/index.js';
-import type { Widget } from './model.js';
+import type { InputSlot, Widget } from './model.js';
 
 /** One input definition in the frontend's V2 shape: type, name, and the options spread in. */
 export interface InputSpecV2 {
@@ -18,11 +18,8 @@ export interface InputSpecV2 {
   comboOptions: unknown[];
 }
 
-export interface SocketTemplate {
-  name: string;
-  type: string;
-  widgetName?: string | undefined;
-}
+/** An input slot as the definition makes it, before it is linked. */
+export type SocketTemplate = Pick<InputSlot, 'name' | 'widgetName'> & { type: string };
 
 export interface NodeTemplate {
   className: string;

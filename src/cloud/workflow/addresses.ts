@@ -101,12 +101,11 @@ export function resolveAddress(workflow: Workflow, address: string, objectInfo?:
   const nodeId = matches[0]!;
   const node = workflow[nodeId]!;
   if (!input) throw new WorkflowAddressError(address, 'has no input name after the node', 'Add the input name, e.g. "KSampler.seed"', []);
-  if (objectInfo) {
-    const definition = own(objectInfo, node.class_type);
-    // A definition the SDK could not read names no inputs: the node's inputs go unchecked, as in validation.
-    const readable = definition !== undefined && unreadableReason(definition) === undefined;
-    const names = readable ? [...Object.keys(definition.input?.required ?? {}), ...Object.keys(definition.input?.optional ?? {})] : Object.keys(node.inputs ?? {});
-    if (readable && !names.includes(input)) {
+  const definition = objectInfo ? own(objectInfo, node.class_type) : undefined;
+  // A definition the SDK could not read names no inputs: the node's inputs go unchecked, as in validation.
+  if (definition !== undefined && unreadableReason(definition) === undefined) {
+    const names = [...Object.keys(definition.input?.required ?? {}), ...Object.keys(definition.input?.optional ?? {})];
+    if (!names.includes(input)) {
       throw new WorkflowAddressError(address, `node ${nodeId} (${node.class_type}) has no input "${input}"`, 'Use one of its inputs', names);
     }
   }

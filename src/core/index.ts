@@ -5,7 +5,6 @@ export type { Backoff, ClientOptions, RequestEvent, RequestOptions, ResponseEven
 export type { AuthScheme, Credential } from './auth.js';
 export { Checker, checkIds, checkAnsweredId, isDotSegment, isPathSegment } from './check.js';
 export { assertOptions, backoffRules, checkOptions, CLIENT_RULES, credentialRule, isPlainObject, REQUEST_RULES, retryRule, rule, waitRules, type OptionRules, type Rule } from './option-rules.js';
-export { isRecord, own } from './option-rules.js';
 export { callSafely } from './callbacks.js';
 export { HoldBuffer, type Held, type HoldBounds, type HoldCounters } from './hold.js';
 export { Limiter } from './limiter.js';
@@ -17,3 +16,4 @@ export { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } fr
 export { parseResponse, formatPath } from './schema.js';
 export { raceSignal } from './guard.js';
 export { toBlob, toBytes, withFile, bytesToBase64, mimeTypeOf, baseName, type FileInput, type OpenedFile } from './files.js';
+export { isRecord, own } from './check.js';

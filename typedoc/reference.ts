@@ -25,7 +25,7 @@ export type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary,
 export type { OutputFileRef } from '../src/cloud/shared/outputs.js';
 export type { StatusMapping } from '../src/cloud/shared/status.js';
 export type { FileRef, JobErrorInfo, JobStatus, JobStatusInfo, NodeErrorDetail, NodeErrors, NodeOutput, OutputFile, SubmitResult, UploadResult, WorkflowNode } from '../src/cloud/shared/types.js';
-export type { InputOptions, InputSpec, NodeDefinition, ObjectInfo, ValidateWorkflowOptions } from '../src/cloud/workflow/validate.js';
+export type { InputOptions, InputSpec, NodeDefinition, ObjectInfo, ValidateWorkflowOptions, WorkflowFormat } from '../src/cloud/workflow/validate.js';
 export type { NodeDefinitionsResource } from '../src/cloud/definitions.js';
 export type { UploadSpec } from '../src/cloud/run-workflow.js';
 export type { RunWorkflowOptions } from '../src/cloud/run-workflow.js';
@@ -55,7 +55,6 @@ export type { WebSocketConstructor, WebSocketLike } from '../src/cloud/watch/soc
 export type { AddressCandidate } from '../src/cloud/workflow/address-error.js';
 export type { ResolvedAddress } from '../src/cloud/workflow/addresses.js';
 export type { WorkflowConversionCode, WorkflowNodeRef } from '../src/cloud/workflow/errors.js';
-export type { WorkflowFormat } from '../src/cloud/workflow/format.js';
 export type { ToApiWorkflowOptions, UiLinkArray, UiLinkObject, UiNode, UiNodeId, UiWorkflow } from '../src/cloud/workflow/types.js';
 export type { ApiErrorInit } from '../src/core/errors/api-error.js';
 export type { Clock } from '../src/core/wait.js';

@@ -10,12 +10,11 @@ import { JobReader } from './shared/job-reader.js';
 import { RelayTokens } from './shared/relay-tokens.js';
 import type { StatusMapping } from './shared/status.js';
 import type { JobResult, Workflow } from './shared/types.js';
-import { validateWorkflow } from './workflow/validate.js';
+import { isUiWorkflow, validateWorkflow } from './workflow/validate.js';
 import { runWorkflow, type RunWorkflowOptions } from './run-workflow.js';
 import { checkWorkflowArgument, Submitter } from './submit.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
-import { isUiWorkflow } from './workflow/format.js';
 import type { UiWorkflow } from './workflow/types.js';
 
 /**

@@ -6,13 +6,12 @@ import { CLOUD_DEFAULTS } from './shared/defaults.js';
 import { InvalidWorkflowError, JobFailedError, OutputDownloadError, WatcherClosedError, type WorkflowIssue } from './shared/errors.js';
 import { listOutputFiles } from './shared/outputs.js';
 import type { JobResult, OutputFile, SubmitResult, Workflow } from './shared/types.js';
-import { splitIssues, type ObjectInfo } from './workflow/validate.js';
+import { isUiWorkflow, splitIssues, type ObjectInfo } from './workflow/validate.js';
 import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import { WorkflowAddressError } from './workflow/address-error.js';
 import { namesNode, outputNodesOf, resolveAddress, setInputs } from './workflow/addresses.js';
-import { isUiWorkflow } from './workflow/format.js';
 import type { UiWorkflow } from './workflow/types.js';
 
 /**

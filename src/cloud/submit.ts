@@ -9,8 +9,7 @@ import type { JobReader } from './shared/job-reader.js';
 import type { RelayTokens } from './shared/relay-tokens.js';
 import { PromptResponseSchema, toNodeErrors } from './shared/wire.js';
 import type { SubmitResult, Workflow } from './shared/types.js';
-import { checkWorkflowShape, splitIssues } from './workflow/validate.js';
-import { describeWorkflowFormat, isUiWorkflow } from './workflow/format.js';
+import { checkWorkflowShape, describeWorkflowFormat, isUiWorkflow, splitIssues } from './workflow/validate.js';
 import type { UiWorkflow } from './workflow/types.js';
 
 /**

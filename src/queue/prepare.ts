@@ -6,7 +6,7 @@ import type { CloudClient } from '../cloud/client.js';
 import type { Workflow } from '../cloud/shared/types.js';
 import { placeInputs, readUploads, withUploads } from '../cloud/run-workflow.js';
 import { checkWorkflowArgument } from '../cloud/submit.js';
-import { isUiWorkflow } from '../cloud/workflow/format.js';
+import { isUiWorkflow } from '../cloud/workflow/validate.js';
 import { toApiWorkflow } from '../cloud/workflow/to-api.js';
 import type { RunWork } from './data.js';
 import type { RunSpec, TaskRunSpec, WorkflowRunSpec } from './types.js';

@@ -5,7 +5,7 @@ import type { Workflow, WorkflowNode } from '../shared/types.js';
 import { unreadableReason } from './node-definitions.js';
 import type { ObjectInfo } from './validate.js';
 import { WorkflowAddressError, type AddressCandidate } from './address-error.js';
-import { isRecord } from './model.js';
+import { isRecord, own } from '../../core/index.js';
 
 /**
  * Where an address points: the node id and the input name.
@@ -38,16 +38,14 @@ function matchNode(workflow: Workflow, part: string): string[] {
   return ids.filter((id) => workflow[id]!.class_type === part);
 }
 
-/** Splits `node.input` at an unescaped dot: `\.` is a dot and `\\` a backslash in the node part. */
+/**
+ * Splits `node.input` at an unescaped dot: `\.` is a dot and `\\` a backslash in the node part (a
+ * backslash before anything else is itself). Each piece of the node part is read once, so the split
+ * is at the first dot that no escape takes.
+ */
 function splitEscaped(address: string): [string, string] | undefined {
-  let node = '';
-  for (let i = 0; i < address.length; i++) {
-    const char = address[i]!;
-    if (char === '\\' && (address[i + 1] === '.' || address[i + 1] === '\\')) node += address[++i];
-    else if (char === '.') return [node, address.slice(i + 1)];
-    else node += char;
-  }
-  return undefined;
+  const match = /^((?:\\[.\\]|\\(?![.\\])|[^.\\])*)\.(.*)$/s.exec(address);
+  return match ? [match[1]!.replaceAll(/\\([.\\])/g, '$1'), match[2]!] : undefined;
 }
 
 /**
@@ -103,12 +101,11 @@ export function resolveAddress(workflow: Workflow, address: string, objectInfo?:
   const nodeId = matches[0]!;
   const node = workflow[nodeId]!;
   if (!input) throw new WorkflowAddressError(address, 'has no input name after the node', 'Add the input name, e.g. "KSampler.seed"', []);
-  if (objectInfo) {
-    const definition = Object.hasOwn(objectInfo, node.class_type) ? objectInfo[node.class_type] : undefined;
-    // A definition the SDK could not read names no inputs: the node's inputs go unchecked, as in validation.
-    const readable = definition !== undefined && unreadableReason(definition) === undefined;
-    const names = readable ? [...Object.keys(definition.input?.required ?? {}), ...Object.keys(definition.input?.optional ?? {})] : Object.keys(node.inputs ?? {});
-    if (readable && !names.includes(input)) {
+  const definition = objectInfo ? own(objectInfo, node.class_type) : undefined;
+  // A definition the SDK could not read names no inputs: the node's inputs go unchecked, as in validation.
+  if (definition !== undefined && unreadableReason(definition) === undefined) {
+    const names = [...Object.keys(definition.input?.required ?? {}), ...Object.keys(definition.input?.optional ?? {})];
+    if (!names.includes(input)) {
       throw new WorkflowAddressError(address, `node ${nodeId} (${node.class_type}) has no input "${input}"`, 'Use one of its inputs', names);
     }
   }
@@ -181,7 +178,7 @@ export function outputNodesOf(workflow: Workflow, info?: ObjectInfo): string[] {
   }
   return Object.entries(workflow)
     .filter(([id, node]) => {
-      const definition = info && Object.hasOwn(info, node.class_type) ? info[node.class_type] : undefined;
+      const definition = info && own(info, node.class_type);
       return definition ? definition.output_node === true : !consumed.has(id);
     })
     .map(([id]) => id);

@@ -8,8 +8,9 @@
 // are those indexes, so the subgraph expansion yields the same prompt; see docs/workflows.md.
 import type { ObjectInfo } from './validate.js';
 import { WorkflowConversionError } from './errors.js';
-import { isRecord, own, type GraphNode, type Widget } from './model.js';
-import { createNodeTemplate, createWidgets, hasWidget, toSpecV2, type InputSpecV2 } from './node-template.js';
+import { isRecord, own } from '../../core/index.js';
+import type { Widget } from './model.js';
+import { createWidgets, hasWidget, templateOf, toSpecV2, type InputSpecV2 } from './node-template.js';
 import { setWidgetValues } from './widget-values.js';
 
 /** Marks a subgraph definition made from a group node: its inner ids are indexes and are kept. */
@@ -17,7 +18,8 @@ export const GROUP_DEFINITION: unique symbol = Symbol('group node definition');
 
 type Link = [origin: number, originSlot: number, target: number, targetSlot: number];
 
-interface GroupInput {
+/** An input or output of the group node: the inner node's index and slot it stands for. */
+interface GroupSlot {
   name: string;
   type: unknown;
   node: number;
@@ -32,14 +34,15 @@ interface GroupShape {
   links: Link[];
   /** The group node's widgets, and the inner widget each stands for. */
   widgets: { widget: Widget; node: number; input: string }[];
-  inputs: GroupInput[];
-  outputs: { node: number; slot: number; type: unknown; name: string }[];
+  inputs: GroupSlot[];
+  outputs: GroupSlot[];
 }
 
 /** More slots than any node has: a link beyond it is refused rather than allocated. */
 const MAX_SLOTS = 1024;
 
-const isGroupType = (type: string) => type.startsWith('workflow>') || type.startsWith('workflow/');
+/** A legacy group node's type: `workflow>Name`, in older files `workflow/Name`. */
+export const isGroupType = (type: string) => type.startsWith('workflow>') || type.startsWith('workflow/');
 
 /**
  * Rewrites every group node of a UI-format workflow as a subgraph instance with a definition of
@@ -84,13 +87,14 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
   const nodes = (Array.isArray(definition.nodes) ? definition.nodes : []).map((node: unknown) => (isRecord(node) ? node : {}));
   // Links whose origin is outside the group (null) are left out, as GroupNodeConfig.getLinks does;
   // so are links naming no node of the group or an absurd slot (a hostile file).
-  const slotOk = (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) < MAX_SLOTS;
-  const nodeOk = (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) < nodes.length;
+  const below = (end: number) => (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) < end;
+  const [nodeOk, slotOk] = [below(nodes.length), below(MAX_SLOTS)];
   const links = (Array.isArray(definition.links) ? definition.links : []).filter((l: unknown): l is Link => Array.isArray(l) && nodeOk(l[0]) && slotOk(l[1]) && nodeOk(l[2]) && slotOk(l[3])) as Link[];
   const linkTo = (node: number, slot: number) => links.find((l) => l[2] === node && l[3] === slot);
   const linkedFrom = (node: number, slot: number) => links.some((l) => l[0] === node && l[1] === slot);
   const external = new Set((Array.isArray(definition.external) ? definition.external : []).map((e: unknown) => (Array.isArray(e) ? `${String(e[0])}:${String(e[1])}` : '')));
   const config = (index: number) => own(definition.config, String(index));
+  const inputConfig = (index: number, input: string) => own(own(config(index), 'input'), input);
   const shape: GroupShape = { nodes, saved: nodes.map((node) => savedByName(objectInfo, node)), links, widgets: [], inputs: [], outputs: [] };
   const seenInputs = new Map<string, number>();
   const seenOutputs = new Set<string>();
@@ -98,9 +102,9 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
 
   // getInputConfig: the label or the configured name, prefixed by the node's title when taken.
   const nameOf = (node: Record<string, unknown>, index: number, input: string) => {
-    const custom = own(own(own(config(index), 'input'), input), 'name');
-    const label = (Array.isArray(node.inputs) ? node.inputs : []).find((slot) => own(slot, 'name') === input);
-    let name = typeof custom === 'string' ? custom : typeof own(label, 'label') === 'string' ? (own(label, 'label') as string) : input;
+    const custom = own(inputConfig(index, input), 'name');
+    const label = own((Array.isArray(node.inputs) ? node.inputs : []).find((slot) => own(slot, 'name') === input), 'label');
+    let name = typeof custom === 'string' ? custom : typeof label === 'string' ? label : input;
     let key = name;
     if (seenInputs.has(name)) {
       const prefix = `${typeof node.title === 'string' ? node.title : String(node.type)} `;
@@ -110,7 +114,7 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
     seenInputs.set(key, (seenInputs.get(key) ?? 1) + 1);
     return name;
   };
-  const hidden = (index: number, input: string) => own(own(own(config(index), 'input'), input), 'visible') === false;
+  const hidden = (index: number, input: string) => own(inputConfig(index, input), 'visible') === false;
   const addWidgets = (spec: InputSpecV2, name: string, index: number) => {
     for (const widget of createWidgets({ ...spec, name })) shape.widgets.push({ widget: { ...widget, name: widget.name === spec.name ? name : widget.name }, node: index, input: widget.name === spec.name ? spec.name : '' });
   };
@@ -118,7 +122,7 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
   nodes.forEach((node, index) => {
     const type = String(node.type);
     if (type === 'PrimitiveNode' || isGroupType(type)) fail(instance, `its group "${String(instance.type)}" holds a ${type === 'PrimitiveNode' ? 'PrimitiveNode' : 'group node'}, which is not converted`, 'Convert the group node to nodes in the web UI and save the workflow again');
-    const specs = type === 'Reroute' ? rerouteSpecs(nodes, links, index, config(index)) : specsOf(objectInfo, type);
+    const specs = type === 'Reroute' ? rerouteSpecs(nodes, links, index) : specsOf(objectInfo, type);
     if (!specs) return;
     const saved = Array.isArray(node.inputs) ? node.inputs : [];
     const slots: InputSpecV2[] = [];
@@ -144,10 +148,10 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
         shape.inputs.push({ name: nameOf(node, index, spec.name), type: spec.type, node: index, slot: slots.length + at });
       });
     });
-    specs.outputs.forEach((type, slot) => {
+    specs.outputs.forEach(({ name: outputName, type }, slot) => {
       const visible = own(own(own(config(index), 'output'), String(slot)), 'visible');
       if (!(typeof visible === 'boolean' ? visible : !linkedFrom(index, slot) || external.has(`${index}:${slot}`))) return;
-      let name = specs.outputNames[slot] ?? String(type);
+      let name = outputName;
       if (seenOutputs.has(name)) name = `${typeof node.title === 'string' ? node.title : type} ${name}`;
       seenOutputs.add(name);
       shape.outputs.push({ node: index, slot, type, name });
@@ -157,36 +161,33 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
   return shape;
 }
 
-function specsOf(objectInfo: ObjectInfo, type: string): { inputs: InputSpecV2[]; outputs: unknown[]; outputNames: string[] } | undefined {
-  const def = Object.hasOwn(objectInfo, type) ? objectInfo[type] : undefined;
+function specsOf(objectInfo: ObjectInfo, type: string): { inputs: InputSpecV2[]; outputs: { name: string; type: unknown }[] } | undefined {
   // A type the server lacks, or a note: no inputs or outputs of the group (the web UI skips it).
-  if (!isRecord(def)) return undefined;
-  const template = createNodeTemplate(type, def);
-  return { inputs: [...template.specs.values()], outputs: template.outputs.map((output) => output.type), outputNames: template.outputs.map((output) => output.name) };
+  const template = templateOf(objectInfo, type);
+  return template ? { inputs: [...template.specs.values()], outputs: template.outputs } : undefined;
 }
 
 /** GroupNodeConfig.getNodeDef for a reroute: none when used inside the group only, else one input of the type it carries. */
-function rerouteSpecs(nodes: Record<string, unknown>[], links: Link[], index: number, config: unknown) {
+function rerouteSpecs(nodes: Record<string, unknown>[], links: Link[], index: number) {
   const from = links.filter((l) => l[0] === index);
   const to = links.find((l) => l[2] === index);
   if (from.length > 0 && to) return undefined;
   let type: unknown = '*';
   for (const [, , target, slot] of from) if (type === '*') type = own(own(own(nodes[target], 'inputs'), slot), 'type') ?? '*';
-  void config;
   const name = String(type);
-  return { inputs: [toSpecV2(name, [name, { forceInput: true }], false)], outputs: [type], outputNames: [''] };
+  return { inputs: [toSpecV2(name, [name, { forceInput: true }], false)], outputs: [{ name: '', type }] };
 }
 
 /** The subgraph definition one group node expands to, with its widget values in the inner nodes. */
 function instanceDefinition(id: string, instance: Record<string, unknown>, shape: GroupShape): Record<string | symbol, unknown> {
   // The group node's own widgets take its saved values, in order (LGraphNode.configure).
-  const holder = { widgets: shape.widgets.map(({ widget }) => ({ ...widget })) } as unknown as GraphNode;
-  setWidgetValues(holder, null, instance.widgets_values);
+  const widgets = shape.widgets.map(({ widget }) => ({ ...widget }));
+  setWidgetValues(widgets, null, instance.widgets_values);
   const values = new Map<number, Record<string, unknown>>();
   shape.widgets.forEach(({ node, input }, at) => {
     if (!input) return;
     const own = values.get(node) ?? {};
-    own[input] = holder.widgets[at]!.value;
+    own[input] = widgets[at]!.value;
     values.set(node, own);
   });
   let nextLink = 0;
@@ -217,13 +218,11 @@ function instanceDefinition(id: string, instance: Record<string, unknown>, shape
 
 /** The saved widget values of an inner node by widget name. */
 function savedByName(objectInfo: ObjectInfo, node: Record<string, unknown>): Record<string, unknown> {
-  const type = String(node.type);
-  const def = Object.hasOwn(objectInfo, type) ? objectInfo[type] : undefined;
-  if (!isRecord(def) || node.widgets_values === undefined) return {};
-  const template = createNodeTemplate(type, def);
-  const holder = { widgets: template.widgets.map((widget) => ({ ...widget })) } as unknown as GraphNode;
-  setWidgetValues(holder, template, node.widgets_values);
+  const template = node.widgets_values === undefined ? null : templateOf(objectInfo, String(node.type));
+  if (!template) return {};
+  const widgets = template.widgets.map((widget) => ({ ...widget }));
+  setWidgetValues(widgets, template, node.widgets_values);
   const byName: Record<string, unknown> = {};
-  for (const widget of holder.widgets) if (widget.persist && widget.name) byName[widget.name] = widget.value;
+  for (const widget of widgets) if (widget.persist && widget.name) byName[widget.name] = widget.value;
   return byName;
 }

@@ -5,10 +5,10 @@
 // fixLinkInputSlots (utils/litegraphUtil), and the widget-input clean-up of widgetInputs.
 import type { ObjectInfo } from './validate.js';
 import { WorkflowConversionError } from './errors.js';
-import { isRecord, own, type Graph, type GraphNode, type InputSlot, type Link, type OutputSlot, type SubgraphDefinition, type SubgraphSlot } from './model.js';
+import { isRecord, own } from '../../core/index.js';
+import type { Graph, GraphNode, InputSlot, Link, OutputSlot, SubgraphDefinition, SubgraphSlot } from './model.js';
 import { GROUP_DEFINITION } from './group-nodes.js';
-import { createNodeTemplate, type NodeTemplate } from './node-template.js';
-import { bindSubgraphInputs } from './subgraph-instance.js';
+import { templateOf, type NodeTemplate } from './node-template.js';
 import { setWidgetValues } from './widget-values.js';
 import type { UiNodeId } from './types.js';
 
@@ -19,29 +19,25 @@ export interface LoadContext {
   state: { lastNodeId: number };
 }
 
-const FRONTEND_NODES: Record<string, { kind: GraphNode['kind']; title: string }> = Object.assign(Object.create(null) as Record<string, { kind: GraphNode['kind']; title: string }>, {
-  Reroute: { kind: 'reroute', title: 'Reroute' },
-  Note: { kind: 'note', title: 'Note' },
-  MarkdownNote: { kind: 'note', title: 'Markdown Note' },
-  PrimitiveNode: { kind: 'primitive', title: 'Primitive' },
-});
+const FRONTEND_NODES = new Map<string, { kind: GraphNode['kind']; title: string }>([
+  ['Reroute', { kind: 'reroute', title: 'Reroute' }],
+  ['Note', { kind: 'note', title: 'Note' }],
+  ['MarkdownNote', { kind: 'note', title: 'Markdown Note' }],
+  ['PrimitiveNode', { kind: 'primitive', title: 'Primitive' }],
+]);
 
 function fail(problem: string, fix: string, received?: unknown): never {
   throw new WorkflowConversionError('invalid_workflow', undefined, problem, fix, received);
 }
 
-export function templateFor(context: LoadContext, type: string): NodeTemplate | null {
+function templateFor(context: LoadContext, type: string): NodeTemplate | null {
   let template = context.templates.get(type);
-  if (template === undefined) {
-    const def = Object.hasOwn(context.objectInfo, type) ? context.objectInfo[type] : undefined;
-    template = isRecord(def) ? createNodeTemplate(type, def) : null;
-    context.templates.set(type, template);
-  }
+  if (template === undefined) context.templates.set(type, (template = templateOf(context.objectInfo, type)));
   return template;
 }
 
 /** A link in either saved shape; anything else is skipped, as litegraph would fail to use it. */
-export function parseLink(raw: unknown): Link | undefined {
+function parseLink(raw: unknown): Link | undefined {
   if (Array.isArray(raw)) {
     if (raw.length < 5) return undefined;
     return { id: raw[0], origin_id: raw[1] as UiNodeId, origin_slot: raw[2] as number, target_id: raw[3] as UiNodeId, target_slot: raw[4] as number, type: raw[5] };
@@ -49,6 +45,8 @@ export function parseLink(raw: unknown): Link | undefined {
   if (!isRecord(raw)) return undefined;
   return { id: raw.id, origin_id: raw.origin_id as UiNodeId, origin_slot: raw.origin_slot as number, target_id: raw.target_id as UiNodeId, target_slot: raw.target_slot as number, type: raw.type };
 }
+
+const parseLinks = (links: unknown): Link[] => (Array.isArray(links) ? links : []).map(parseLink).filter((link) => link !== undefined);
 
 function emptyGraph(): Graph {
   return { nodes: [], byId: new Map(), links: new Map() };
@@ -65,7 +63,7 @@ export function loadWorkflow(data: Record<string, unknown>, objectInfo: ObjectIn
   if (Array.isArray(definitions)) loadSubgraphs(context, definitions, rootNodes);
 
   const graph = emptyGraph();
-  addLinks(graph, data.links);
+  for (const link of parseLinks(data.links)) graph.links.set(link.id, link);
   addNodes(context, graph, rootNodes);
   return graph;
 }
@@ -78,24 +76,16 @@ function checkNodeData(raw: unknown, where: string): Record<string, unknown> {
   return { ...raw };
 }
 
-function addLinks(graph: Graph, links: unknown): void {
-  if (!Array.isArray(links)) return;
-  for (const raw of links) {
-    const link = parseLink(raw);
-    if (link) graph.links.set(link.id, link);
-  }
-}
-
 // deduplicateSubgraphNodeIds: an inner node id already used by the root graph or an earlier
 // definition gets the next free id, so `outer:inner` execution ids stay unique.
 function loadSubgraphs(context: LoadContext, definitions: unknown[], rootNodes: Record<string, unknown>[]): void {
   const used = new Set<number>();
   for (const node of rootNodes) if (typeof node.id === 'number') used.add(node.id);
-  const parsed: { raw: Record<string, unknown>; nodes: Record<string, unknown>[]; links: Link[]; remap: Map<UiNodeId, number> }[] = [];
+  const parsed: { id: string; nodes: Record<string, unknown>[]; links: Link[] }[] = [];
   for (const [index, raw] of definitions.entries()) {
     if (!isRecord(raw) || typeof raw.id !== 'string') fail(`definitions.subgraphs[${index}] has no string "id"`, 'Pass the JSON file saved from the web UI', raw);
     const nodes = (Array.isArray(raw.nodes) ? raw.nodes : []).map((node, at) => checkNodeData(node, `subgraph ${raw.id as string} nodes[${at}]`));
-    const links = (Array.isArray(raw.links) ? raw.links : []).map(parseLink).filter((link): link is Link => link !== undefined);
+    const links = parseLinks(raw.links);
     const remap = new Map<UiNodeId, number>();
     // A group node's inner ids are their indexes in its definition, `outer:index` in the prompt.
     for (const node of (raw as Record<symbol, unknown>)[GROUP_DEFINITION] === true ? [] : nodes) {
@@ -116,22 +106,13 @@ function loadSubgraphs(context: LoadContext, definitions: unknown[], rootNodes: 
       link.origin_id = remap.get(link.origin_id) ?? link.origin_id;
       link.target_id = remap.get(link.target_id) ?? link.target_id;
     }
-    parsed.push({ raw, nodes, links, remap });
+    parsed.push({ id: raw.id, nodes, links });
+    const name = typeof raw.name === 'string' ? raw.name : '';
+    context.subgraphs.set(raw.id, { id: raw.id, name, inputs: slotsOf(raw.inputs), outputs: slotsOf(raw.outputs), graph: emptyGraph() });
   }
-  for (const { raw, remap } of parsed) {
-    const definition: SubgraphDefinition = {
-      remappedIds: new Map([...remap].map(([from, to]) => [String(from), to])),
-      id: raw.id as string,
-      name: typeof raw.name === 'string' ? raw.name : '',
-      inputs: slotsOf(raw.inputs),
-      outputs: slotsOf(raw.outputs),
-      graph: emptyGraph(),
-    };
-    definition.graph.definition = definition;
-    context.subgraphs.set(definition.id, definition);
-  }
-  for (const { raw, nodes, links } of parsed) {
-    const definition = context.subgraphs.get(raw.id as string)!;
+  // Every definition exists before any node is made: a subgraph's nodes may use a later one.
+  for (const { id, nodes, links } of parsed) {
+    const definition = context.subgraphs.get(id)!;
     for (const link of links) definition.graph.links.set(link.id, link);
     addNodes(context, definition.graph, nodes);
   }
@@ -162,7 +143,7 @@ function createNode(context: LoadContext, graph: Graph, data: Record<string, unk
   const type = data.type as string;
   const node: GraphNode = { id: data.id as UiNodeId, type, title: '', mode: 0, kind: 'missing', inputs: [], outputs: [], widgets: [], properties: Object.create(null), savedValues: undefined, graph };
   const subgraph = context.subgraphs.get(type);
-  const frontend = FRONTEND_NODES[type];
+  const frontend = FRONTEND_NODES.get(type);
   const template = subgraph || frontend ? null : templateFor(context, type);
   if (subgraph) {
     node.kind = 'subgraph';
@@ -230,16 +211,40 @@ function configureNode(context: LoadContext, node: GraphNode, data: Record<strin
       if (!defined) return saved ?? { name: undefined, type: undefined, links: null };
       return saved ? { ...saved, name: defined.name, type: defined.type } : defined;
     });
-    setWidgetValues(node, templateFor(context, node.type), data.widgets_values);
+    setWidgetValues(node.widgets, templateFor(context, node.type), data.widgets_values);
     return;
   }
   if (savedInputs) node.inputs = savedInputs;
   if (savedOutputs) node.outputs = savedOutputs.map((slot) => slot ?? { name: undefined, type: undefined, links: null });
-  if (node.kind === 'subgraph' && node.subgraph) {
-    bindSubgraphInputs(node, node.subgraph, savedInputs);
-  }
+  if (node.kind === 'subgraph' && node.subgraph) bindSubgraphInputs(node, node.subgraph, savedInputs);
 }
 
+// A subgraph instance on load (litegraph SubgraphNode.configure and _rebindInputSubgraphSlots).
+// The instance gets one input per definition input, in the definition's order: the saved input
+// bound to it (by name and type, else by name, first come first served), or an unlinked one.
+// Saved inputs that bind to nothing are dropped. Files exported from the web UI leave out
+// unlinked widget inputs, and saved inputs need not follow the definition's order: links from
+// inside the subgraph name a definition input, so the order must be the definition's.
+//
+// The instance's own widgets_values are not applied: its promoted widgets are views of the inner
+// widgets and are not saved (web UI 1.45 PromotedWidgetView.serialize is false), so the inner
+// nodes' saved values are what the prompt gets.
+function bindSubgraphInputs(node: GraphNode, definition: SubgraphDefinition, saved: InputSlot[] | undefined): void {
+  const bound = new Map<number, InputSlot>();
+  const take = (input: InputSlot, match: (index: number) => boolean) => {
+    const at = definition.inputs.findIndex((_, index) => !bound.has(index) && match(index));
+    if (at !== -1) bound.set(at, input);
+    return at !== -1;
+  };
+  for (const input of saved ?? []) {
+    const sameType = (index: number) => definition.inputs[index]!.name === input.name && String(definition.inputs[index]!.type) === String(input.type);
+    if (!take(input, sameType)) take(input, (index) => definition.inputs[index]!.name === input.name);
+  }
+  node.inputs = definition.inputs.map((slot, index) => {
+    const input = bound.get(index);
+    return input ? { ...input, name: slot.name } : { name: slot.name, type: slot.type, link: null };
+  });
+}
 
 // fixLinkInputSlots: a link's target slot is the index of the input that holds it.
 function fixLinkInputSlots(graph: Graph): void {
@@ -255,23 +260,21 @@ function fixLinkInputSlots(graph: Graph): void {
 // Comfy.WidgetInputs onGraphConfigured: an input bound to a widget the node no longer has is removed.
 function dropOrphanWidgetInputs(node: GraphNode): void {
   if (node.kind !== 'comfy') return;
-  for (let index = node.inputs.length - 1; index >= 0; index--) {
-    const input = node.inputs[index]!;
-    if (input.widgetName === undefined || node.widgets.some((widget) => widget.name === input.widgetName)) continue;
-    if (input.link != null) {
-      const link = node.graph.links.get(input.link);
-      if (link) {
-        node.graph.links.delete(input.link);
-        const origin = node.graph.byId.get(String(link.origin_id));
-        const links = origin?.outputs[link.origin_slot]?.links;
-        const at = links ? links.indexOf(input.link) : -1;
-        if (links && at !== -1) links.splice(at, 1);
-      }
-    }
-    node.inputs.splice(index, 1);
-    for (const [at, slot] of node.inputs.entries()) {
-      const link = slot.link != null ? node.graph.links.get(slot.link) : undefined;
-      if (link) link.target_slot = at;
-    }
+  const widgets = new Set(node.widgets.map((widget) => widget.name));
+  const orphans = node.inputs.filter((input) => input.widgetName !== undefined && !widgets.has(input.widgetName));
+  if (orphans.length === 0) return;
+  const { links, byId } = node.graph;
+  for (const { link: id } of orphans) {
+    const link = id != null ? links.get(id) : undefined;
+    if (!link) continue;
+    links.delete(id);
+    const fed = byId.get(String(link.origin_id))?.outputs[link.origin_slot]?.links;
+    const at = fed?.indexOf(id) ?? -1;
+    if (at !== -1) fed!.splice(at, 1);
+  }
+  node.inputs = node.inputs.filter((input) => !orphans.includes(input));
+  for (const [at, slot] of node.inputs.entries()) {
+    const link = slot.link != null ? links.get(slot.link) : undefined;
+    if (link) link.target_slot = at;
   }
 }

@@ -11,11 +11,6 @@ export const MODE_BYPASS = 4;
 export const SUBGRAPH_INPUT_ID = -10;
 export const SUBGRAPH_OUTPUT_ID = -20;
 
-export type NodeKind = 'comfy' | 'reroute' | 'note' | 'primitive' | 'subgraph' | 'missing';
-
-/** How a widget's value is rewritten when the prompt is made. */
-export type WidgetTransform = 'dynamic-prompt' | 'filename-prefix' | undefined;
-
 export interface Widget {
   name: string;
   value: unknown;
@@ -25,7 +20,8 @@ export interface Widget {
   prompt: boolean;
   /** The widget kind, `curve` values are tagged in the prompt. */
   kind: string;
-  transform?: WidgetTransform;
+  /** How the value is rewritten when the prompt is made. */
+  transform?: 'dynamic-prompt' | 'filename-prefix' | undefined;
   /** A combo whose value adds widgets after it (V3 dynamic combos, VideoHelperSuite formats). */
   dynamic?: ((value: unknown) => Widget[]) | undefined;
   /** What the widget's callback makes of a value set through it (a primitive's): rounding, clamping. */
@@ -62,7 +58,7 @@ export interface GraphNode {
   type: string;
   title: unknown;
   mode: number;
-  kind: NodeKind;
+  kind: 'comfy' | 'reroute' | 'note' | 'primitive' | 'subgraph' | 'missing';
   /** `class_type` in the prompt (comfy nodes). */
   comfyClass?: string | undefined;
   inputs: InputSlot[];
@@ -80,8 +76,6 @@ export interface Graph {
   nodes: GraphNode[];
   byId: Map<string, GraphNode>;
   links: Map<unknown, Link>;
-  /** Set on the graph of a subgraph definition. */
-  definition?: SubgraphDefinition | undefined;
 }
 
 export interface SubgraphSlot {
@@ -96,8 +90,6 @@ export interface SubgraphDefinition {
   inputs: SubgraphSlot[];
   outputs: SubgraphSlot[];
   graph: Graph;
-  /** Inner node ids changed on load because another graph used them: old id to new id. */
-  remappedIds: Map<string, number>;
 }
 
 /**
@@ -110,14 +102,4 @@ export function getNodeById(graph: Graph, id: unknown): GraphNode | undefined {
 
 export function isVirtual(node: GraphNode): boolean {
   return node.kind === 'reroute' || node.kind === 'note' || node.kind === 'primitive' || node.kind === 'subgraph';
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Reads an own property only: data keys never reach Object.prototype. */
-export function own(record: unknown, key: string | number): unknown {
-  if (typeof record !== 'object' || record === null) return undefined;
-  return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
 }

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
-import { formatPath } from '../../core/index.js';
 // isRecord is what zod reads as an object (a record or a loose object): not null, not an array.
-import { isRecord } from './model.js';
+import { formatPath, isRecord } from '../../core/index.js';
 
 // `GET /api/object_info` is read field by field: a real local runtime sends definitions the
 // contract does not promise (docs/wire-protocol.md). The SDK is strict only about what it reads
@@ -236,7 +235,8 @@ const unreadable = new WeakMap<NodeDefinition, string>();
  * ```
  */
 export function readNodeDefinition(raw: unknown): { definition: NodeDefinition; unreadable: string | undefined } {
-  const known = typeof raw === 'object' && raw !== null ? unreadable.get(raw as NodeDefinition) : undefined;
+  // A WeakMap answers undefined for a key that is not an object.
+  const known = unreadable.get(raw as NodeDefinition);
   if (known !== undefined) return { definition: raw as NodeDefinition, unreadable: known };
   const fields = isRecord(raw) ? documented(raw, DESCRIPTIVE_FIELDS) : undefined;
   const parsed = NodeDefinitionSchema.safeParse(fields ? { ...fields, input: documentedInput(fields.input) } : raw);

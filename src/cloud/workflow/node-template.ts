@@ -4,8 +4,9 @@
 // (input_order), schemas/nodeDef/migration (V1 to V2 specs), scripts/widgets and the widget
 // composables (useIntWidget, useComboWidget...), and the core extensions that change a
 // definition before registering it (uploadImage, uploadAudio, previewAny).
-import type { NodeDefinition } from './validate.js';
-import { isRecord, own, type Widget } from './model.js';
+import type { NodeDefinition, ObjectInfo } from './validate.js';
+import { isRecord, own } from '../../core/index.js';
+import type { InputSlot, Widget } from './model.js';
 
 /** One input definition in the frontend's V2 shape: type, name, and the options spread in. */
 export interface InputSpecV2 {
@@ -17,11 +18,8 @@ export interface InputSpecV2 {
   comboOptions: unknown[];
 }
 
-export interface SocketTemplate {
-  name: string;
-  type: string;
-  widgetName?: string | undefined;
-}
+/** An input slot as the definition makes it, before it is linked. */
+export type SocketTemplate = Pick<InputSlot, 'name' | 'widgetName'> & { type: string };
 
 export interface NodeTemplate {
   className: string;
@@ -42,41 +40,39 @@ type WidgetFactory = (spec: InputSpecV2) => Widget[];
 
 const widget = (name: string, value: unknown, kind: string, persist = true, prompt = true): Widget => ({ name, value, kind, persist, prompt });
 const controlWidget = (mode: unknown): Widget => widget('control_after_generate', mode, 'combo', true, false);
+/** `widgets`, then a control_after_generate combo when `control` is set (its mode, or `fallback`). */
+const withControl = (widgets: Widget[], control: unknown, fallback: string): Widget[] =>
+  control ? [...widgets, controlWidget(typeof control === 'string' ? control : fallback)] : widgets;
+const numeric = (spec: InputSpecV2, normalize: Widget['normalize']): Widget => ({
+  ...widget(spec.name, spec.options.default ?? 0, 'number'),
+  normalize,
+});
 
 // scripts/widgets.ts ComfyWidgets plus the custom widgets of core extensions that matter here.
-const WIDGET_FACTORIES: Record<string, WidgetFactory> = Object.assign(Object.create(null) as Record<string, WidgetFactory>, {
-  INT: (spec: InputSpecV2) => {
-    const widgets: Widget[] = [{ ...widget(spec.name, spec.options.default ?? 0, 'number'), normalize: roundToStep(spec) }];
-    const control = spec.options.control_after_generate ?? SEED_NAMES.has(spec.name);
-    if (control) widgets.push(controlWidget(typeof spec.options.control_after_generate === 'string' ? spec.options.control_after_generate : 'randomize'));
-    return widgets;
-  },
-  FLOAT: (spec: InputSpecV2) => {
-    const widgets: Widget[] = [{ ...widget(spec.name, spec.options.default ?? 0, 'number'), normalize: roundFloat(spec) }];
-    const control = spec.options.control_after_generate;
-    if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'fixed'));
-    return widgets;
-  },
-  BOOLEAN: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? false, 'toggle')],
-  STRING: (spec: InputSpecV2) => {
+const WIDGET_FACTORIES = Object.assign<Record<string, WidgetFactory>, Record<string, WidgetFactory>>(Object.create(null), {
+  INT: (spec) =>
+    withControl([numeric(spec, roundToStep(spec))], spec.options.control_after_generate ?? SEED_NAMES.has(spec.name), 'randomize'),
+  FLOAT: (spec) => withControl([numeric(spec, roundFloat(spec))], spec.options.control_after_generate, 'fixed'),
+  BOOLEAN: (spec) => [widget(spec.name, spec.options.default ?? false, 'toggle')],
+  STRING: (spec) => {
     const text = widget(spec.name, spec.options.default ?? '', 'text');
     if (spec.options.dynamicPrompts === true) text.transform = 'dynamic-prompt';
     return [text];
   },
-  MARKDOWN: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? '', 'markdown')],
+  MARKDOWN: (spec) => [widget(spec.name, spec.options.default ?? '', 'markdown')],
   COMBO: comboWidgets,
   COMFY_DYNAMICCOMBO_V3: dynamicComboWidgets,
-  IMAGEUPLOAD: (spec: InputSpecV2) => [widget(spec.name, 'image', 'button', true, false)],
-  AUDIO_UI: (spec: InputSpecV2) => [widget(spec.name, '', 'audio', false, true)],
-  AUDIOUPLOAD: (spec: InputSpecV2) => [widget(spec.name, '', 'button', true, false)],
-  COLOR: (spec: InputSpecV2) => [widget(spec.name, spec.options.default || '#000000', 'color')],
-  TEXTAREA: (spec: InputSpecV2) => [widget(spec.name, spec.options.default || '', 'textarea')],
-  PAINTER: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? '', 'painter')],
-  RANGE: (spec: InputSpecV2) => [widget(spec.name, spec.options.default ?? { min: 0, max: 1 }, 'range')],
-  CHART: (spec: InputSpecV2) => [widget(spec.name, spec.options.data || {}, 'chart')],
-  CURVE: (spec: InputSpecV2) => [widget(spec.name, spec.options.default, 'curve')],
-  IMAGECOMPARE: (spec: InputSpecV2) => [widget(spec.name, ['', ''], 'imagecompare', false, true)],
-  BOUNDING_BOX: (spec: InputSpecV2) => {
+  IMAGEUPLOAD: (spec) => [widget(spec.name, 'image', 'button', true, false)],
+  AUDIO_UI: (spec) => [widget(spec.name, '', 'audio', false, true)],
+  AUDIOUPLOAD: (spec) => [widget(spec.name, '', 'button', true, false)],
+  COLOR: (spec) => [widget(spec.name, spec.options.default || '#000000', 'color')],
+  TEXTAREA: (spec) => [widget(spec.name, spec.options.default || '', 'textarea')],
+  PAINTER: (spec) => [widget(spec.name, spec.options.default ?? '', 'painter')],
+  RANGE: (spec) => [widget(spec.name, spec.options.default ?? { min: 0, max: 1 }, 'range')],
+  CHART: (spec) => [widget(spec.name, spec.options.data || {}, 'chart')],
+  CURVE: (spec) => [widget(spec.name, spec.options.default, 'curve')],
+  IMAGECOMPARE: (spec) => [widget(spec.name, ['', ''], 'imagecompare', false, true)],
+  BOUNDING_BOX: (spec) => {
     const bounds = isRecord(spec.options.default) ? spec.options.default : { x: 0, y: 0, width: 512, height: 512 };
     return [widget(spec.name, { ...bounds }, 'boundingbox'), ...['x', 'y', 'width', 'height'].map((field) => widget(field, own(bounds, field), 'number', true, false))];
   },
@@ -105,11 +101,7 @@ function roundFloat(spec: InputSpecV2): ((value: unknown) => unknown) | undefine
 
 function comboWidgets(spec: InputSpecV2): Widget[] {
   const control = spec.options.control_after_generate;
-  if (spec.options.multi_select) {
-    const widgets = [widget(spec.name, [], 'multiselect')];
-    if (control) widgets.push(controlWidget(typeof control === 'string' ? control : 'fixed'));
-    return widgets;
-  }
+  if (spec.options.multi_select) return withControl([widget(spec.name, [], 'multiselect')], control, 'fixed');
   // VideoHelperSuite lists some choices as [value, widget specs]: choosing one adds its widgets.
   const added = new Map<unknown, unknown[]>();
   const values = spec.comboOptions.map((option) => {
@@ -138,11 +130,11 @@ function dynamicComboWidgets(spec: InputSpecV2): Widget[] {
   for (const option of Array.isArray(spec.options.options) ? spec.options.options : []) {
     if (!isRecord(option) || typeof option.key !== 'string' || options.has(option.key)) continue;
     const inputs = isRecord(option.inputs) ? option.inputs : {};
-    const specs: InputSpecV2[] = [];
-    for (const [group, isOptional] of [['required', false], ['optional', true]] as const) {
+    const specs = (['required', 'optional'] as const).flatMap((group) => {
       const entries = own(inputs, group);
-      if (isRecord(entries)) for (const key of Object.keys(entries)) specs.push(toSpecV2(`${spec.name}.${key}`, entries[key], isOptional));
-    }
+      if (!isRecord(entries)) return [];
+      return Object.entries(entries).map(([key, raw]) => toSpecV2(`${spec.name}.${key}`, raw, group === 'optional'));
+    });
     options.set(option.key, specs);
   }
   const combo = widget(spec.name, options.keys().next().value, 'combo');
@@ -180,26 +172,22 @@ export function toSpecV2(name: string, raw: unknown, isOptional: boolean): Input
 
 /** Entries of `input.required` / `input.optional`, with the core extensions' additions. */
 function definitionInputs(className: string, def: NodeDefinition): { required: [string, unknown][]; optional: [string, unknown][] } {
-  const entries = (group: unknown): [string, unknown][] => (isRecord(group) ? Object.keys(group).map((key) => [key, group[key]]) : []);
+  const entries = (group: unknown): [string, unknown][] => (isRecord(group) ? Object.entries(group) : []);
   const input = isRecord(def.input) ? def.input : {};
-  const required = entries(input.required);
-  const set = (name: string, spec: unknown) => {
-    const at = required.findIndex(([key]) => key === name);
-    if (at === -1) required.push([name, spec]);
-    else required[at] = [name, spec];
-  };
+  // A Map keeps an entry's place when it is set again, as the extensions' assignments do.
+  const required = new Map(entries(input.required));
   if (isRecord(input.required)) {
     // Comfy.AudioWidget, then Comfy.UploadAudio, then Comfy.UploadImage (their registration order).
-    if (AUDIO_UI_NODES.has(className)) set('audioUI', ['AUDIO_UI', {}]);
-    const audio = required.find(([key]) => key === 'audio')?.[1];
-    if (Array.isArray(audio) && isRecord(audio[1]) && audio[1].audio_upload === true) set('upload', ['AUDIOUPLOAD', {}]);
-    const media = required.find(([, spec]) => isMediaUploadCombo(spec));
+    if (AUDIO_UI_NODES.has(className)) required.set('audioUI', ['AUDIO_UI', {}]);
+    const audio = required.get('audio');
+    if (Array.isArray(audio) && isRecord(audio[1]) && audio[1].audio_upload === true) required.set('upload', ['AUDIOUPLOAD', {}]);
+    const media = [...required].find(([, spec]) => isMediaUploadCombo(spec));
     if (media) {
       const [mediaName, mediaSpec] = media as [string, unknown[]];
-      set('upload', ['IMAGEUPLOAD', { ...(isRecord(mediaSpec[1]) ? mediaSpec[1] : {}), imageInputName: mediaName }]);
+      required.set('upload', ['IMAGEUPLOAD', { ...(isRecord(mediaSpec[1]) ? mediaSpec[1] : {}), imageInputName: mediaName }]);
     }
   }
-  return { required, optional: entries(input.optional) };
+  return { required: [...required], optional: entries(input.optional) };
 }
 
 function isMediaUploadCombo(spec: unknown): boolean {
@@ -213,18 +201,20 @@ function isMediaUploadCombo(spec: unknown): boolean {
 function orderSpecs(def: NodeDefinition, specs: Map<string, InputSpecV2>): InputSpecV2[] {
   const order = isRecord(def.input_order) ? def.input_order : undefined;
   if (!order) return [...specs.values()];
-  const ordered: InputSpecV2[] = [];
-  for (const [group, optional] of [['required', false], ['optional', true]] as const) {
-    const names = order[group];
-    if (!Array.isArray(names)) continue;
-    for (const name of names) {
+  const listed = (['required', 'optional'] as const).flatMap((group) =>
+    (Array.isArray(order[group]) ? order[group] : []).flatMap((name: unknown) => {
       const spec = typeof name === 'string' ? specs.get(name) : undefined;
-      if (spec && spec.isOptional === optional) ordered.push(spec);
-    }
-  }
-  const seen = new Set(ordered.map((spec) => spec.name));
-  for (const spec of specs.values()) if (!seen.has(spec.name)) ordered.push(spec);
-  return ordered;
+      return spec && spec.isOptional === (group === 'optional') ? [spec] : [];
+    }),
+  );
+  const seen = new Set(listed);
+  return [...listed, ...[...specs.values()].filter((spec) => !seen.has(spec))];
+}
+
+/** The template of a node type the server defines; `null` for a type it lacks. */
+export function templateOf(objectInfo: ObjectInfo, type: string): NodeTemplate | null {
+  const def = own(objectInfo, type);
+  return isRecord(def) ? createNodeTemplate(type, def) : null;
 }
 
 /** Builds the template of a node type from its object_info definition. */
@@ -236,20 +226,16 @@ export function createNodeTemplate(className: string, def: NodeDefinition): Node
   // defaultInput on an optional input means forceInput (ComfyNodeDefImpl._migrateDefaultInput).
   for (const spec of specs.values()) if (spec.isOptional && spec.options.defaultInput) spec.options.forceInput = true;
 
+  // Sockets first, then the widgets with their sockets (addInputs).
   const ordered = orderSpecs(def, specs);
-  const sockets: SocketTemplate[] = [];
-  const widgets: Widget[] = [];
-  for (const spec of ordered) {
-    if (hasWidget(widgetTypeOf(spec)) && !spec.options.forceInput) continue;
-    if (spec.type === 'COMFY_AUTOGROW_V3') continue; // its sockets are added at run time; saved ones come back as extra inputs
-    sockets.push({ name: spec.name, type: matchTypeOf(spec) });
-  }
-  for (const spec of ordered) {
-    const type = widgetTypeOf(spec);
-    if (!hasWidget(type) || spec.options.forceInput) continue;
-    widgets.push(...createWidgets({ ...spec, type }));
-    sockets.push({ name: spec.name, type: spec.type, widgetName: spec.name });
-  }
+  const isWidget = (spec: InputSpecV2) => hasWidget(widgetTypeOf(spec)) && !spec.options.forceInput;
+  const shown = ordered.filter(isWidget);
+  // A COMFY_AUTOGROW_V3 input's sockets are added at run time; saved ones come back as extra inputs.
+  const sockets: SocketTemplate[] = ordered
+    .filter((spec) => !isWidget(spec) && spec.type !== 'COMFY_AUTOGROW_V3')
+    .map((spec) => ({ name: spec.name, type: matchTypeOf(spec) }));
+  const widgets = shown.flatMap((spec) => createWidgets({ ...spec, type: widgetTypeOf(spec) }));
+  sockets.push(...shown.map((spec) => ({ name: spec.name, type: spec.type, widgetName: spec.name })));
   if (className === 'CustomCombo' && widgets.length > 0) {
     // Comfy.CustomWidgets: an `index` widget (the choice's position among the options, worked out
     // when the prompt is made; it takes a saved slot but ignores it) and the first option widget.

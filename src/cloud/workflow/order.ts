@@ -22,8 +22,7 @@ export function computeExecutionOrder(graph: Graph): GraphNode[] {
     ordered.push(node);
     delete pending[String(node.id)];
     for (const output of node.outputs) {
-      if (!output.links || output.links.length === 0) continue;
-      for (const linkId of output.links) {
+      for (const linkId of output.links ?? []) {
         const link = graph.links.get(linkId);
         if (!link || visitedLinks.has(link.id)) continue;
         visitedLinks.add(link.id);

@@ -19,7 +19,7 @@ export type Resolved = { originId: string; originSlot: number; widget?: undefine
 
 export type ExecMap = Map<string, ExecNode>;
 
-export function createExecNode(node: GraphNode, path: string[], instance: GraphNode | undefined): ExecNode {
+export function createExecNode(node: GraphNode, path: string[] = [], instance?: GraphNode): ExecNode {
   return { id: [...path, String(node.id)].join(':'), node, path, instance };
 }
 

@@ -71,9 +71,8 @@ export function applyTextReplacements(graph: Graph, value: string, now: Date): s
     const split = text.split('.');
     if (split.length !== 2) return split[0]!.startsWith('date:') ? formatDate(split[0]!.substring(5), now) : match;
     const [name, widgetName] = split as [string, string];
-    let found = nodes.filter((node) => node.properties['Node name for S&R'] === name);
-    if (found.length === 0) found = nodes.filter((node) => node.title === name);
-    const widget = found[0]?.widgets.find((candidate) => candidate.name === widgetName);
+    const found = nodes.find((node) => node.properties['Node name for S&R'] === name) ?? nodes.find((node) => node.title === name);
+    const widget = found?.widgets.find((candidate) => candidate.name === widgetName);
     if (!widget) return match;
     // eslint-disable-next-line no-control-regex -- the characters file names cannot hold
     return String(widget.value ?? '').replaceAll(/[/?<>\\:*|"\x00-\x1F\x7F]/g, '_');

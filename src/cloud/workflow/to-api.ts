@@ -4,12 +4,12 @@
 // node that runs gets its widget values and its links, followed back to the node that produces
 // them. Links to nodes that do not run are dropped at the end.
 import type { Workflow, WorkflowNode } from '../shared/types.js';
-import type { ObjectInfo } from './validate.js';
+import { isUiWorkflow, type ObjectInfo } from './validate.js';
 import { WorkflowConversionError } from './errors.js';
-import { isUiWorkflow } from './format.js';
-import { expandGroupNodes } from './group-nodes.js';
+import { expandGroupNodes, isGroupType } from './group-nodes.js';
 import { loadWorkflow } from './load.js';
-import { isRecord, isVirtual, MODE_BYPASS, MODE_NEVER, type Graph, type Widget } from './model.js';
+import { isRecord } from '../../core/index.js';
+import { isVirtual, MODE_BYPASS, MODE_NEVER, type Graph, type GraphNode, type Widget } from './model.js';
 import { computeExecutionOrder } from './order.js';
 import { applyPrimitive, configurePrimitives } from './primitives.js';
 import { createExecNode, expandInstance, nodeRef, resolveInput, type ExecMap, type ExecNode } from './resolve.js';
@@ -49,25 +49,20 @@ export function toApiWorkflow(uiWorkflow: unknown, objectInfo: ObjectInfo, optio
   forEachGraph(root, configurePrimitives);
   const order = computeExecutionOrder(root);
 
-  // Virtual nodes apply themselves first (graphToPrompt: applyToGraph).
-  for (const node of order) {
-    // A node without a subgraph expands to itself.
-    const inner = expandInstance(new Map(), createExecNode(node, [], undefined));
-    for (const exec of inner) if (exec.node.kind === 'primitive') applyPrimitive(exec.node, now);
-  }
-
+  // Virtual nodes apply themselves before any node is made into the prompt (graphToPrompt:
+  // applyToGraph), those of muted and bypassed subgraphs too; a node without a subgraph expands to itself.
   const map: ExecMap = new Map();
   for (const node of order) {
-    const exec = createExecNode(node, [], undefined);
+    const exec = createExecNode(node);
+    for (const inner of expandInstance(new Map(), exec)) if (inner.node.kind === 'primitive') applyPrimitive(inner.node, now);
     map.set(exec.id, exec);
-    if (node.mode === MODE_NEVER || node.mode === MODE_BYPASS) continue;
-    if (node.subgraph) expandInstance(map, exec);
+    if (node.subgraph && !skipped(node)) expandInstance(map, exec);
   }
 
   const output: Workflow = Object.create(null);
   for (const exec of map.values()) {
     const { node } = exec;
-    if (isVirtual(node) || node.mode === MODE_NEVER || node.mode === MODE_BYPASS) continue;
+    if (isVirtual(node) || skipped(node)) continue;
     output[exec.id] = toApiNode(map, exec, root, random, now);
   }
 
@@ -79,10 +74,13 @@ export function toApiWorkflow(uiWorkflow: unknown, objectInfo: ObjectInfo, optio
   return output;
 }
 
+/** A muted or bypassed node: it is not in the prompt. */
+const skipped = (node: GraphNode) => node.mode === MODE_NEVER || node.mode === MODE_BYPASS;
+
 function toApiNode(map: ExecMap, exec: ExecNode, root: Graph, random: () => number, now: Date): WorkflowNode {
   const { node } = exec;
   if (node.kind !== 'comfy' || node.comfyClass === undefined) {
-    const group = node.type.startsWith('workflow>') || node.type.startsWith('workflow/');
+    const group = isGroupType(node.type);
     throw new WorkflowConversionError(
       group ? 'unsupported_node' : 'unknown_node_type',
       nodeRef(exec),

@@ -1,11 +1,74 @@
-import { isPlainObject, type Checker } from '../../core/index.js';
-import { isUiWorkflow } from './format.js';
+// Checking a workflow before it is sent: which of the two formats it is in (a caller who passes a
+// file saved from the web UI gets one clear hint instead of one validation issue per key), the
+// shape every submission needs, and its nodes against the server's definitions.
+import { isPlainObject, isRecord, own, type Checker } from '../../core/index.js';
 import { readNodeDefinition, type InputSpec, type ObjectInfo } from './node-definitions.js';
 import type { WorkflowIssue } from '../shared/errors.js';
-import type { Workflow } from '../shared/types.js';
+import type { Workflow, WorkflowNode } from '../shared/types.js';
+import type { UiWorkflow } from './types.js';
 
 // The definition types live beside the schemas that read them; re-exported for the modules that read definitions.
 export type { InputOptions, InputSpec, NodeDefinition, ObjectInfo } from './node-definitions.js';
+
+/**
+ * What `describeWorkflowFormat()` found: `ui` (saved from the web UI, needs converting), `api`
+ * (ready to submit), or `unknown`.
+ *
+ * @example
+ * ```ts
+ * const { format, hint } = describeWorkflowFormat(json);
+ * if (format === 'ui') console.log(hint);
+ * ```
+ */
+export interface WorkflowFormat {
+  /** `ui` (saved from the web UI: convert it with `toApiWorkflow()`), `api` (ready to submit) or `unknown`. */
+  format: 'ui' | 'api' | 'unknown';
+  /** One sentence for the caller, set when the value is not an API-format workflow. */
+  hint: string | undefined;
+}
+
+/** The sentence `submit` and `runWorkflow` give when handed a UI-format workflow. */
+export const UI_FORMAT_HINT =
+  'this is a workflow saved from the web UI (UI format); pass it through await toApiWorkflow(workflow, await cloud.nodes.list()) or let runWorkflow convert it';
+
+/**
+ * True for a workflow saved from the web UI (UI format): an object with a `nodes` array and a
+ * `links` array.
+ *
+ * @example
+ * ```ts
+ * const workflow = isUiWorkflow(json) ? await toApiWorkflow(json, await cloud.nodes.list()) : json;
+ * ```
+ */
+export function isUiWorkflow(value: unknown): value is UiWorkflow {
+  return isRecord(value) && Array.isArray(value.nodes) && Array.isArray(value.links);
+}
+
+/**
+ * Says which format a workflow is in, with a one-sentence hint when it is not the API format:
+ * `submit` and `runWorkflow` report this as a single issue.
+ *
+ * @example
+ * ```ts
+ * describeWorkflowFormat({ nodes: [], links: [] });
+ * // { format: 'ui', hint: 'this is a workflow saved from the web UI (UI format); pass it through await toApiWorkflow(...)...' }
+ * ```
+ */
+export function describeWorkflowFormat(value: unknown): WorkflowFormat {
+  if (isUiWorkflow(value)) return { format: 'ui', hint: UI_FORMAT_HINT };
+  if (!isRecord(value)) return { format: 'unknown', hint: HINTS.notAWorkflow };
+  if (Array.isArray(value.nodes) || ('nodes' in value && 'links' in value)) return { format: 'unknown', hint: HINTS.brokenUi };
+  if (isRecord(value.prompt)) return { format: 'unknown', hint: HINTS.requestBody };
+  const nodes = Object.values(value);
+  const api = nodes.length > 0 && nodes.every((node) => typeof (node as Partial<WorkflowNode> | null)?.class_type === 'string');
+  return api ? { format: 'api', hint: undefined } : { format: 'unknown', hint: HINTS.notAWorkflow };
+}
+
+const HINTS = {
+  notAWorkflow: 'a workflow is an object mapping node ids to {class_type, inputs} (API format), or the JSON saved from the web UI',
+  brokenUi: 'this looks like a workflow saved from the web UI but its "nodes" or "links" is not an array; save it again from the web UI',
+  requestBody: 'this looks like a request body ({prompt: ...}); pass the value of "prompt" instead',
+};
 
 /**
  * Options of `validateWorkflow()`.
@@ -36,12 +99,13 @@ export interface ValidateWorkflowOptions {
  */
 export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, options: ValidateWorkflowOptions = {}): WorkflowIssue[] {
   const issues: WorkflowIssue[] = [];
-  if (!workflow || typeof workflow !== 'object' || Array.isArray(workflow)) {
+  if (!isRecord(workflow)) {
     return [{ nodeId: '(workflow)', code: 'invalid_node', message: 'an object mapping node ids to nodes', received: workflow }];
   }
   // One issue for a file saved from the web UI, not one per top-level key.
   if (isUiWorkflow(workflow)) return [{ nodeId: '(workflow)', code: 'ui_format', message: UI_FORMAT_ISSUE, received: '(a UI-format workflow)' }];
   for (const [nodeId, node] of Object.entries(workflow)) {
+    const pending = (name: string) => options.pending?.has(`${nodeId}.${name}`) === true;
     if (!node || typeof node !== 'object' || typeof node.class_type !== 'string' || !node.inputs || typeof node.inputs !== 'object') {
       issues.push({ nodeId, code: 'invalid_node', message: 'a node {class_type: string, inputs: object}', received: node });
       continue;
@@ -60,7 +124,7 @@ export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, opt
     const required = definition.input.required ?? {};
     const optional = definition.input.optional ?? {};
     for (const name of Object.keys(required)) {
-      if ((node.inputs[name] === undefined || node.inputs[name] === null) && !options.pending?.has(`${nodeId}.${name}`)) {
+      if (node.inputs[name] == null && !pending(name)) {
         issues.push({ nodeId, input: name, code: 'missing_required_input', message: `required input "${name}" of ${node.class_type}` });
       }
     }
@@ -72,17 +136,12 @@ export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, opt
         if (!Object.hasOwn(workflow, source)) issues.push({ nodeId, input: name, code: 'missing_link_target', message: `a link to an existing node (node "${source}" is not in the workflow)`, received: value });
         continue;
       }
-      if (!spec || options.pending?.has(`${nodeId}.${name}`)) continue;
+      if (!spec || pending(name)) continue;
       const issue = checkLiteral(spec, value);
       if (issue) issues.push({ nodeId, input: name, received: value, ...issue });
     }
   }
   return issues;
-}
-
-/** A record's own entry: a node type or input named `constructor` is not `Object`'s. */
-function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 /**

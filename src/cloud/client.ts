@@ -1,18 +1,18 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, resolveBaseUrl, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions } from '../core/index.js';
-import { DefinitionCache, NodeDefinitionsResource } from './definitions.js';
+import { NodeDefinitionsResource } from './definitions.js';
 import { FilesResource } from './files.js';
 import { JobsResource } from './jobs.js';
 import { CLOUD_DEFAULTS, defined, resolvePolicy, WATCHER_RULES, type WatcherPolicyOptions } from './shared/defaults.js';
 import type { JobRoutes } from './shared/job-types.js';
 import { mapCloudError, type WorkflowIssue } from './shared/errors.js';
 import { JobReader } from './shared/job-reader.js';
-import { RelayTokens } from './shared/relay-tokens.js';
+import { RelayTokens } from './shared/wire.js';
 import type { StatusMapping } from './shared/status.js';
 import type { JobResult, Workflow } from './shared/types.js';
 import { validateWorkflow } from './workflow/validate.js';
 import { runWorkflow, type RunWorkflowOptions } from './run-workflow.js';
-import { checkWorkflowArgument, Submitter } from './submit.js';
+import { checkWorkflowArgument, DefinitionCache, Submitter } from './submit.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
 import { isUiWorkflow } from './workflow/format.js';

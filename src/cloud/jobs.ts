@@ -2,7 +2,7 @@ import { assertOptions, Checker, checkOptions, isPlainObject, REQUEST_RULES, rul
 import { JobControl } from './cancel.js';
 import { POLL_FLOOR_MS } from './shared/defaults.js';
 import type { JobReader } from './shared/job-reader.js';
-import type { RelayTokens } from './shared/relay-tokens.js';
+import type { RelayTokens } from './shared/wire.js';
 import type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './shared/job-types.js';
 import type { JobStatusInfo, NodeOutput, SubmitResult, Workflow } from './shared/types.js';
 import { checkWorkflowArgument, SUBMIT_RULES, type SubmitJobOptions, type Submitter } from './submit.js';

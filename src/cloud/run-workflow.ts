@@ -1,5 +1,4 @@
 import { callSafely, Checker, checkOptions, isPlainObject, Limiter, rule, throwIfAborted, TimeoutError, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
-import type { DefinitionCache } from './definitions.js';
 import { isFileInput, type FilesResource, type UploadOptions } from './files.js';
 import { WATCH_RULES, type JobsResource, type WatchOptions } from './jobs.js';
 import { CLOUD_DEFAULTS } from './shared/defaults.js';
@@ -7,7 +6,7 @@ import { InvalidWorkflowError, JobFailedError, OutputDownloadError, WatcherClose
 import { listOutputFiles } from './shared/outputs.js';
 import type { JobResult, OutputFile, SubmitResult, Workflow } from './shared/types.js';
 import { splitIssues, type ObjectInfo } from './workflow/validate.js';
-import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions, type Submitter } from './submit.js';
+import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type DefinitionCache, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import { WorkflowAddressError } from './workflow/address-error.js';

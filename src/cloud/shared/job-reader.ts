@@ -6,10 +6,9 @@ import { NotFoundError, paginateOffsets, path, redactUrl, ValidationError, type 
 import { CLOUD_DEFAULTS } from './defaults.js';
 import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './job-types.js';
 import { listOutputFiles, readOutputs } from './outputs.js';
-import type { RelayTokens } from './relay-tokens.js';
 import { historyStatus, mapJobStatus, type StatusMapping } from './status.js';
 import type { JobStatusInfo, NodeOutput } from './types.js';
-import { AnyObjectSchema, JobDetailSchema, JobListSchema, JobStatusSchema, QueueSchema, toEpochMs, toErrorInfo, toExtraData, toJobDetail, toJobPage, toJobQueue, toOutputs } from './wire.js';
+import { AnyObjectSchema, JobDetailSchema, JobListSchema, JobStatusSchema, QueueSchema, toEpochMs, toErrorInfo, toExtraData, toJobDetail, toJobPage, toJobQueue, toOutputs, type RelayTokens } from './wire.js';
 
 /**
  * What `JobReader` needs: the transport, and how this deployment answers.

@@ -1,5 +1,5 @@
 /// <reference lib="esnext.disposable" preserve="true" />
-import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, resolveBaseUrl, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions } from '../core/index.js';
+import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, resolveBaseUrl, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
 import { NodeDefinitionsResource } from './definitions.js';
 import { FilesResource } from './files.js';
 import { JobsResource } from './jobs.js';
@@ -8,7 +8,7 @@ import type { JobRoutes } from './shared/job-types.js';
 import { mapCloudError, type WorkflowIssue } from './shared/errors.js';
 import { JobReader } from './shared/job-reader.js';
 import { RelayTokens } from './shared/wire.js';
-import type { StatusMapping } from './shared/status.js';
+import { JOB_STATUSES, type StatusMapping } from './shared/status.js';
 import type { JobResult, Workflow } from './shared/types.js';
 import { validateWorkflow } from './workflow/validate.js';
 import { runWorkflow, type RunWorkflowOptions } from './run-workflow.js';
@@ -56,7 +56,7 @@ export interface CloudClientOptions extends ClientOptions {
   jobRoutes?: Partial<JobRoutes> | undefined;
 }
 
-const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'];
+const STATUS_ENTRY = rule.object({ status: rule.oneOf(JOB_STATUSES), terminal: rule.boolean });
 const CLOUD_CLIENT_RULES: OptionRules = Object.freeze({
   ...CLIENT_RULES,
   apiKey: credentialRule,
@@ -64,16 +64,8 @@ const CLOUD_CLIENT_RULES: OptionRules = Object.freeze({
   runtime: rule.oneOf(['cloud', 'local', 'auto']),
   clientId: rule.string,
   watcher: rule.object(WATCHER_RULES),
-  statusMap: rule.record((check, path, value) => checkOptions(check, path, value, { status: rule.oneOf(STATUSES), terminal: rule.boolean }), 'an object of raw status values to { status, terminal }'),
-  jobRoutes: rule.object({
-    cancel: (check, path, value) => {
-      if (value !== false) routeRule(check, path, value, true);
-    },
-    jobs: (check, path, value) => routeRule(check, path, value, false),
-    job: (check, path, value) => routeRule(check, path, value, true),
-    queue: (check, path, value) => routeRule(check, path, value, false),
-    interrupt: (check, path, value) => routeRule(check, path, value, false),
-  }),
+  statusMap: rule.record(STATUS_ENTRY, 'an object of raw status values to { status, terminal }'),
+  jobRoutes: rule.object({ cancel: route(true, true), jobs: route(false), job: route(true), queue: route(false), interrupt: route(false) }),
   outputRoutes: (check, path, value) => {
     if (value === undefined) return;
     if (!Array.isArray(value) || value.length === 0) return check.fail(path, 'a non-empty list of routes such as "/api/jobs/{id}"', value);
@@ -83,9 +75,13 @@ const CLOUD_CLIENT_RULES: OptionRules = Object.freeze({
   },
 });
 
-function routeRule(check: Checker, path: string, value: unknown, withId: boolean): void {
-  if (value === undefined) return;
-  if (typeof value !== 'string' || !value.startsWith('/') || (withId && !value.includes('{id}'))) check.fail(path, withId ? 'a route starting with "/" that holds "{id}"' : 'a route starting with "/"', value);
+/** A route of `jobRoutes`: a path, holding `{id}` when `withId`; `false` too when `orFalse`. */
+function route(withId: boolean, orFalse = false): Rule {
+  return (check, path, value) => {
+    if (value === undefined || (orFalse && value === false)) return;
+    const what = withId ? 'a route starting with "/" that holds "{id}"' : 'a route starting with "/"';
+    if (typeof value !== 'string' || !value.startsWith('/') || (withId && !value.includes('{id}'))) check.fail(path, what, value);
+  };
 }
 
 /**

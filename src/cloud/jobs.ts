@@ -1,6 +1,7 @@
 import { assertOptions, Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, waitRules, type HttpClient, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
 import { JobControl } from './cancel.js';
 import { POLL_FLOOR_MS } from './shared/defaults.js';
+import { JOB_STATUSES } from './shared/status.js';
 import type { JobReader } from './shared/job-reader.js';
 import type { RelayTokens } from './shared/wire.js';
 import type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './shared/job-types.js';
@@ -80,11 +81,10 @@ export interface JobsDeps {
   tokens: RelayTokens;
 }
 
-const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'];
 const LIST_RULES: OptionRules = Object.freeze({
   status: (check, path, value) => {
-    if (Array.isArray(value)) value.forEach((item, i) => check.oneOf(`${path}[${i}]`, item, STATUSES));
-    else check.oneOf(path, value, STATUSES);
+    if (Array.isArray(value)) value.forEach((item, i) => check.oneOf(`${path}[${i}]`, item, JOB_STATUSES));
+    else check.oneOf(path, value, JOB_STATUSES);
   },
   sortBy: rule.oneOf(['createdAt', 'executionTime']),
   sortOrder: rule.oneOf(['asc', 'desc']),

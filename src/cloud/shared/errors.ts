@@ -250,25 +250,14 @@ export class WatcherClosedError extends GraphcloudError {
  * ```
  */
 export function mapCloudError(error: ApiError, origin: string): GraphcloudError {
-  if (originOf(error.url) !== origin) return error;
+  const url = URL.canParse(error.url) ? new URL(error.url) : undefined;
+  if (url?.origin !== origin) return error;
   if (error.status === 402) return new InsufficientCreditsError(initOf(error));
   if (error.status === 429) return new SubscriptionInactiveError(initOf(error));
-  if (error.status === 400 && error.method === 'POST' && /\/prompt$/.test(pathOf(error.url))) {
-    const body = error.body;
-    if (!body || typeof body !== 'object') return error;
-    const record = body as Record<string, unknown>;
-    if (record.node_errors === undefined && (typeof record.error !== 'object' || record.error === null)) return error;
-    return new WorkflowValidationError(initOf(error), toNodeErrors(record.node_errors));
-  }
-  return error;
-}
-
-function originOf(url: string): string | undefined {
-  return URL.canParse(url) ? new URL(url).origin : undefined;
-}
-
-function pathOf(url: string): string {
-  return URL.canParse(url) ? new URL(url).pathname : '';
+  if (error.status !== 400 || error.method !== 'POST' || !/\/prompt$/.test(url.pathname)) return error;
+  const body = (error.body && typeof error.body === 'object' ? error.body : {}) as Record<string, unknown>;
+  if (body.node_errors === undefined && (typeof body.error !== 'object' || body.error === null)) return error;
+  return new WorkflowValidationError(initOf(error), toNodeErrors(body.node_errors));
 }
 
 // The server's reasons for rejecting a workflow, as lines a person can act on: each node with its

@@ -4,7 +4,7 @@
 // answers read by wire.ts (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
 import { NotFoundError, paginateOffsets, path, redactUrl, ValidationError, type HttpClient, type RequestOptions } from '../../core/index.js';
 import { CLOUD_DEFAULTS } from './defaults.js';
-import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './job-types.js';
+import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams, QueueItem } from './job-types.js';
 import { listOutputFiles, readOutputs } from './outputs.js';
 import { historyStatus, mapJobStatus, type StatusMapping } from './status.js';
 import type { JobStatusInfo, NodeOutput } from './types.js';
@@ -271,36 +271,29 @@ export class JobReader {
 
   /** A job of a local runtime without the job route: in its queue, in its history, or unknown. */
   async #findLocally(promptId: string, options: RequestOptions | undefined): Promise<JobDetail | undefined> {
-    const queue = await this.queue(options);
-    const queued = [...queue.running, ...queue.pending].find((item) => item.promptId === promptId);
-    const empty = { raw: '', createdAt: undefined, startedAt: undefined, endedAt: undefined, durationMs: undefined, error: undefined, outputsCount: undefined, preview: undefined, workflowId: undefined, extraData: undefined };
-    if (queued) return { ...empty, promptId, status: queued.status, raw: `queue:${queued.status}`, number: queued.number, outputs: Object.create(null) as JobDetail['outputs'], workflow: queued.workflow };
+    const queued = findQueued(await this.queue(options), promptId);
+    const none = Object.create(null) as JobDetail['outputs'];
+    if (queued) return { ...queuedSummary(queued), outputs: none, workflow: queued.workflow, extraData: undefined };
     const body = await this.#config.http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options });
     if (!Object.hasOwn(body, promptId)) return undefined;
     const status = historyStatus(promptId, body, this.#config.statusMap);
     const entry = AnyObjectSchema.safeParse(body[promptId]);
-    const prompt = entry.success && Array.isArray(entry.data.prompt) ? AnyObjectSchema.safeParse(entry.data.prompt[2]) : undefined;
+    // A history entry's prompt is [number, prompt_id, prompt, extra_data, outputs to execute].
+    const sent = entry.success && Array.isArray(entry.data.prompt) ? entry.data.prompt : [];
+    const prompt = AnyObjectSchema.safeParse(sent[2]);
     return {
-      ...empty,
-      promptId,
-      status: status.status,
-      raw: status.raw,
-      number: entry.success && Array.isArray(entry.data.prompt) && typeof entry.data.prompt[0] === 'number' ? entry.data.prompt[0] : undefined,
+      ...queuedSummary({ promptId, status: status.status, number: typeof sent[0] === 'number' ? sent[0] : undefined }, status.raw),
       error: status.status === 'failed' || status.status === 'cancelled' ? { message: status.errorMessage ?? `Job ${status.status}` } : undefined,
-      outputs: readOutputs(body, promptId) ?? (Object.create(null) as JobDetail['outputs']),
-      workflow: prompt?.success ? (prompt.data as JobDetail['workflow']) : undefined,
-      // A history entry's prompt is [number, prompt_id, prompt, extra_data, outputs to execute].
-      extraData: toExtraData(entry.success && Array.isArray(entry.data.prompt) ? entry.data.prompt[3] : undefined),
+      outputs: readOutputs(body, promptId) ?? none,
+      workflow: prompt.success ? (prompt.data as JobDetail['workflow']) : undefined,
+      extraData: toExtraData(sent[3]),
     };
   }
 
   /** Whether the job is in the queue (running or pending); `undefined` when the queue cannot be read. */
   async #queued(promptId: string, options: RequestOptions): Promise<boolean | undefined> {
-    const { http, tokens } = this.#config;
     try {
-      const body = await http.request({ method: 'GET', path: this.#routes.queue, schema: QueueSchema, options: tokens?.withToken(promptId, options) ?? options });
-      const queue = toJobQueue(body);
-      return [...queue.running, ...queue.pending].some((item) => item.promptId === promptId);
+      return findQueued(await this.queue(this.#config.tokens?.withToken(promptId, options) ?? options), promptId) !== undefined;
     } catch (error) {
       // A server without the route (a relay) cannot tell: the job is not counted as absent.
       if (error instanceof NotFoundError) return undefined;
@@ -319,6 +312,18 @@ export class JobReader {
     this.#runtime ??= 'local';
     return historyStatus(promptId, body, this.#config.statusMap);
   }
+}
+
+/** The job `promptId` of the queue, running or pending. */
+function findQueued(queue: JobQueue, promptId: string): QueueItem | undefined {
+  return [...queue.running, ...queue.pending].find((item) => item.promptId === promptId);
+}
+
+/** A listed job of which only the queue knows anything: its id, status and number. */
+function queuedSummary(item: Pick<JobSummary, 'promptId' | 'status' | 'number'>, raw = `queue:${item.status}`): JobSummary {
+  const { promptId, status, number } = item;
+  const times = { createdAt: undefined, startedAt: undefined, endedAt: undefined, durationMs: undefined };
+  return { promptId, status, raw, ...times, number, error: undefined, outputsCount: undefined, preview: undefined, workflowId: undefined };
 }
 
 function cancelledHere(promptId: string): JobStatusInfo {
@@ -392,20 +397,7 @@ export function historyPage(
   defaultLimit: number,
   statusMap?: Readonly<Record<string, StatusMapping>>,
 ): JobPage {
-  const queued = [...queue.running, ...queue.pending].map((item): JobSummary => ({
-    promptId: item.promptId,
-    status: item.status,
-    raw: `queue:${item.status}`,
-    createdAt: undefined,
-    startedAt: undefined,
-    endedAt: undefined,
-    durationMs: undefined,
-    number: item.number,
-    error: undefined,
-    outputsCount: undefined,
-    preview: undefined,
-    workflowId: undefined,
-  }));
+  const queued = [...queue.running, ...queue.pending].map((item) => queuedSummary(item));
   const inQueue = new Set(queued.map((job) => job.promptId));
   const done = Object.keys(history).filter((id) => !inQueue.has(id)).map((id) => historySummary(id, history[id], statusMap));
   const wanted = params.status === undefined ? undefined : new Set(typeof params.status === 'string' ? [params.status] : params.status);

@@ -1,4 +1,4 @@
-import { AnyObjectSchema, toOutputs } from './wire.js';
+import { AnyObjectSchema, toFileRef, toOutputs } from './wire.js';
 import type { FileRef, NodeOutput } from './types.js';
 
 /**
@@ -33,19 +33,12 @@ export function listOutputFiles(outputs: Record<string, NodeOutput>): OutputFile
     for (const [kind, list] of Object.entries(output)) {
       if (!Array.isArray(list)) continue;
       for (const item of list) {
-        const ref = asFileRef(item);
+        const ref = toFileRef(item);
         if (ref) found.push({ nodeId, kind, ref });
       }
     }
   }
   return found;
-}
-
-function asFileRef(item: unknown): FileRef | undefined {
-  if (!item || typeof item !== 'object') return undefined;
-  const { filename, subfolder, type } = item as Record<string, unknown>;
-  if (typeof filename !== 'string' || filename === '') return undefined;
-  return { filename, subfolder: typeof subfolder === 'string' ? subfolder : '', type: typeof type === 'string' ? type : 'output' };
 }
 
 /**

@@ -336,11 +336,20 @@ export function toErrorInfo(raw: unknown, fallback: string | null | undefined): 
   };
 }
 
-function toFileRef(raw: unknown): FileRef | undefined {
-  const ref = AnyObjectSchema.safeParse(raw);
-  if (!ref.success || typeof ref.data.filename !== 'string' || ref.data.filename === '') return undefined;
-  const text = (key: string) => (typeof ref.data[key] === 'string' ? ref.data[key] : undefined);
-  return { filename: ref.data.filename, subfolder: text('subfolder') ?? '', type: text('type') ?? 'output' };
+/**
+ * Reads a file reference (`{filename, subfolder?, type?}`, an output list's item or a listed job's
+ * preview); `undefined` for anything else.
+ *
+ * @example
+ * ```ts
+ * toFileRef({ filename: 'a.png' }); // { filename: 'a.png', subfolder: '', type: 'output' }
+ * ```
+ */
+export function toFileRef(item: unknown): FileRef | undefined {
+  if (!item || typeof item !== 'object') return undefined;
+  const { filename, subfolder, type } = item as Record<string, unknown>;
+  if (typeof filename !== 'string' || filename === '') return undefined;
+  return { filename, subfolder: typeof subfolder === 'string' ? subfolder : '', type: typeof type === 'string' ? type : 'output' };
 }
 
 // The job tokens of a relay (graphcloud/server): docs/browser.md.

@@ -140,7 +140,7 @@ export class CloudClient {
     const reader = new JobReader({ http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens, routes });
     this.#hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens });
     this.#definitions = new DefinitionCache(http);
-    this.#submitter = new Submitter({ http, clientId: this.clientId, runtime, reader, definitions: this.#definitions, tokens });
+    this.#submitter = new Submitter({ http, clientId: this.clientId, reader, definitions: this.#definitions, tokens });
     this.nodes = new NodeDefinitionsResource(http, this.#definitions);
     this.files = new FilesResource(http, tokens);
     this.jobs = new JobsResource({ http, reader, hub: this.#hub, submitter: this.#submitter, routes, tokens });

@@ -1,8 +1,8 @@
 // Saving a run's outputs into a folder (Node, Bun, Deno): one file per output, named after the
 // server's file name made safe, streamed to disk, never overwriting unless asked. `node:fs` is
 // reached at run time (as src/core/files.ts does), so browser bundles hold no `node:` import.
-import { Limiter, ValidationError, type RequestOptions } from '../core/index.js';
-import { listOutputFiles } from './shared/outputs.js';
+import { ValidationError, type RequestOptions } from '../core/index.js';
+import { eachFile, listOutputFiles } from './shared/outputs.js';
 import type { FileRef, NodeOutput, OutputFile } from './shared/types.js';
 
 /**
@@ -75,7 +75,6 @@ interface NodePath {
   join(...parts: string[]): string;
 }
 
-const CONCURRENCY = 4;
 const MAX_NAME = 180;
 
 /**
@@ -106,23 +105,11 @@ export async function saveOutputs(getResponse: (ref: FileRef, options: RequestOp
     const taken = (await Promise.all(plan.map(async (file) => ((await exists(fs, file.path)) ? file.path : undefined)))).filter((p) => p !== undefined);
     if (taken.length > 0) throw new ValidationError([{ path: 'dir', rule: 'a folder without files of these names, or overwrite: true', received: taken }], 'cloud.files.saveOutputs()');
   }
-  const stop = new AbortController();
-  const signal = request.signal ? AbortSignal.any([request.signal, stop.signal]) : stop.signal;
-  const limiter = new Limiter(CONCURRENCY);
-  try {
-    return await Promise.all(
-      plan.map((file) =>
-        limiter.run(async (): Promise<SavedOutput> => {
-          const body = file.data ?? (await getResponse(file.ref, { ...request, signal })).body;
-          const bytes = await writeFile(fs, file.path, body, overwrite ? 'w' : 'wx');
-          return { nodeId: file.nodeId, kind: file.kind, ref: file.ref, path: file.path, bytes };
-        }, signal),
-      ),
-    );
-  } catch (error) {
-    stop.abort(error);
-    throw error;
-  }
+  return eachFile(plan, async (file, signal): Promise<SavedOutput> => {
+    const body = file.data ?? (await getResponse(file.ref, { ...request, signal })).body;
+    const bytes = await writeFile(fs, file.path, body, overwrite ? 'w' : 'wx');
+    return { nodeId: file.nodeId, kind: file.kind, ref: file.ref, path: file.path, bytes };
+  }, request.signal);
 }
 
 /** Writes bytes or a stream to `path`; a failure removes what was written. */

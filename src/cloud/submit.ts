@@ -75,43 +75,6 @@ export function checkWorkflowArgument(check: Checker, workflow: unknown): void {
   else check.issues.push(...shape.issues);
 }
 
-/**
- * Whether the server keeps a prompt id chosen by the client: a local runtime does, the cloud
- * assigns its own. Known from `runtime`, or learned from the first answer (an echoed id).
- *
- * @example
- * ```ts
- * const ids = new PromptIds('auto', reader);
- * const chosen = ids.choose(); // a UUID, or undefined once the server is known to ignore it
- * ```
- */
-class PromptIds {
-  readonly #runtime: 'cloud' | 'local' | 'auto';
-  readonly #reader: JobReader;
-  #kept: boolean | undefined;
-
-  constructor(runtime: 'cloud' | 'local' | 'auto', reader: JobReader) {
-    this.#runtime = runtime;
-    this.#reader = reader;
-  }
-
-  /** True when this server is known to keep the ids the client chooses. */
-  get kept(): boolean {
-    return this.#kept ?? (this.#runtime === 'local' || this.#reader.runtime === 'local');
-  }
-
-  /** A new id to send, or `undefined` for a server known to ignore it (the cloud). */
-  choose(): string | undefined {
-    const ignored = this.#kept === false || this.#runtime === 'cloud' || (this.#runtime === 'auto' && this.#reader.runtime === 'cloud');
-    return ignored ? undefined : globalThis.crypto.randomUUID();
-  }
-
-  /** The answer named `answered` for the id `chosen`. */
-  learn(chosen: string | undefined, answered: string): void {
-    if (chosen !== undefined) this.#kept = chosen === answered;
-  }
-}
-
 // Issues a stale copy can cause: a node pack installed, a file uploaded or a model added since
 // the copy was fetched (a local runtime changes while it runs).
 const STALE: ReadonlySet<WorkflowIssue['code']> = new Set(['unknown_class_type', 'not_in_options']);
@@ -164,6 +127,16 @@ export class DefinitionCache {
   }
 
   /**
+   * Checks a workflow (`check()`): its errors throw an `InvalidWorkflowError` naming `context`; its
+   * warnings (nodes left unchecked) are returned.
+   */
+  async validate(workflow: Workflow, options: Parameters<DefinitionCache['check']>[1], context: string): Promise<WorkflowIssue[]> {
+    const { errors, warnings } = splitIssues(await this.check(workflow, options));
+    if (errors.length > 0) throw new InvalidWorkflowError(errors, context);
+    return warnings;
+  }
+
+  /**
    * Converts a UI-format workflow with the definitions (fetched once per client). A node type the
    * cached copy lacks may have been installed since: the definitions are fetched once more before
    * the conversion error is reported.
@@ -207,23 +180,17 @@ export class DefinitionCache {
  *
  * @example
  * ```ts
- * const submitter = new Submitter({ http, clientId, runtime: 'auto', reader, definitions, tokens });
+ * const submitter = new Submitter({ http, clientId, reader, definitions, tokens });
  * const { promptId } = await submitter.submit(workflow, { partnerApiKey: true }, 'cloud.jobs.submit()');
  * ```
  */
 export class Submitter {
-  readonly #http: HttpClient;
-  readonly #clientId: string;
-  readonly #definitions: DefinitionCache;
-  readonly #tokens: RelayTokens;
-  readonly #ids: PromptIds;
+  readonly #parts: ConstructorParameters<typeof Submitter>[0];
+  /** Whether the server kept the last prompt id the client chose (an echoed id); unknown until one is answered. */
+  #kept: boolean | undefined;
 
-  constructor(parts: { http: HttpClient; clientId: string; runtime: 'cloud' | 'local' | 'auto'; reader: JobReader; definitions: DefinitionCache; tokens: RelayTokens }) {
-    this.#http = parts.http;
-    this.#clientId = parts.clientId;
-    this.#definitions = parts.definitions;
-    this.#tokens = parts.tokens;
-    this.#ids = new PromptIds(parts.runtime, parts.reader);
+  constructor(parts: { http: HttpClient; clientId: string; reader: JobReader; definitions: DefinitionCache; tokens: RelayTokens }) {
+    this.#parts = parts;
   }
 
   /**
@@ -237,22 +204,20 @@ export class Submitter {
     context: string,
     prepared: { warnings?: WorkflowIssue[] | undefined; onChosen?: ((promptId: string) => void) | undefined } = {},
   ): Promise<SubmitResult> {
-    const http = this.#http;
-    const ids = this.#ids;
+    const { http, clientId, reader, definitions, tokens } = this.#parts;
     const { validate = true, partnerApiKey, extraData, promptId, ...request } = options ?? {};
-    const workflow = await toApiFormat(this.#definitions, input, request, context);
-    let warnings = prepared.warnings ?? [];
-    if (validate) {
-      const issues = splitIssues(await this.#definitions.check(workflow, request));
-      if (issues.errors.length > 0) throw new InvalidWorkflowError(issues.errors, context);
-      warnings = issues.warnings;
-    }
+    const url = redactUrl(`${http.baseUrl}/api/prompt`);
+    const workflow = await toApiFormat(definitions, input, request, context);
+    const warnings = validate ? await definitions.validate(workflow, request, context) : (prepared.warnings ?? []);
     const extra: Record<string, unknown> = { ...extraData };
     if (partnerApiKey === true) extra.api_key_platform_org = await clientKey(http, context);
     else if (typeof partnerApiKey === 'string') extra.api_key_platform_org = partnerApiKey;
-    const chosen = promptId ?? ids.choose();
-    if (chosen !== undefined && ids.kept) prepared.onChosen?.(chosen);
-    const json = { prompt: workflow, client_id: this.#clientId, ...(chosen ? { prompt_id: chosen } : {}), ...(Object.keys(extra).length > 0 ? { extra_data: extra } : {}) };
+    // A local runtime keeps the prompt id the client chooses, so a lost answer can be looked up; the
+    // cloud assigns its own, so none is sent to it (the runtime is the reader's, or the last answer's).
+    const chosen = promptId ?? (this.#kept === false || reader.runtime === 'cloud' ? undefined : globalThis.crypto.randomUUID());
+    if (this.#keeps(chosen)) prepared.onChosen?.(chosen);
+    const json = { prompt: workflow, client_id: clientId, ...(chosen ? { prompt_id: chosen } : {}) };
+    if (Object.keys(extra).length > 0) Object.assign(json, { extra_data: extra });
     // Every credential this request carries is scrubbed from whatever the server echoes.
     const secrets = [typeof extra.api_key_platform_org === 'string' ? extra.api_key_platform_org : '', (await http.credential()) ?? ''];
     // finishOnClose: once sent, a submission's answer names the job; close() must not lose it.
@@ -260,7 +225,8 @@ export class Submitter {
       // A refused connection sent nothing: the ConnectionError says it is safe to submit again.
       if (error instanceof ConnectionError && error.notSent) throw error;
       // Otherwise the request may have reached the server: say so, since a blind retry would run (and bill) the job twice.
-      if (error instanceof ConnectionError || error instanceof TimeoutError) throw new SubmissionUnknownError(redactUrl(`${http.baseUrl}/api/prompt`), error, chosen, chosen !== undefined && ids.kept);
+      const maybeSent = error instanceof ConnectionError || error instanceof TimeoutError;
+      if (maybeSent) throw new SubmissionUnknownError(url, error, chosen, this.#keeps(chosen));
       // The server's own words, with each node's title from the workflow sent.
       if (error instanceof WorkflowValidationError) throw new WorkflowValidationError(initOf(error), error.nodeErrors, workflow);
       throw error;
@@ -273,12 +239,17 @@ export class Submitter {
       throw new WorkflowError(message, typeof error === 'object' && error ? (error.type ?? undefined) : undefined, toNodeErrors(body.node_errors), body, body.prompt_id ?? undefined);
     }
     // Watching or looking the job up puts its id in a URL: one no URL can carry would fail there, or reach another route.
-    checkAnsweredId(answer.prompt_id, { field: 'prompt_id', work: 'job', body: http.scrub(answer), method: 'POST', url: redactUrl(`${http.baseUrl}/api/prompt`) });
-    ids.learn(chosen, answer.prompt_id);
+    checkAnsweredId(answer.prompt_id, { field: 'prompt_id', work: 'job', body: http.scrub(answer), method: 'POST', url });
+    if (chosen !== undefined) this.#kept = chosen === answer.prompt_id;
     // Submitted through a relay (graphcloud/server): its token opens the job's routes and socket messages.
-    this.#tokens.set(answer.prompt_id, answer.relay_token);
-    const relayToken = this.#tokens.get(answer.prompt_id);
+    tokens.set(answer.prompt_id, answer.relay_token);
+    const relayToken = tokens.get(answer.prompt_id);
     return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors, ...(relayToken === undefined ? {} : { relayToken }), ...(warnings.length > 0 ? { warnings } : {}) };
+  }
+
+  /** True when an id was chosen and this server is known to keep the ids the client chooses. */
+  #keeps(chosen: string | undefined): chosen is string {
+    return chosen !== undefined && (this.#kept ?? this.#parts.reader.runtime === 'local');
   }
 }
 

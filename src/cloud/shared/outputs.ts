@@ -1,3 +1,4 @@
+import { Limiter } from '../../core/index.js';
 import { AnyObjectSchema, toFileRef, toOutputs } from './wire.js';
 import type { FileRef, NodeOutput } from './types.js';
 
@@ -39,6 +40,30 @@ export function listOutputFiles(outputs: Record<string, NodeOutput>): OutputFile
     }
   }
   return found;
+}
+
+/** Output files fetched or written at once (`runWorkflow({ download: true })`, `saveOutputs()`). */
+const FILE_CONCURRENCY = 4;
+
+/**
+ * Runs `task` for each output file, a few at a time: the first failure aborts the signal the others
+ * were given, and rejects.
+ *
+ * @example
+ * ```ts
+ * const sizes = await eachFile(listOutputFiles(outputs), async ({ ref }, signal) => (await get(ref, signal)).byteLength, signal);
+ * ```
+ */
+export async function eachFile<F, T>(files: F[], task: (file: F, signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T[]> {
+  const stop = new AbortController();
+  const both = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+  const limiter = new Limiter(FILE_CONCURRENCY);
+  try {
+    return await Promise.all(files.map((file) => limiter.run(() => task(file, both), both)));
+  } catch (error) {
+    stop.abort(error);
+    throw error;
+  }
 }
 
 /**

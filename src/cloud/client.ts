@@ -296,7 +296,7 @@ export declare namespace CloudClient {
   /** A downloaded output file (`runWorkflow({ download: true })`). */
   export type OutputFile = import('./shared/types.js').OutputFile;
   /** A file reference found in a job's outputs (`listOutputFiles()`). */
-  export type OutputFileRef = import('./shared/outputs.js').OutputFileRef;
+  export type OutputFileRef = import('./shared/types.js').OutputFileRef;
   /** Why a run failed. */
   export type JobErrorInfo = import('./shared/types.js').JobErrorInfo;
   /** The server's errors of one node. */

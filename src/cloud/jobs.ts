@@ -1,4 +1,4 @@
-import { assertOptions, Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, waitRules, type HttpClient, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
+import { assertOptions, Checker, checkOptions, REQUEST_RULES, rule, waitRules, type HttpClient, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
 import { JobControl } from './cancel.js';
 import { POLL_FLOOR_MS } from './shared/defaults.js';
 import { JOB_STATUSES } from './shared/status.js';
@@ -42,9 +42,7 @@ export const WATCH_RULES: OptionRules = Object.freeze(waitRules(POLL_FLOOR_MS));
 const JOB_WATCH_RULES: OptionRules = Object.freeze({
   ...WATCH_RULES,
   relayToken: rule.string,
-  workflow: (check, path, value) => {
-    if (value !== undefined && !isPlainObject(value)) check.fail(path, 'an API-format workflow (an object of nodes by id)', value);
-  },
+  workflow: rule.record(rule.any, 'an API-format workflow (an object of nodes by id)'),
 });
 
 /**

@@ -3,8 +3,8 @@ import { isFileInput, type FilesResource, type UploadOptions } from './files.js'
 import { WATCH_RULES, type JobsResource, type WatchOptions } from './jobs.js';
 import { CLOUD_DEFAULTS } from './shared/defaults.js';
 import { JobFailedError, OutputDownloadError, WatcherClosedError } from './shared/errors.js';
-import { eachFile, listOutputFiles, type OutputFileRef } from './shared/outputs.js';
-import type { JobResult, OutputFile, SubmitResult, Workflow } from './shared/types.js';
+import { eachFile, listOutputFiles } from './shared/outputs.js';
+import type { JobResult, OutputFile, OutputFileRef, SubmitResult, Workflow } from './shared/types.js';
 import type { ObjectInfo } from './workflow/validate.js';
 import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type DefinitionCache, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';

@@ -3,7 +3,7 @@
 // reached at run time (as src/core/files.ts does), so browser bundles hold no `node:` import.
 import { ValidationError, type RequestOptions } from '../core/index.js';
 import { eachFile, listOutputFiles } from './shared/outputs.js';
-import type { FileRef, NodeOutput, OutputFile } from './shared/types.js';
+import type { FileRef, NodeOutput, OutputFile, OutputFileRef } from './shared/types.js';
 
 /**
  * Options of `cloud.files.saveOutputs()`.
@@ -30,13 +30,7 @@ export interface SaveOutputsOptions extends RequestOptions {
  * for (const { path, nodeId, bytes } of await cloud.files.saveOutputs(result, './out')) console.log(nodeId, path, bytes);
  * ```
  */
-export interface SavedOutput {
-  /** The id of the node that produced the file. */
-  nodeId: string;
-  /** The output list it came from (`images`, `video`...). */
-  kind: string;
-  /** The file's reference on the server. */
-  ref: FileRef;
+export interface SavedOutput extends OutputFileRef {
   /** Where it was written. */
   path: string;
   /** The file's size, in bytes. */
@@ -102,7 +96,8 @@ export async function saveOutputs(getResponse: (ref: FileRef, options: RequestOp
   });
   await fs.promises.mkdir(dir, { recursive: true });
   if (!overwrite) {
-    const taken = (await Promise.all(plan.map(async (file) => ((await exists(fs, file.path)) ? file.path : undefined)))).filter((p) => p !== undefined);
+    const found = await Promise.all(plan.map((file) => fs.promises.stat(file.path).then(() => file.path, () => undefined)));
+    const taken = found.filter((p) => p !== undefined);
     if (taken.length > 0) throw new ValidationError([{ path: 'dir', rule: 'a folder without files of these names, or overwrite: true', received: taken }], 'cloud.files.saveOutputs()');
   }
   return eachFile(plan, async (file, signal): Promise<SavedOutput> => {
@@ -180,13 +175,6 @@ function uniqueName(name: string, taken: Set<string>): string {
 
 function refKey(nodeId: string, kind: string, ref: FileRef): string {
   return JSON.stringify([nodeId, kind, ref.filename, ref.subfolder ?? '', ref.type ?? 'output']);
-}
-
-async function exists(fs: NodeFs, path: string): Promise<boolean> {
-  return fs.promises.stat(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** The runtime's `node:fs` and `node:path`, reached without an import statement. */

@@ -43,9 +43,7 @@ const partnerKeyRule: Rule = (check, path, value) => {
   // The value is a secret: never echo it.
   if (value !== undefined && typeof value !== 'boolean' && (typeof value !== 'string' || value.trim() === '')) check.fail(path, 'true (reuse the client key), false, or a non-empty key string', typeof value);
 };
-const extraDataRule: Rule = (check, path, value) => {
-  if (value !== undefined && !isPlainObject(value)) check.fail(path, 'an object of extra_data fields', value);
-};
+const extraDataRule = rule.record(rule.any, 'an object of extra_data fields');
 
 const promptIdRule: Rule = (check, path, value) => {
   if (value !== undefined && (typeof value !== 'string' || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value))) check.fail(path, 'a lowercase UUID', value);

@@ -1,23 +1,6 @@
 import { Limiter } from '../../core/index.js';
 import { AnyObjectSchema, toFileRef, toOutputs } from './wire.js';
-import type { FileRef, NodeOutput } from './types.js';
-
-/**
- * A file reference found in a job's outputs.
- *
- * @example
- * ```ts
- * const found: OutputFileRef = { nodeId: '9', kind: 'images', ref: { filename: 'a.png', subfolder: '', type: 'output' } };
- * ```
- */
-export interface OutputFileRef {
-  /** The id of the node whose output lists the file. */
-  nodeId: string;
-  /** The output list it is in (`images`, `video`, `audio`, `gifs`, or a node pack's own). */
-  kind: string;
-  /** The file's reference: `cloud.files.get(ref)` downloads it. */
-  ref: FileRef;
-}
+import type { NodeOutput, OutputFileRef } from './types.js';
 
 /**
  * Every file reference (`{filename, subfolder?, type?}`) in an outputs map, in node order.

@@ -11,7 +11,7 @@ import { RelayTokens } from './shared/wire.js';
 import { JOB_STATUSES, type StatusMapping } from './shared/status.js';
 import type { JobResult, Workflow } from './shared/types.js';
 import { validateWorkflow } from './workflow/validate.js';
-import { runWorkflow, type RunWorkflowOptions } from './run-workflow.js';
+import { runWorkflow, type RunParts, type RunWorkflowOptions } from './run-workflow.js';
 import { checkWorkflowArgument, DefinitionCache, Submitter } from './submit.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
@@ -107,10 +107,8 @@ export class CloudClient {
   readonly files: FilesResource;
   /** Jobs: `submit()`, `get()`, `list()`, `listAll()`, `getQueue()`, `cancel()`, `interruptAll()`, `getStatus()`, `getOutputs()`, `watch()`, `stats()`. */
   readonly jobs: JobsResource;
-  readonly #http: HttpClient;
-  readonly #hub: WatchHub;
-  readonly #definitions: DefinitionCache;
-  readonly #submitter: Submitter;
+  /** What `runWorkflow()` runs over: the transport, the resources, the watch hub and the submitter. */
+  readonly #run: RunParts;
 
   constructor(options: CloudClientOptions) {
     const check = new Checker();
@@ -124,7 +122,7 @@ export class CloudClient {
     const { apiKey, WebSocket, runtime = 'auto', clientId, watcher: _watcher, statusMap, outputRoutes, jobRoutes, ...core } = options;
     // A path (a relay on the page's own server) was checked above to resolve in this page.
     const origin = new URL(resolveBaseUrl(core.baseUrl) ?? core.baseUrl).origin;
-    this.#http = new HttpClient({
+    const http = new HttpClient({
       ...core,
       auth: apiKey === undefined ? undefined : { scheme: 'api-key', credential: apiKey },
       // The cloud's 429 means "subscription inactive": retrying never helps.
@@ -132,18 +130,18 @@ export class CloudClient {
       mapError: (error) => mapCloudError(error, origin),
       clientName: 'CloudClient',
     });
-    this.baseUrl = this.#http.baseUrl;
+    this.baseUrl = http.baseUrl;
     this.clientId = clientId ?? globalThis.crypto.randomUUID();
-    const http = this.#http;
     const tokens = new RelayTokens();
     const routes = { ...CLOUD_DEFAULTS.jobRoutes, ...defined(jobRoutes) };
     const reader = new JobReader({ http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens, routes });
-    this.#hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens });
-    this.#definitions = new DefinitionCache(http);
-    this.#submitter = new Submitter({ http, clientId: this.clientId, reader, definitions: this.#definitions, tokens });
-    this.nodes = new NodeDefinitionsResource(http, this.#definitions);
+    const hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens });
+    const definitions = new DefinitionCache(http);
+    const submitter = new Submitter({ http, clientId: this.clientId, reader, definitions, tokens });
+    this.nodes = new NodeDefinitionsResource(http, definitions);
     this.files = new FilesResource(http, tokens);
-    this.jobs = new JobsResource({ http, reader, hub: this.#hub, submitter: this.#submitter, routes, tokens });
+    this.jobs = new JobsResource({ http, reader, hub, submitter, routes, tokens });
+    this.#run = { http, definitions, files: this.files, jobs: this.jobs, hub, submitter };
   }
 
   /**
@@ -159,7 +157,7 @@ export class CloudClient {
    * ```
    */
   async runWorkflow(workflow: Workflow | UiWorkflow, options?: RunWorkflowOptions): Promise<JobResult> {
-    return runWorkflow({ http: this.#http, definitions: this.#definitions, files: this.files, jobs: this.jobs, hub: this.#hub, submitter: this.#submitter }, workflow, options);
+    return runWorkflow(this.#run, workflow, options);
   }
 
   /**
@@ -176,10 +174,10 @@ export class CloudClient {
     checkWorkflowArgument(check, workflow);
     checkOptions(check, 'options', options, REQUEST_RULES);
     check.throwIfInvalid('cloud.validateWorkflow()');
-    this.#http.throwIfClosed();
+    this.#run.http.throwIfClosed();
     // A file saved from the web UI is one issue (with the way to convert it), not one per key.
     if (isUiWorkflow(workflow)) return validateWorkflow(workflow as unknown as Workflow, {});
-    return this.#definitions.check(workflow, options);
+    return this.#run.definitions.check(workflow, options);
   }
 
   /**
@@ -193,7 +191,7 @@ export class CloudClient {
    * ```
    */
   async close(): Promise<void> {
-    this.#http.close();
+    this.#run.http.close();
   }
 
   /**

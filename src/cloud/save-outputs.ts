@@ -122,16 +122,12 @@ async function writeFile(fs: NodeFs, path: string, body: Uint8Array | ReadableSt
       await handle.write(body);
       bytes = body.byteLength;
     } else if (body) {
-      const reader = body.getReader();
-      try {
-        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-          await handle.write(chunk.value);
-          bytes += chunk.value.byteLength;
-        }
-      } catch (error) {
-        await reader.cancel(error).catch(() => undefined);
-        throw error;
-      }
+      // A failed write cancels the download with its error; a failed download rejects the pipe.
+      const write = async (chunk: Uint8Array) => {
+        await handle.write(chunk);
+        bytes += chunk.byteLength;
+      };
+      await body.pipeTo(new WritableStream({ write }));
     }
     await handle.close();
     return bytes;

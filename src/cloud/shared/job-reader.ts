@@ -8,7 +8,7 @@ import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParam
 import { listOutputFiles, readOutputs } from './outputs.js';
 import { historyStatus, mapJobStatus, type StatusMapping } from './status.js';
 import type { JobStatusInfo, NodeOutput } from './types.js';
-import { AnyObjectSchema, JobDetailSchema, JobListSchema, JobStatusSchema, QueueSchema, toEpochMs, toErrorInfo, toExtraData, toJobDetail, toJobPage, toJobQueue, toOutputs, type RelayTokens } from './wire.js';
+import { AnyObjectSchema, jobTimes, JobDetailSchema, JobListSchema, JobStatusSchema, QueueSchema, toEpochMs, toErrorInfo, toExtraData, toJobDetail, toJobPage, toJobQueue, toOutputs, type RelayTokens } from './wire.js';
 
 /**
  * What `JobReader` needs: the transport, and how this deployment answers.
@@ -322,8 +322,8 @@ function findQueued(queue: JobQueue, promptId: string): QueueItem | undefined {
 /** A listed job of which only the queue knows anything: its id, status and number. */
 function queuedSummary(item: Pick<JobSummary, 'promptId' | 'status' | 'number'>, raw = `queue:${item.status}`): JobSummary {
   const { promptId, status, number } = item;
-  const times = { createdAt: undefined, startedAt: undefined, endedAt: undefined, durationMs: undefined };
-  return { promptId, status, raw, ...times, number, error: undefined, outputsCount: undefined, preview: undefined, workflowId: undefined };
+  const none = { error: undefined, outputsCount: undefined, preview: undefined, workflowId: undefined };
+  return { promptId, status, raw, ...jobTimes(), number, ...none };
 }
 
 function cancelledHere(promptId: string): JobStatusInfo {
@@ -367,10 +367,7 @@ export function historySummary(promptId: string, entry: unknown, statusMap?: Rea
     promptId,
     status: info.status,
     raw: info.raw,
-    createdAt: time(extra.success ? extra.data.create_time : undefined),
-    startedAt,
-    endedAt,
-    durationMs: startedAt !== undefined && endedAt !== undefined && endedAt >= startedAt ? endedAt - startedAt : undefined,
+    ...jobTimes(time(extra.success ? extra.data.create_time : undefined), startedAt, endedAt),
     number: typeof prompt[0] === 'number' ? prompt[0] : undefined,
     error: failed ? (toErrorInfo(message(['execution_error']), info.errorMessage) ?? { message: info.errorMessage ?? `Job ${info.status}` }) : undefined,
     outputsCount: files.length,

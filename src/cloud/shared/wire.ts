@@ -209,6 +209,19 @@ export function toEpochMs(value: number | null | undefined): number | undefined 
 }
 
 /**
+ * A listed job's times in ms since the epoch, and its duration when it started and ended.
+ *
+ * @example
+ * ```ts
+ * jobTimes(1_000, 2_000, 5_000).durationMs; // 3000
+ * ```
+ */
+export function jobTimes(createdAt?: number, startedAt?: number, endedAt?: number) {
+  const durationMs = startedAt !== undefined && endedAt !== undefined && endedAt >= startedAt ? endedAt - startedAt : undefined;
+  return { createdAt, startedAt, endedAt, durationMs };
+}
+
+/**
  * Reads one item of the job list.
  *
  * @example
@@ -217,16 +230,11 @@ export function toEpochMs(value: number | null | undefined): number | undefined 
  * ```
  */
 export function toJobSummary(item: z.infer<typeof JobItemSchema>, statusMap?: Readonly<Record<string, StatusMapping>>): JobSummary {
-  const startedAt = toEpochMs(item.execution_start_time);
-  const endedAt = toEpochMs(item.execution_end_time);
   return {
     promptId: item.id,
     status: mapJobStatus(item.status, statusMap).status,
     raw: item.status,
-    createdAt: toEpochMs(item.create_time),
-    startedAt,
-    endedAt,
-    durationMs: startedAt !== undefined && endedAt !== undefined && endedAt >= startedAt ? endedAt - startedAt : undefined,
+    ...jobTimes(toEpochMs(item.create_time), toEpochMs(item.execution_start_time), toEpochMs(item.execution_end_time)),
     number: item.priority ?? undefined,
     error: toErrorInfo(item.execution_error, item.error_message),
     outputsCount: item.outputs_count ?? undefined,

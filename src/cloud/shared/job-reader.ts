@@ -15,7 +15,8 @@ import { AnyObjectSchema, jobTimes, JobDetailSchema, JobListSchema, JobStatusSch
  *
  * @example
  * ```ts
- * const config: JobReaderConfig = { http, runtime: 'auto', outputRoutes: CLOUD_DEFAULTS.outputRoutes };
+ * const { outputRoutes, jobRoutes: routes } = CLOUD_DEFAULTS;
+ * const config: JobReaderConfig = { http, runtime: 'auto', outputRoutes, tokens, routes };
  * ```
  */
 export interface JobReaderConfig {
@@ -26,9 +27,9 @@ export interface JobReaderConfig {
   /** Routes asked in order for a finished job's outputs (`{id}` is replaced). */
   outputRoutes: readonly string[];
   /** Tokens of jobs submitted through a relay, sent with their reads. */
-  tokens?: RelayTokens | undefined;
-  /** Routes of job listing and the queue (the queue is also asked when a watched job is absent from a local runtime's history). @default DEFAULTS.cloud.jobRoutes */
-  routes?: Readonly<JobRoutes> | undefined;
+  tokens: RelayTokens;
+  /** Routes of job listing and the queue (the queue is also asked when a watched job is absent from a local runtime's history). */
+  routes: Readonly<JobRoutes>;
 }
 
 const SORT_NAMES = {
@@ -65,13 +66,12 @@ export interface Absence {
  *
  * @example
  * ```ts
- * const reader = new JobReader({ http, runtime: 'auto', outputRoutes: CLOUD_DEFAULTS.outputRoutes });
+ * const reader = new JobReader({ http, runtime: 'auto', outputRoutes: CLOUD_DEFAULTS.outputRoutes, tokens, routes });
  * const { status, terminal } = await reader.status(promptId);
  * ```
  */
 export class JobReader {
   readonly #config: JobReaderConfig;
-  readonly #routes: Readonly<JobRoutes>;
   readonly #cancelled = new Set<string>();
   #runtime: 'cloud' | 'local' | undefined;
   /** Set once a local runtime answered the listing route 404: its jobs are listed from `/history` from then on. */
@@ -79,7 +79,6 @@ export class JobReader {
 
   constructor(config: JobReaderConfig) {
     this.#config = config;
-    this.#routes = config.routes ?? CLOUD_DEFAULTS.jobRoutes;
     this.#runtime = config.runtime === 'auto' ? undefined : config.runtime;
   }
 
@@ -128,7 +127,7 @@ export class JobReader {
 
   /** The status of one job, mapped onto the documented values (`raw` keeps the server's). */
   async status(promptId: string, options?: RequestOptions): Promise<JobStatusInfo> {
-    const info = await this.#status(promptId, this.#config.tokens?.withToken(promptId, options) ?? options);
+    const info = await this.#status(promptId, this.#config.tokens.withToken(promptId, options));
     // A failure message is the server's text, and a server may echo the key it received in it.
     if (info.errorMessage) info.errorMessage = this.#config.http.scrub(info.errorMessage);
     return info;
@@ -170,7 +169,7 @@ export class JobReader {
    * when none did (`404`, `{}`, or an error).
    */
   async outputs(promptId: string, options?: RequestOptions): Promise<{ outputs: Record<string, NodeOutput>; complete: boolean }> {
-    const scoped = this.#config.tokens?.withToken(promptId, options) ?? options;
+    const scoped = this.#config.tokens.withToken(promptId, options);
     for (const route of this.#config.outputRoutes) {
       try {
         // The core's retry applies: a transient 5xx must not cost a paid job its outputs; a 404
@@ -202,7 +201,7 @@ export class JobReader {
     const status = params.status === undefined ? undefined : typeof params.status === 'string' ? params.status : params.status.join(',');
     const body = await http.request({
       method: 'GET',
-      path: this.#routes.jobs,
+      path: this.#config.routes.jobs,
       query: {
         status,
         sort_by: params.sortBy === undefined ? undefined : SORT_NAMES[runtime][params.sortBy],
@@ -238,9 +237,10 @@ export class JobReader {
    * without that route (older versions) is asked through its queue and `/history/{id}`.
    */
   async get(promptId: string, options: RequestOptions | undefined): Promise<JobDetail | undefined> {
-    const { http, statusMap } = this.#config;
+    const { http, statusMap, routes } = this.#config;
     try {
-      const body = await http.request({ method: 'GET', path: this.#routes.job.replaceAll('{id}', encodeURIComponent(promptId)), schema: JobDetailSchema, options });
+      const route = routes.job.replaceAll('{id}', encodeURIComponent(promptId));
+      const body = await http.request({ method: 'GET', path: route, schema: JobDetailSchema, options });
       return http.scrub(toJobDetail(body, statusMap));
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
@@ -251,7 +251,7 @@ export class JobReader {
 
   /** The queue (`GET /api/queue`): running jobs, and pending ones in run order with their position. */
   async queue(options: RequestOptions | undefined): Promise<JobQueue> {
-    const body = await this.#config.http.request({ method: 'GET', path: this.#routes.queue, schema: QueueSchema, options });
+    const body = await this.#config.http.request({ method: 'GET', path: this.#config.routes.queue, schema: QueueSchema, options });
     return toJobQueue(body);
   }
 
@@ -293,7 +293,7 @@ export class JobReader {
   /** Whether the job is in the queue (running or pending); `undefined` when the queue cannot be read. */
   async #queued(promptId: string, options: RequestOptions): Promise<boolean | undefined> {
     try {
-      return findQueued(await this.queue(this.#config.tokens?.withToken(promptId, options) ?? options), promptId) !== undefined;
+      return findQueued(await this.queue(this.#config.tokens.withToken(promptId, options)), promptId) !== undefined;
     } catch (error) {
       // A server without the route (a relay) cannot tell: the job is not counted as absent.
       if (error instanceof NotFoundError) return undefined;

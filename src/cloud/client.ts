@@ -69,19 +69,21 @@ const CLOUD_CLIENT_RULES: OptionRules = Object.freeze({
   outputRoutes: (check, path, value) => {
     if (value === undefined) return;
     if (!Array.isArray(value) || value.length === 0) return check.fail(path, 'a non-empty list of routes such as "/api/jobs/{id}"', value);
-    value.forEach((route, i) => {
-      if (typeof route !== 'string' || !route.startsWith('/') || !route.includes('{id}')) check.fail(`${path}[${i}]`, 'a route starting with "/" that holds "{id}"', route);
-    });
+    value.forEach((item, i) => checkRoute(check, `${path}[${i}]`, item, true));
   },
 });
 
 /** A route of `jobRoutes`: a path, holding `{id}` when `withId`; `false` too when `orFalse`. */
 function route(withId: boolean, orFalse = false): Rule {
   return (check, path, value) => {
-    if (value === undefined || (orFalse && value === false)) return;
-    const what = withId ? 'a route starting with "/" that holds "{id}"' : 'a route starting with "/"';
-    if (typeof value !== 'string' || !value.startsWith('/') || (withId && !value.includes('{id}'))) check.fail(path, what, value);
+    if (value !== undefined && !(orFalse && value === false)) checkRoute(check, path, value, withId);
   };
+}
+
+/** Records a route that is not a path starting with `/` (or, `withId`, holding `{id}`). */
+function checkRoute(check: Checker, path: string, value: unknown, withId: boolean): void {
+  const what = withId ? 'a route starting with "/" that holds "{id}"' : 'a route starting with "/"';
+  if (typeof value !== 'string' || !value.startsWith('/') || (withId && !value.includes('{id}'))) check.fail(path, what, value);
 }
 
 /**

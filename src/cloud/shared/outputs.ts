@@ -74,17 +74,12 @@ export function wireMap<T>(...sources: (Readonly<Record<string, T>> | undefined)
  * ```
  */
 export function mergeOutput(outputs: Record<string, NodeOutput>, nodeId: string, output: NodeOutput): void {
-  const existing = Object.hasOwn(outputs, nodeId) ? outputs[nodeId] : undefined;
-  if (!existing) {
-    // Lists are copied: they grow in place later, and the message's own data went to listeners.
-    const copy = wireMap<unknown>();
-    for (const [kind, value] of Object.entries(output)) copy[kind] = Array.isArray(value) ? [...value] : value;
-    outputs[nodeId] = copy;
-    return;
-  }
+  const existing = (Object.hasOwn(outputs, nodeId) ? outputs[nodeId] : undefined) ?? wireMap<unknown>();
+  outputs[nodeId] = existing;
   for (const [kind, value] of Object.entries(output)) {
     const previous = existing[kind];
     if (Array.isArray(previous) && Array.isArray(value)) appendNew(previous, value);
+    // Lists are copied: they grow in place later, and the message's own data went to listeners.
     else existing[kind] = Array.isArray(value) ? [...value] : value;
   }
 }

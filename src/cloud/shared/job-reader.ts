@@ -196,10 +196,10 @@ export class JobReader {
     if (runtime === 'local' && params.outputType !== undefined) {
       throw new ValidationError([{ path: 'params.outputType', rule: 'the cloud only: a local runtime cannot filter jobs by output type', received: params.outputType }], 'cloud.jobs.list()');
     }
-    if (runtime === 'local' && this.#listingMissing) return http.scrub(await this.#listFromHistory(params, options));
     const offset = params.offset ?? 0;
     const status = params.status === undefined ? undefined : typeof params.status === 'string' ? params.status : params.status.join(',');
-    const body = await http.request({
+    // Only a local runtime is ever found without the listing route: from then on, asked no more.
+    const body = this.#listingMissing ? undefined : await http.request({
       method: 'GET',
       path: this.#config.routes.jobs,
       query: {

@@ -22,9 +22,8 @@ export type { JobsResource, JobWatchOptions, WatchOptions } from '../src/cloud/j
 export type { HoldPolicy, PollPolicy, SocketPolicy, WatcherPolicyOptions } from '../src/cloud/shared/defaults.js';
 export type { WorkflowIssue } from '../src/cloud/shared/errors.js';
 export type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams, QueueItem } from '../src/cloud/shared/job-types.js';
-export type { OutputFileRef } from '../src/cloud/shared/outputs.js';
 export type { StatusMapping } from '../src/cloud/shared/status.js';
-export type { FileRef, JobErrorInfo, JobStatus, JobStatusInfo, NodeErrorDetail, NodeErrors, NodeOutput, OutputFile, SubmitResult, UploadResult, WorkflowNode } from '../src/cloud/shared/types.js';
+export type { FileRef, JobErrorInfo, JobStatus, JobStatusInfo, NodeErrorDetail, NodeErrors, NodeOutput, OutputFile, OutputFileRef, SubmitResult, UploadResult, WorkflowNode } from '../src/cloud/shared/types.js';
 export type { InputOptions, InputSpec, NodeDefinition, ObjectInfo, ValidateWorkflowOptions, WorkflowFormat } from '../src/cloud/workflow/validate.js';
 export type { NodeDefinitionsResource } from '../src/cloud/definitions.js';
 export type { UploadSpec } from '../src/cloud/run-workflow.js';

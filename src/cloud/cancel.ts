@@ -22,26 +22,21 @@ const NOT_CANCELLED = (reason: CancelResult['reason']): CancelResult => ({ cance
  * ```
  */
 export class JobControl {
-  readonly #http: HttpClient;
-  readonly #reader: JobReader;
-  readonly #hub: WatchHub;
-  readonly #routes: Readonly<JobRoutes>;
+  readonly #parts: ConstructorParameters<typeof JobControl>[0];
   #cancelRoute: 'unknown' | 'present' | 'missing' = 'unknown';
 
   constructor(parts: { http: HttpClient; reader: JobReader; hub: WatchHub; routes: Readonly<JobRoutes> }) {
-    this.#http = parts.http;
-    this.#reader = parts.reader;
-    this.#hub = parts.hub;
-    this.#routes = parts.routes;
+    this.#parts = parts;
   }
 
   /** Cancels one job: the cancel route, else dequeue (pending) or, on a local runtime, interrupt (running). */
   async cancel(promptId: string, options: RequestOptions | undefined): Promise<CancelResult> {
-    const routes = this.#routes;
+    const { http, routes } = this.#parts;
     if (routes.cancel !== false && this.#cancelRoute !== 'missing') {
       try {
         // Cancelling twice does no harm: a transient failure is retried like a read.
-        const answer = await this.#http.request({ method: 'POST', path: routes.cancel.replaceAll('{id}', encodeURIComponent(promptId)), schema: CancelSchema, idempotent: true, options });
+        const path = routes.cancel.replaceAll('{id}', encodeURIComponent(promptId));
+        const answer = await http.request({ method: 'POST', path, schema: CancelSchema, idempotent: true, options });
         this.#cancelRoute = 'present';
         if (!answer.cancelled) return NOT_CANCELLED('ended_or_unknown');
         return this.#cancelled(promptId, 'cancel', undefined);
@@ -60,19 +55,18 @@ export class JobControl {
    */
   async interruptAll(options: RequestOptions | undefined): Promise<void> {
     // Never retried: a second call could stop a job that started in between.
-    await this.#http.request({ method: 'POST', path: this.#routes.interrupt, idempotent: false, options });
+    await this.#parts.http.request({ method: 'POST', path: this.#parts.routes.interrupt, idempotent: false, options });
   }
 
   async #cancelInTwoCalls(promptId: string, options: RequestOptions | undefined): Promise<CancelResult> {
-    const http = this.#http;
-    const routes = this.#routes;
-    const runtime = await this.#reader.detect(options);
-    let queue = await this.#reader.queue(options);
+    const { http, reader, routes } = this.#parts;
+    const runtime = await reader.detect(options);
+    let queue = await reader.queue(options);
     if (has(queue.pending, promptId)) {
       const answer = await http.request({ method: 'POST', path: routes.queue, json: { delete: [promptId] }, schema: QueueDeleteSchema, idempotent: true, options });
       const deleted = answer?.deleted?.map(String);
       // The cloud names what it removed; a local runtime answers nothing, so look again.
-      if (deleted?.includes(promptId) !== true) queue = await this.#reader.queue(options);
+      if (deleted?.includes(promptId) !== true) queue = await reader.queue(options);
       if (deleted?.includes(promptId) === true || (!has(queue.pending, promptId) && !has(queue.running, promptId))) return this.#cancelled(promptId, 'queue', false);
     }
     if (!has(queue.running, promptId)) return NOT_CANCELLED('ended_or_unknown');
@@ -91,13 +85,14 @@ export class JobControl {
    * they settle as `cancelled` now, with the outputs the server recorded.
    */
   #cancelled(promptId: string, via: NonNullable<CancelResult['via']>, ran: boolean | undefined): CancelResult {
-    this.#reader.noteCancelled(promptId);
-    const seen = this.#hub.watching(promptId);
+    const { reader, hub } = this.#parts;
+    reader.noteCancelled(promptId);
+    const seen = hub.watching(promptId);
     if (seen) {
-      if (ran !== false && seen.sawStart && !seen.gap) this.#hub.readNow(promptId);
+      if (ran !== false && seen.sawStart && !seen.gap) hub.readNow(promptId);
       else {
         const error = { message: `Job ${promptId} was cancelled (cloud.jobs.cancel())` };
-        this.#hub.settle(promptId, { status: 'cancelled', error, via: 'cancel', outputsComplete: ran === false }, ran !== false);
+        hub.settle(promptId, { status: 'cancelled', error, via: 'cancel', outputsComplete: ran === false }, ran !== false);
       }
     }
     return { cancelled: true, via, reason: undefined };

@@ -1,18 +1,18 @@
 /// <reference lib="esnext.disposable" preserve="true" />
-import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, resolveBaseUrl, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions } from '../core/index.js';
-import { DefinitionCache, NodeDefinitionsResource } from './definitions.js';
+import { Checker, CLIENT_RULES, checkOptions, credentialRule, HttpClient, isPlainObject, redactUrl, REQUEST_RULES, resolveBaseUrl, rule, type ClientOptions, type Credential, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
+import { NodeDefinitionsResource } from './definitions.js';
 import { FilesResource } from './files.js';
 import { JobsResource } from './jobs.js';
 import { CLOUD_DEFAULTS, defined, resolvePolicy, WATCHER_RULES, type WatcherPolicyOptions } from './shared/defaults.js';
 import type { JobRoutes } from './shared/job-types.js';
 import { mapCloudError, type WorkflowIssue } from './shared/errors.js';
 import { JobReader } from './shared/job-reader.js';
-import { RelayTokens } from './shared/relay-tokens.js';
-import type { StatusMapping } from './shared/status.js';
+import { RelayTokens } from './shared/wire.js';
+import { JOB_STATUSES, type StatusMapping } from './shared/status.js';
 import type { JobResult, Workflow } from './shared/types.js';
 import { isUiWorkflow, validateWorkflow } from './workflow/validate.js';
-import { runWorkflow, type RunWorkflowOptions } from './run-workflow.js';
-import { checkWorkflowArgument, Submitter } from './submit.js';
+import { runWorkflow, type RunParts, type RunWorkflowOptions } from './run-workflow.js';
+import { checkWorkflowArgument, DefinitionCache, Submitter } from './submit.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
 import type { UiWorkflow } from './workflow/types.js';
@@ -55,7 +55,7 @@ export interface CloudClientOptions extends ClientOptions {
   jobRoutes?: Partial<JobRoutes> | undefined;
 }
 
-const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'];
+const STATUS_ENTRY = rule.object({ status: rule.oneOf(JOB_STATUSES), terminal: rule.boolean });
 const CLOUD_CLIENT_RULES: OptionRules = Object.freeze({
   ...CLIENT_RULES,
   apiKey: credentialRule,
@@ -63,28 +63,26 @@ const CLOUD_CLIENT_RULES: OptionRules = Object.freeze({
   runtime: rule.oneOf(['cloud', 'local', 'auto']),
   clientId: rule.string,
   watcher: rule.object(WATCHER_RULES),
-  statusMap: rule.record((check, path, value) => checkOptions(check, path, value, { status: rule.oneOf(STATUSES), terminal: rule.boolean }), 'an object of raw status values to { status, terminal }'),
-  jobRoutes: rule.object({
-    cancel: (check, path, value) => {
-      if (value !== false) routeRule(check, path, value, true);
-    },
-    jobs: (check, path, value) => routeRule(check, path, value, false),
-    job: (check, path, value) => routeRule(check, path, value, true),
-    queue: (check, path, value) => routeRule(check, path, value, false),
-    interrupt: (check, path, value) => routeRule(check, path, value, false),
-  }),
+  statusMap: rule.record(STATUS_ENTRY, 'an object of raw status values to { status, terminal }'),
+  jobRoutes: rule.object({ cancel: route(true, true), jobs: route(false), job: route(true), queue: route(false), interrupt: route(false) }),
   outputRoutes: (check, path, value) => {
     if (value === undefined) return;
     if (!Array.isArray(value) || value.length === 0) return check.fail(path, 'a non-empty list of routes such as "/api/jobs/{id}"', value);
-    value.forEach((route, i) => {
-      if (typeof route !== 'string' || !route.startsWith('/') || !route.includes('{id}')) check.fail(`${path}[${i}]`, 'a route starting with "/" that holds "{id}"', route);
-    });
+    value.forEach((item, i) => checkRoute(check, `${path}[${i}]`, item, true));
   },
 });
 
-function routeRule(check: Checker, path: string, value: unknown, withId: boolean): void {
-  if (value === undefined) return;
-  if (typeof value !== 'string' || !value.startsWith('/') || (withId && !value.includes('{id}'))) check.fail(path, withId ? 'a route starting with "/" that holds "{id}"' : 'a route starting with "/"', value);
+/** A route of `jobRoutes`: a path, holding `{id}` when `withId`; `false` too when `orFalse`. */
+function route(withId: boolean, orFalse = false): Rule {
+  return (check, path, value) => {
+    if (value !== undefined && !(orFalse && value === false)) checkRoute(check, path, value, withId);
+  };
+}
+
+/** Records a route that is not a path starting with `/` (or, `withId`, holding `{id}`). */
+function checkRoute(check: Checker, path: string, value: unknown, withId: boolean): void {
+  const what = withId ? 'a route starting with "/" that holds "{id}"' : 'a route starting with "/"';
+  if (typeof value !== 'string' || !value.startsWith('/') || (withId && !value.includes('{id}'))) check.fail(path, what, value);
 }
 
 /**
@@ -110,10 +108,8 @@ export class CloudClient {
   readonly files: FilesResource;
   /** Jobs: `submit()`, `get()`, `list()`, `listAll()`, `getQueue()`, `cancel()`, `interruptAll()`, `getStatus()`, `getOutputs()`, `watch()`, `stats()`. */
   readonly jobs: JobsResource;
-  readonly #http: HttpClient;
-  readonly #hub: WatchHub;
-  readonly #definitions: DefinitionCache;
-  readonly #submitter: Submitter;
+  /** What `runWorkflow()` runs over: the transport, the resources, the watch hub and the submitter. */
+  readonly #run: RunParts;
 
   constructor(options: CloudClientOptions) {
     const check = new Checker();
@@ -127,7 +123,7 @@ export class CloudClient {
     const { apiKey, WebSocket, runtime = 'auto', clientId, watcher: _watcher, statusMap, outputRoutes, jobRoutes, ...core } = options;
     // A path (a relay on the page's own server) was checked above to resolve in this page.
     const origin = new URL(resolveBaseUrl(core.baseUrl) ?? core.baseUrl).origin;
-    this.#http = new HttpClient({
+    const http = new HttpClient({
       ...core,
       auth: apiKey === undefined ? undefined : { scheme: 'api-key', credential: apiKey },
       // The cloud's 429 means "subscription inactive": retrying never helps.
@@ -135,18 +131,18 @@ export class CloudClient {
       mapError: (error) => mapCloudError(error, origin),
       clientName: 'CloudClient',
     });
-    this.baseUrl = this.#http.baseUrl;
+    this.baseUrl = http.baseUrl;
     this.clientId = clientId ?? globalThis.crypto.randomUUID();
-    const http = this.#http;
     const tokens = new RelayTokens();
     const routes = { ...CLOUD_DEFAULTS.jobRoutes, ...defined(jobRoutes) };
     const reader = new JobReader({ http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens, routes });
-    this.#hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens });
-    this.#definitions = new DefinitionCache(http);
-    this.#submitter = new Submitter({ http, clientId: this.clientId, runtime, reader, definitions: this.#definitions, tokens });
-    this.nodes = new NodeDefinitionsResource(http, this.#definitions);
+    const hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens });
+    const definitions = new DefinitionCache(http);
+    const submitter = new Submitter({ http, clientId: this.clientId, reader, definitions, tokens });
+    this.nodes = new NodeDefinitionsResource(http, definitions);
     this.files = new FilesResource(http, tokens);
-    this.jobs = new JobsResource({ http, reader, hub: this.#hub, submitter: this.#submitter, routes, tokens });
+    this.jobs = new JobsResource({ http, reader, hub, submitter, routes, tokens });
+    this.#run = { http, definitions, files: this.files, jobs: this.jobs, hub, submitter };
   }
 
   /**
@@ -162,7 +158,7 @@ export class CloudClient {
    * ```
    */
   async runWorkflow(workflow: Workflow | UiWorkflow, options?: RunWorkflowOptions): Promise<JobResult> {
-    return runWorkflow({ http: this.#http, definitions: this.#definitions, files: this.files, jobs: this.jobs, hub: this.#hub, submitter: this.#submitter }, workflow, options);
+    return runWorkflow(this.#run, workflow, options);
   }
 
   /**
@@ -179,10 +175,10 @@ export class CloudClient {
     checkWorkflowArgument(check, workflow);
     checkOptions(check, 'options', options, REQUEST_RULES);
     check.throwIfInvalid('cloud.validateWorkflow()');
-    this.#http.throwIfClosed();
+    this.#run.http.throwIfClosed();
     // A file saved from the web UI is one issue (with the way to convert it), not one per key.
     if (isUiWorkflow(workflow)) return validateWorkflow(workflow as unknown as Workflow, {});
-    return this.#definitions.check(workflow, options);
+    return this.#run.definitions.check(workflow, options);
   }
 
   /**
@@ -196,7 +192,7 @@ export class CloudClient {
    * ```
    */
   async close(): Promise<void> {
-    this.#http.close();
+    this.#run.http.close();
   }
 
   /**
@@ -299,7 +295,7 @@ export declare namespace CloudClient {
   /** A downloaded output file (`runWorkflow({ download: true })`). */
   export type OutputFile = import('./shared/types.js').OutputFile;
   /** A file reference found in a job's outputs (`listOutputFiles()`). */
-  export type OutputFileRef = import('./shared/outputs.js').OutputFileRef;
+  export type OutputFileRef = import('./shared/types.js').OutputFileRef;
   /** Why a run failed. */
   export type JobErrorInfo = import('./shared/types.js').JobErrorInfo;
   /** The server's errors of one node. */

@@ -1,6 +1,5 @@
 import { baseName, buildUrl, Checker, checkOptions, GraphcloudError, isPlainObject, mimeTypeOf, REQUEST_RULES, rule, toBlob, withFile, type FileInput, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
-import type { RelayTokens } from './shared/relay-tokens.js';
-import { UploadSchema } from './shared/wire.js';
+import { UploadSchema, type RelayTokens } from './shared/wire.js';
 import type { FileRef, UploadResult } from './shared/types.js';
 import type { OutputsSource, SavedOutput, SaveOutputsOptions } from './save-outputs.js';
 

@@ -19,7 +19,7 @@ export {
   WorkflowValidationError,
   type WorkflowIssue,
 } from './shared/errors.js';
-export { listOutputFiles, type OutputFileRef } from './shared/outputs.js';
+export { listOutputFiles } from './shared/outputs.js';
 export { JOB_STATUS_MAP, mapJobStatus, type StatusMapping } from './shared/status.js';
 export { validateWorkflow, type InputOptions, type InputSpec, type NodeDefinition, type ObjectInfo, type ValidateWorkflowOptions } from './workflow/validate.js';
 export type {
@@ -32,6 +32,7 @@ export type {
   NodeErrors,
   NodeOutput,
   OutputFile,
+  OutputFileRef,
   SubmitResult,
   UploadResult,
   Workflow,

@@ -1,8 +1,9 @@
-import { assertOptions, Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, waitRules, type HttpClient, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
+import { assertOptions, Checker, checkOptions, REQUEST_RULES, rule, waitRules, type HttpClient, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
 import { JobControl } from './cancel.js';
 import { POLL_FLOOR_MS } from './shared/defaults.js';
+import { JOB_STATUSES } from './shared/status.js';
 import type { JobReader } from './shared/job-reader.js';
-import type { RelayTokens } from './shared/relay-tokens.js';
+import type { RelayTokens } from './shared/wire.js';
 import type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './shared/job-types.js';
 import type { JobStatusInfo, NodeOutput, SubmitResult, Workflow } from './shared/types.js';
 import { checkWorkflowArgument, SUBMIT_RULES, type SubmitJobOptions, type Submitter } from './submit.js';
@@ -41,9 +42,7 @@ export const WATCH_RULES: OptionRules = Object.freeze(waitRules(POLL_FLOOR_MS));
 const JOB_WATCH_RULES: OptionRules = Object.freeze({
   ...WATCH_RULES,
   relayToken: rule.string,
-  workflow: (check, path, value) => {
-    if (value !== undefined && !isPlainObject(value)) check.fail(path, 'an API-format workflow (an object of nodes by id)', value);
-  },
+  workflow: rule.record(rule.any, 'an API-format workflow (an object of nodes by id)'),
 });
 
 /**
@@ -80,11 +79,10 @@ export interface JobsDeps {
   tokens: RelayTokens;
 }
 
-const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'];
 const LIST_RULES: OptionRules = Object.freeze({
   status: (check, path, value) => {
-    if (Array.isArray(value)) value.forEach((item, i) => check.oneOf(`${path}[${i}]`, item, STATUSES));
-    else check.oneOf(path, value, STATUSES);
+    if (Array.isArray(value)) value.forEach((item, i) => check.oneOf(`${path}[${i}]`, item, JOB_STATUSES));
+    else check.oneOf(path, value, JOB_STATUSES);
   },
   sortBy: rule.oneOf(['createdAt', 'executionTime']),
   sortOrder: rule.oneOf(['asc', 'desc']),

@@ -1,13 +1,12 @@
-import { callSafely, Checker, checkOptions, isPlainObject, Limiter, rule, throwIfAborted, TimeoutError, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
-import type { DefinitionCache } from './definitions.js';
+import { callSafely, Checker, checkOptions, isPlainObject, rule, throwIfAborted, TimeoutError, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
 import { isFileInput, type FilesResource, type UploadOptions } from './files.js';
 import { WATCH_RULES, type JobsResource, type WatchOptions } from './jobs.js';
 import { CLOUD_DEFAULTS } from './shared/defaults.js';
-import { InvalidWorkflowError, JobFailedError, OutputDownloadError, WatcherClosedError, type WorkflowIssue } from './shared/errors.js';
-import { listOutputFiles } from './shared/outputs.js';
-import type { JobResult, OutputFile, SubmitResult, Workflow } from './shared/types.js';
-import { isUiWorkflow, splitIssues, type ObjectInfo } from './workflow/validate.js';
-import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions, type Submitter } from './submit.js';
+import { JobFailedError, OutputDownloadError, WatcherClosedError } from './shared/errors.js';
+import { eachFile, listOutputFiles } from './shared/outputs.js';
+import type { JobResult, OutputFile, OutputFileRef, SubmitResult, Workflow } from './shared/types.js';
+import { isUiWorkflow, type ObjectInfo } from './workflow/validate.js';
+import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type DefinitionCache, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import { WorkflowAddressError } from './workflow/address-error.js';
@@ -71,19 +70,14 @@ export interface RunWorkflowOptions extends SubmitJobOptions, WatchOptions {
 const RUN_RULES: OptionRules = Object.freeze({
   ...SUBMIT_RULES,
   ...WATCH_RULES,
-  inputs: (check, path, value) => {
-    if (value !== undefined && !isPlainObject(value)) check.fail(path, 'an object of "<node>.<input>" addresses to values', value);
-  },
-  uploads: (check, path, value) => {
-    if (value !== undefined && !isPlainObject(value)) check.fail(path, 'an object of "<node>.<input>" addresses to files', value);
-  },
+  inputs: rule.record(rule.any, 'an object of "<node>.<input>" addresses to values'),
+  uploads: rule.record(rule.any, 'an object of "<node>.<input>" addresses to files'),
   cancelOnAbort: rule.boolean,
   download: rule.boolean,
   onProgress: rule.callback,
   onEvent: rule.callback,
   onSubmitted: rule.callback,
 });
-const DOWNLOAD_CONCURRENCY = 4;
 
 /**
  * What `runWorkflow()` is written over: the client's resources, its submitter and its watch hub,
@@ -136,17 +130,12 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
     const api = await toApiFormat(definitions, input, request, 'cloud.runWorkflow()');
     const info = validate ? await definitions.current(request) : undefined;
     const placed = placeInputs(api, inputs, targets, info);
-    let warnings: WorkflowIssue[] = [];
     // Every address is known good: open the socket while checking and uploading (it must be up
     // before the submission), not before; an argument that fails opens nothing.
     const ready = hub.ready(signal);
     ready.catch(() => undefined);
-    if (validate) {
-      const pending = new Set(placed.uploads.map(({ nodeId, input: name }) => `${nodeId}.${name}`));
-      const issues = splitIssues(await definitions.check(placed.workflow, { ...request, pending }));
-      if (issues.errors.length > 0) throw new InvalidWorkflowError(issues.errors);
-      warnings = issues.warnings;
-    }
+    const pending = new Set(placed.uploads.map(({ nodeId, input: name }) => `${nodeId}.${name}`));
+    const warnings = validate ? await definitions.validate(placed.workflow, { ...request, pending }, 'cloud.runWorkflow()') : [];
     const names = await Promise.all(
       targets.map(async ({ file, options: upload }) => {
         const uploaded = await files.upload(file, { ...upload, ...request });
@@ -200,23 +189,12 @@ async function cancelQuietly(jobs: JobsResource, promptId: string, request: Requ
 
 /** Downloads every output file, a few at a time; the first failure stops the others. */
 async function downloadAll(files: FilesResource, result: JobResult, request: RequestOptions): Promise<OutputFile[]> {
-  const stop = new AbortController();
-  const signal = request.signal ? AbortSignal.any([request.signal, stop.signal]) : stop.signal;
-  const limiter = new Limiter(DOWNLOAD_CONCURRENCY);
-  try {
-    return await Promise.all(
-      listOutputFiles(result.outputs).map(({ nodeId, kind, ref }) =>
-        limiter.run(async () => {
-          const response = await files.getResponse(ref, { ...request, signal, promptId: result.promptId });
-          const data = new Uint8Array(await response.arrayBuffer());
-          return { nodeId, kind, ref, data, mimeType: response.headers.get('content-type') ?? undefined };
-        }, signal),
-      ),
-    );
-  } catch (error) {
-    stop.abort(error);
-    throw error;
-  }
+  const download = async ({ nodeId, kind, ref }: OutputFileRef, signal: AbortSignal): Promise<OutputFile> => {
+    const response = await files.getResponse(ref, { ...request, signal, promptId: result.promptId });
+    const data = new Uint8Array(await response.arrayBuffer());
+    return { nodeId, kind, ref, data, mimeType: response.headers.get('content-type') ?? undefined };
+  };
+  return eachFile(listOutputFiles(result.outputs), download, request.signal);
 }
 
 // The inputs of one run: values and uploads keyed by input address ("<node>.<input>", the node by

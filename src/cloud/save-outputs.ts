@@ -1,9 +1,9 @@
 // Saving a run's outputs into a folder (Node, Bun, Deno): one file per output, named after the
 // server's file name made safe, streamed to disk, never overwriting unless asked. `node:fs` is
 // reached at run time (as src/core/files.ts does), so browser bundles hold no `node:` import.
-import { Limiter, ValidationError, type RequestOptions } from '../core/index.js';
-import { listOutputFiles } from './shared/outputs.js';
-import type { FileRef, NodeOutput, OutputFile } from './shared/types.js';
+import { ValidationError, type RequestOptions } from '../core/index.js';
+import { eachFile, listOutputFiles } from './shared/outputs.js';
+import type { FileRef, NodeOutput, OutputFile, OutputFileRef } from './shared/types.js';
 
 /**
  * Options of `cloud.files.saveOutputs()`.
@@ -30,13 +30,7 @@ export interface SaveOutputsOptions extends RequestOptions {
  * for (const { path, nodeId, bytes } of await cloud.files.saveOutputs(result, './out')) console.log(nodeId, path, bytes);
  * ```
  */
-export interface SavedOutput {
-  /** The id of the node that produced the file. */
-  nodeId: string;
-  /** The output list it came from (`images`, `video`...). */
-  kind: string;
-  /** The file's reference on the server. */
-  ref: FileRef;
+export interface SavedOutput extends OutputFileRef {
   /** Where it was written. */
   path: string;
   /** The file's size, in bytes. */
@@ -75,7 +69,6 @@ interface NodePath {
   join(...parts: string[]): string;
 }
 
-const CONCURRENCY = 4;
 const MAX_NAME = 180;
 
 /**
@@ -103,26 +96,15 @@ export async function saveOutputs(getResponse: (ref: FileRef, options: RequestOp
   });
   await fs.promises.mkdir(dir, { recursive: true });
   if (!overwrite) {
-    const taken = (await Promise.all(plan.map(async (file) => ((await exists(fs, file.path)) ? file.path : undefined)))).filter((p) => p !== undefined);
+    const found = await Promise.all(plan.map((file) => fs.promises.stat(file.path).then(() => file.path, () => undefined)));
+    const taken = found.filter((p) => p !== undefined);
     if (taken.length > 0) throw new ValidationError([{ path: 'dir', rule: 'a folder without files of these names, or overwrite: true', received: taken }], 'cloud.files.saveOutputs()');
   }
-  const stop = new AbortController();
-  const signal = request.signal ? AbortSignal.any([request.signal, stop.signal]) : stop.signal;
-  const limiter = new Limiter(CONCURRENCY);
-  try {
-    return await Promise.all(
-      plan.map((file) =>
-        limiter.run(async (): Promise<SavedOutput> => {
-          const body = file.data ?? (await getResponse(file.ref, { ...request, signal })).body;
-          const bytes = await writeFile(fs, file.path, body, overwrite ? 'w' : 'wx');
-          return { nodeId: file.nodeId, kind: file.kind, ref: file.ref, path: file.path, bytes };
-        }, signal),
-      ),
-    );
-  } catch (error) {
-    stop.abort(error);
-    throw error;
-  }
+  return eachFile(plan, async (file, signal): Promise<SavedOutput> => {
+    const body = file.data ?? (await getResponse(file.ref, { ...request, signal })).body;
+    const bytes = await writeFile(fs, file.path, body, overwrite ? 'w' : 'wx');
+    return { nodeId: file.nodeId, kind: file.kind, ref: file.ref, path: file.path, bytes };
+  }, request.signal);
 }
 
 /** Writes bytes or a stream to `path`; a failure removes what was written. */
@@ -140,16 +122,12 @@ async function writeFile(fs: NodeFs, path: string, body: Uint8Array | ReadableSt
       await handle.write(body);
       bytes = body.byteLength;
     } else if (body) {
-      const reader = body.getReader();
-      try {
-        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-          await handle.write(chunk.value);
-          bytes += chunk.value.byteLength;
-        }
-      } catch (error) {
-        await reader.cancel(error).catch(() => undefined);
-        throw error;
-      }
+      // A failed write cancels the download with its error; a failed download rejects the pipe.
+      const write = async (chunk: Uint8Array) => {
+        await handle.write(chunk);
+        bytes += chunk.byteLength;
+      };
+      await body.pipeTo(new WritableStream({ write }));
     }
     await handle.close();
     return bytes;
@@ -193,13 +171,6 @@ function uniqueName(name: string, taken: Set<string>): string {
 
 function refKey(nodeId: string, kind: string, ref: FileRef): string {
   return JSON.stringify([nodeId, kind, ref.filename, ref.subfolder ?? '', ref.type ?? 'output']);
-}
-
-async function exists(fs: NodeFs, path: string): Promise<boolean> {
-  return fs.promises.stat(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** The runtime's `node:fs` and `node:path`, reached without an import statement. */

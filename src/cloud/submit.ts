@@ -1,15 +1,15 @@
 // Submitting a workflow once (`POST /api/prompt`, never retried), after converting a UI-format
-// workflow and checking it against the node definitions. On a local runtime the client chooses the
-// prompt id before sending, so an answer lost on the way back can be looked up
-// (docs/wire-protocol.md#cloud-local-runtimes).
-import { Checker, checkAnsweredId, ConnectionError, isPlainObject, redactUrl, REQUEST_RULES, rule, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
-import type { DefinitionCache } from './definitions.js';
+// workflow and checking it against the node definitions (the one copy of them a client keeps,
+// `DefinitionCache`). On a local runtime the client chooses the prompt id before sending, so an
+// answer lost on the way back can be looked up (docs/wire-protocol.md#cloud-local-runtimes).
+import { Checker, checkAnsweredId, ConnectionError, isPlainObject, raceSignal, redactUrl, REQUEST_RULES, rule, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
 import { initOf, InvalidWorkflowError, SubmissionUnknownError, WorkflowError, WorkflowValidationError, type WorkflowIssue } from './shared/errors.js';
 import type { JobReader } from './shared/job-reader.js';
-import type { RelayTokens } from './shared/relay-tokens.js';
-import { PromptResponseSchema, toNodeErrors } from './shared/wire.js';
+import { AnyObjectSchema, PromptResponseSchema, toNodeErrors, type RelayTokens } from './shared/wire.js';
 import type { SubmitResult, Workflow } from './shared/types.js';
-import { checkWorkflowShape, describeWorkflowFormat, isUiWorkflow, splitIssues } from './workflow/validate.js';
+import { readObjectInfo } from './workflow/node-definitions.js';
+import { checkWorkflowShape, describeWorkflowFormat, isUiWorkflow, splitIssues, validateWorkflow, type ObjectInfo } from './workflow/validate.js';
+import { WorkflowConversionError } from './workflow/errors.js';
 import type { UiWorkflow } from './workflow/types.js';
 
 /**
@@ -42,9 +42,7 @@ const partnerKeyRule: Rule = (check, path, value) => {
   // The value is a secret: never echo it.
   if (value !== undefined && typeof value !== 'boolean' && (typeof value !== 'string' || value.trim() === '')) check.fail(path, 'true (reuse the client key), false, or a non-empty key string', typeof value);
 };
-const extraDataRule: Rule = (check, path, value) => {
-  if (value !== undefined && !isPlainObject(value)) check.fail(path, 'an object of extra_data fields', value);
-};
+const extraDataRule = rule.record(rule.any, 'an object of extra_data fields');
 
 const promptIdRule: Rule = (check, path, value) => {
   if (value !== undefined && (typeof value !== 'string' || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value))) check.fail(path, 'a lowercase UUID', value);
@@ -74,40 +72,101 @@ export function checkWorkflowArgument(check: Checker, workflow: unknown): void {
   else check.issues.push(...shape.issues);
 }
 
+// Issues a stale copy can cause: a node pack installed, a file uploaded or a model added since
+// the copy was fetched (a local runtime changes while it runs).
+const STALE: ReadonlySet<WorkflowIssue['code']> = new Set(['unknown_class_type', 'not_in_options']);
+
 /**
- * Whether the server keeps a prompt id chosen by the client: a local runtime does, the cloud
- * assigns its own. Known from `runtime`, or learned from the first answer (an echoed id).
+ * The node definitions of one client (`GET /api/object_info`), fetched once and reused by every
+ * check of a workflow. Concurrent first checks share one request. A check that finds an unknown
+ * `class_type` or a value outside an option list with a cached copy fetches the definitions again
+ * once before reporting it.
  *
  * @example
  * ```ts
- * const ids = new PromptIds('auto', reader);
- * const chosen = ids.choose(); // a UUID, or undefined once the server is known to ignore it
+ * const definitions = new DefinitionCache(http);
+ * const issues = await definitions.check(workflow, { pending: new Set(['1.image']) });
  * ```
  */
-class PromptIds {
-  readonly #runtime: 'cloud' | 'local' | 'auto';
-  readonly #reader: JobReader;
-  #kept: boolean | undefined;
+export class DefinitionCache {
+  readonly #http: HttpClient;
+  #info: ObjectInfo | undefined;
+  #loading: Promise<ObjectInfo> | undefined;
 
-  constructor(runtime: 'cloud' | 'local' | 'auto', reader: JobReader) {
-    this.#runtime = runtime;
-    this.#reader = reader;
+  constructor(http: HttpClient) {
+    this.#http = http;
   }
 
-  /** True when this server is known to keep the ids the client chooses. */
-  get kept(): boolean {
-    return this.#kept ?? (this.#runtime === 'local' || this.#reader.runtime === 'local');
+  /** Fetches the definitions (the caller's own request) and keeps them. */
+  async refresh(options?: RequestOptions): Promise<ObjectInfo> {
+    const info = readObjectInfo(await this.#http.request({ method: 'GET', path: '/api/object_info', schema: AnyObjectSchema, options }));
+    this.#info = info;
+    return info;
   }
 
-  /** A new id to send, or `undefined` for a server known to ignore it (the cloud). */
-  choose(): string | undefined {
-    const ignored = this.#kept === false || this.#runtime === 'cloud' || (this.#runtime === 'auto' && this.#reader.runtime === 'cloud');
-    return ignored ? undefined : globalThis.crypto.randomUUID();
+  /** The cached definitions, fetching them once when there are none. */
+  async current(options?: RequestOptions): Promise<ObjectInfo> {
+    return this.#info ?? this.#load(options);
   }
 
-  /** The answer named `answered` for the id `chosen`. */
-  learn(chosen: string | undefined, answered: string): void {
-    if (chosen !== undefined) this.#kept = chosen === answered;
+  /**
+   * Checks a workflow against the definitions; `pending` names `"<nodeId>.<input>"` values that
+   * uploads fill in later.
+   */
+  async check(workflow: Workflow, { pending, ...options }: RequestOptions & { pending?: ReadonlySet<string> | undefined } = {}): Promise<WorkflowIssue[]> {
+    const cached = this.#info;
+    const info = cached ?? (await this.#load(options));
+    const issues = validateWorkflow(workflow, info, { pending });
+    if (!cached || !issues.some((issue) => STALE.has(issue.code))) return issues;
+    // Another check may have refreshed the copy meanwhile: fetch only if it is still this one.
+    if (this.#info === cached) this.#info = undefined;
+    return validateWorkflow(workflow, await this.current(options), { pending });
+  }
+
+  /**
+   * Checks a workflow (`check()`): its errors throw an `InvalidWorkflowError` naming `context`; its
+   * warnings (nodes left unchecked) are returned.
+   */
+  async validate(workflow: Workflow, options: Parameters<DefinitionCache['check']>[1], context: string): Promise<WorkflowIssue[]> {
+    const { errors, warnings } = splitIssues(await this.check(workflow, options));
+    if (errors.length > 0) throw new InvalidWorkflowError(errors, context);
+    return warnings;
+  }
+
+  /**
+   * Converts a UI-format workflow with the definitions (fetched once per client). A node type the
+   * cached copy lacks may have been installed since: the definitions are fetched once more before
+   * the conversion error is reported.
+   */
+  async convert(workflow: UiWorkflow, options?: RequestOptions): Promise<Workflow> {
+    // Loaded on first use: an app that never passes a UI-format workflow ships no converter (a
+    // bundler splits a dynamic import into its own chunk).
+    const { toApiWorkflow } = await import('./workflow/to-api.js');
+    const cached = this.#info;
+    const info = cached ?? (await this.#load(options));
+    try {
+      return toApiWorkflow(workflow, info);
+    } catch (error) {
+      if (!cached || !(error instanceof WorkflowConversionError) || error.code !== 'unknown_node_type') throw error;
+    }
+    if (this.#info === cached) this.#info = undefined;
+    return toApiWorkflow(workflow, await this.current(options));
+  }
+
+  /**
+   * One shared fetch for every caller waiting for the first copy: it carries no caller's signal
+   * (one caller's abort must not fail the others), and each caller stops waiting on its own.
+   */
+  #load(options: RequestOptions | undefined): Promise<ObjectInfo> {
+    if (!this.#loading) {
+      const { signal: _signal, ...shared } = options ?? {};
+      const loading = this.refresh(shared).finally(() => {
+        if (this.#loading === loading) this.#loading = undefined;
+      });
+      this.#loading = loading;
+    }
+    const signal = options?.signal;
+    return signal ? raceSignal(this.#loading, signal) : this.#loading;
   }
 }
 
@@ -118,23 +177,17 @@ class PromptIds {
  *
  * @example
  * ```ts
- * const submitter = new Submitter({ http, clientId, runtime: 'auto', reader, definitions, tokens });
+ * const submitter = new Submitter({ http, clientId, reader, definitions, tokens });
  * const { promptId } = await submitter.submit(workflow, { partnerApiKey: true }, 'cloud.jobs.submit()');
  * ```
  */
 export class Submitter {
-  readonly #http: HttpClient;
-  readonly #clientId: string;
-  readonly #definitions: DefinitionCache;
-  readonly #tokens: RelayTokens;
-  readonly #ids: PromptIds;
+  readonly #parts: ConstructorParameters<typeof Submitter>[0];
+  /** Whether the server kept the last prompt id the client chose (an echoed id); unknown until one is answered. */
+  #kept: boolean | undefined;
 
-  constructor(parts: { http: HttpClient; clientId: string; runtime: 'cloud' | 'local' | 'auto'; reader: JobReader; definitions: DefinitionCache; tokens: RelayTokens }) {
-    this.#http = parts.http;
-    this.#clientId = parts.clientId;
-    this.#definitions = parts.definitions;
-    this.#tokens = parts.tokens;
-    this.#ids = new PromptIds(parts.runtime, parts.reader);
+  constructor(parts: { http: HttpClient; clientId: string; reader: JobReader; definitions: DefinitionCache; tokens: RelayTokens }) {
+    this.#parts = parts;
   }
 
   /**
@@ -148,22 +201,20 @@ export class Submitter {
     context: string,
     prepared: { warnings?: WorkflowIssue[] | undefined; onChosen?: ((promptId: string) => void) | undefined } = {},
   ): Promise<SubmitResult> {
-    const http = this.#http;
-    const ids = this.#ids;
+    const { http, clientId, reader, definitions, tokens } = this.#parts;
     const { validate = true, partnerApiKey, extraData, promptId, ...request } = options ?? {};
-    const workflow = await toApiFormat(this.#definitions, input, request, context);
-    let warnings = prepared.warnings ?? [];
-    if (validate) {
-      const issues = splitIssues(await this.#definitions.check(workflow, request));
-      if (issues.errors.length > 0) throw new InvalidWorkflowError(issues.errors, context);
-      warnings = issues.warnings;
-    }
+    const url = redactUrl(`${http.baseUrl}/api/prompt`);
+    const workflow = await toApiFormat(definitions, input, request, context);
+    const warnings = validate ? await definitions.validate(workflow, request, context) : (prepared.warnings ?? []);
     const extra: Record<string, unknown> = { ...extraData };
     if (partnerApiKey === true) extra.api_key_platform_org = await clientKey(http, context);
     else if (typeof partnerApiKey === 'string') extra.api_key_platform_org = partnerApiKey;
-    const chosen = promptId ?? ids.choose();
-    if (chosen !== undefined && ids.kept) prepared.onChosen?.(chosen);
-    const json = { prompt: workflow, client_id: this.#clientId, ...(chosen ? { prompt_id: chosen } : {}), ...(Object.keys(extra).length > 0 ? { extra_data: extra } : {}) };
+    // A local runtime keeps the prompt id the client chooses, so a lost answer can be looked up; the
+    // cloud assigns its own, so none is sent to it (the runtime is the reader's, or the last answer's).
+    const chosen = promptId ?? (this.#kept === false || reader.runtime === 'cloud' ? undefined : globalThis.crypto.randomUUID());
+    if (this.#keeps(chosen)) prepared.onChosen?.(chosen);
+    const json = { prompt: workflow, client_id: clientId, ...(chosen ? { prompt_id: chosen } : {}) };
+    if (Object.keys(extra).length > 0) Object.assign(json, { extra_data: extra });
     // Every credential this request carries is scrubbed from whatever the server echoes.
     const secrets = [typeof extra.api_key_platform_org === 'string' ? extra.api_key_platform_org : '', (await http.credential()) ?? ''];
     // finishOnClose: once sent, a submission's answer names the job; close() must not lose it.
@@ -171,7 +222,8 @@ export class Submitter {
       // A refused connection sent nothing: the ConnectionError says it is safe to submit again.
       if (error instanceof ConnectionError && error.notSent) throw error;
       // Otherwise the request may have reached the server: say so, since a blind retry would run (and bill) the job twice.
-      if (error instanceof ConnectionError || error instanceof TimeoutError) throw new SubmissionUnknownError(redactUrl(`${http.baseUrl}/api/prompt`), error, chosen, chosen !== undefined && ids.kept);
+      const maybeSent = error instanceof ConnectionError || error instanceof TimeoutError;
+      if (maybeSent) throw new SubmissionUnknownError(url, error, chosen, this.#keeps(chosen));
       // The server's own words, with each node's title from the workflow sent.
       if (error instanceof WorkflowValidationError) throw new WorkflowValidationError(initOf(error), error.nodeErrors, workflow);
       throw error;
@@ -184,12 +236,17 @@ export class Submitter {
       throw new WorkflowError(message, typeof error === 'object' && error ? (error.type ?? undefined) : undefined, toNodeErrors(body.node_errors), body, body.prompt_id ?? undefined);
     }
     // Watching or looking the job up puts its id in a URL: one no URL can carry would fail there, or reach another route.
-    checkAnsweredId(answer.prompt_id, { field: 'prompt_id', work: 'job', body: http.scrub(answer), method: 'POST', url: redactUrl(`${http.baseUrl}/api/prompt`) });
-    ids.learn(chosen, answer.prompt_id);
+    checkAnsweredId(answer.prompt_id, { field: 'prompt_id', work: 'job', body: http.scrub(answer), method: 'POST', url });
+    if (chosen !== undefined) this.#kept = chosen === answer.prompt_id;
     // Submitted through a relay (graphcloud/server): its token opens the job's routes and socket messages.
-    this.#tokens.set(answer.prompt_id, answer.relay_token);
-    const relayToken = this.#tokens.get(answer.prompt_id);
+    tokens.set(answer.prompt_id, answer.relay_token);
+    const relayToken = tokens.get(answer.prompt_id);
     return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors, ...(relayToken === undefined ? {} : { relayToken }), ...(warnings.length > 0 ? { warnings } : {}) };
+  }
+
+  /** True when an id was chosen and this server is known to keep the ids the client chooses. */
+  #keeps(chosen: string | undefined): chosen is string {
+    return chosen !== undefined && (this.#kept ?? this.#parts.reader.runtime === 'local');
   }
 }
 

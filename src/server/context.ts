@@ -37,7 +37,7 @@ export interface RelayCall {
 }
 
 // One name for the header on both sides: the SDK sends it, the relay reads it.
-export { JOB_TOKEN_HEADER } from '../cloud/shared/relay-tokens.js';
+export { JOB_TOKEN_HEADER } from '../cloud/shared/wire.js';
 
 /**
  * Header of the token of a media task (`relay_token` of its submission answer), on its status route.

@@ -311,7 +311,5 @@ export function resolvePolicy(options: WatcherPolicyOptions = {}, check = new Ch
 
 /** The object without its `undefined` values (an explicit `undefined` keeps the default). */
 export function defined<T extends object>(value: T | undefined): Partial<T> {
-  const out: Partial<T> = {};
-  for (const [key, item] of Object.entries(value ?? {})) if (item !== undefined) (out as Record<string, unknown>)[key] = item;
-  return out;
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, item]) => item !== undefined)) as Partial<T>;
 }

@@ -1,4 +1,4 @@
-import { ApiError, BadRequestError, ConnectionError, GraphcloudError, PaymentRequiredError, ValidationError, type ApiErrorInit, type ValidationIssue } from '../../core/index.js';
+import { ApiError, BadRequestError, ConnectionError, GraphcloudError, isPlainObject, PaymentRequiredError, ValidationError, type ApiErrorInit, type ValidationIssue } from '../../core/index.js';
 import type { JobResult, NodeErrorDetail, NodeErrors, Workflow, WorkflowIssue } from './types.js';
 import { toNodeErrors } from './wire.js';
 
@@ -250,25 +250,14 @@ export class WatcherClosedError extends GraphcloudError {
  * ```
  */
 export function mapCloudError(error: ApiError, origin: string): GraphcloudError {
-  if (originOf(error.url) !== origin) return error;
+  const url = URL.canParse(error.url) ? new URL(error.url) : undefined;
+  if (url?.origin !== origin) return error;
   if (error.status === 402) return new InsufficientCreditsError(initOf(error));
   if (error.status === 429) return new SubscriptionInactiveError(initOf(error));
-  if (error.status === 400 && error.method === 'POST' && /\/prompt$/.test(pathOf(error.url))) {
-    const body = error.body;
-    if (!body || typeof body !== 'object') return error;
-    const record = body as Record<string, unknown>;
-    if (record.node_errors === undefined && (typeof record.error !== 'object' || record.error === null)) return error;
-    return new WorkflowValidationError(initOf(error), toNodeErrors(record.node_errors));
-  }
-  return error;
-}
-
-function originOf(url: string): string | undefined {
-  return URL.canParse(url) ? new URL(url).origin : undefined;
-}
-
-function pathOf(url: string): string {
-  return URL.canParse(url) ? new URL(url).pathname : '';
+  if (error.status !== 400 || error.method !== 'POST' || !/\/prompt$/.test(url.pathname)) return error;
+  const body = (error.body && typeof error.body === 'object' ? error.body : {}) as Record<string, unknown>;
+  if (body.node_errors === undefined && (typeof body.error !== 'object' || body.error === null)) return error;
+  return new WorkflowValidationError(initOf(error), toNodeErrors(body.node_errors));
 }
 
 // The server's reasons for rejecting a workflow, as lines a person can act on: each node with its
@@ -303,8 +292,8 @@ export function describeNodeErrors(nodeErrors: Record<string, NodeErrors>, workf
  * ```
  */
 export function topLevelDetails(body: unknown): string | undefined {
-  const error = body && typeof body === 'object' ? (body as Record<string, unknown>).error : undefined;
-  const details = error && typeof error === 'object' ? (error as Record<string, unknown>).details : undefined;
+  const error = isPlainObject(body) ? body.error : undefined;
+  const details = isPlainObject(error) ? error.details : undefined;
   return typeof details === 'string' && details.trim() !== '' ? clip(details.trim()) : undefined;
 }
 
@@ -317,7 +306,7 @@ function nodeName(id: string, node: NodeErrors, workflow: Workflow | undefined):
 
 function describeError(error: NodeErrorDetail): string {
   const details = typeof error.details === 'string' ? error.details.trim() : '';
-  const extra = error.extra_info && typeof error.extra_info === 'object' ? (error.extra_info as Record<string, unknown>) : {};
+  const extra = isPlainObject(error.extra_info) ? error.extra_info : {};
   const parts = [error.message];
   if (details && details !== error.message) parts.push(clip(details));
   else if (typeof extra.input_name === 'string') parts.push(`input "${extra.input_name}"${'received_value' in extra ? ` received ${preview(extra.received_value)}` : ''}`);
@@ -329,7 +318,7 @@ function describeError(error: NodeErrorDetail): string {
 function allowedValues(config: unknown): string | undefined {
   if (!Array.isArray(config)) return undefined;
   const [type, options] = config as [unknown, unknown];
-  const list = Array.isArray(type) ? type : options && typeof options === 'object' && Array.isArray((options as Record<string, unknown>).options) ? ((options as Record<string, unknown>).options as unknown[]) : undefined;
+  const list = Array.isArray(type) ? type : isPlainObject(options) && Array.isArray(options.options) ? (options.options as unknown[]) : undefined;
   if (!list) return undefined;
   const shown = list.slice(0, MAX_CHOICES).map(preview).join(', ');
   return list.length > MAX_CHOICES ? `${shown}, … (${list.length} values)` : shown;

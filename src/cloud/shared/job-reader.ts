@@ -4,19 +4,19 @@
 // answers read by wire.ts (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
 import { NotFoundError, paginateOffsets, path, redactUrl, ValidationError, type HttpClient, type RequestOptions } from '../../core/index.js';
 import { CLOUD_DEFAULTS } from './defaults.js';
-import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './job-types.js';
+import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams, QueueItem } from './job-types.js';
 import { listOutputFiles, readOutputs } from './outputs.js';
-import type { RelayTokens } from './relay-tokens.js';
 import { historyStatus, mapJobStatus, type StatusMapping } from './status.js';
 import type { JobStatusInfo, NodeOutput } from './types.js';
-import { AnyObjectSchema, JobDetailSchema, JobListSchema, JobStatusSchema, QueueSchema, toEpochMs, toErrorInfo, toExtraData, toJobDetail, toJobPage, toJobQueue, toOutputs } from './wire.js';
+import { AnyObjectSchema, jobTimes, JobDetailSchema, JobListSchema, JobStatusSchema, QueueSchema, toEpochMs, toErrorInfo, toExtraData, toJobDetail, toJobPage, toJobQueue, toOutputs, type RelayTokens } from './wire.js';
 
 /**
  * What `JobReader` needs: the transport, and how this deployment answers.
  *
  * @example
  * ```ts
- * const config: JobReaderConfig = { http, runtime: 'auto', outputRoutes: CLOUD_DEFAULTS.outputRoutes };
+ * const { outputRoutes, jobRoutes: routes } = CLOUD_DEFAULTS;
+ * const config: JobReaderConfig = { http, runtime: 'auto', outputRoutes, tokens, routes };
  * ```
  */
 export interface JobReaderConfig {
@@ -27,9 +27,9 @@ export interface JobReaderConfig {
   /** Routes asked in order for a finished job's outputs (`{id}` is replaced). */
   outputRoutes: readonly string[];
   /** Tokens of jobs submitted through a relay, sent with their reads. */
-  tokens?: RelayTokens | undefined;
-  /** Routes of job listing and the queue (the queue is also asked when a watched job is absent from a local runtime's history). @default DEFAULTS.cloud.jobRoutes */
-  routes?: Readonly<JobRoutes> | undefined;
+  tokens: RelayTokens;
+  /** Routes of job listing and the queue (the queue is also asked when a watched job is absent from a local runtime's history). */
+  routes: Readonly<JobRoutes>;
 }
 
 const SORT_NAMES = {
@@ -66,13 +66,12 @@ export interface Absence {
  *
  * @example
  * ```ts
- * const reader = new JobReader({ http, runtime: 'auto', outputRoutes: CLOUD_DEFAULTS.outputRoutes });
+ * const reader = new JobReader({ http, runtime: 'auto', outputRoutes: CLOUD_DEFAULTS.outputRoutes, tokens, routes });
  * const { status, terminal } = await reader.status(promptId);
  * ```
  */
 export class JobReader {
   readonly #config: JobReaderConfig;
-  readonly #routes: Readonly<JobRoutes>;
   readonly #cancelled = new Set<string>();
   #runtime: 'cloud' | 'local' | undefined;
   /** Set once a local runtime answered the listing route 404: its jobs are listed from `/history` from then on. */
@@ -80,7 +79,6 @@ export class JobReader {
 
   constructor(config: JobReaderConfig) {
     this.#config = config;
-    this.#routes = config.routes ?? CLOUD_DEFAULTS.jobRoutes;
     this.#runtime = config.runtime === 'auto' ? undefined : config.runtime;
   }
 
@@ -129,7 +127,7 @@ export class JobReader {
 
   /** The status of one job, mapped onto the documented values (`raw` keeps the server's). */
   async status(promptId: string, options?: RequestOptions): Promise<JobStatusInfo> {
-    const info = await this.#status(promptId, this.#config.tokens?.withToken(promptId, options) ?? options);
+    const info = await this.#status(promptId, this.#config.tokens.withToken(promptId, options));
     // A failure message is the server's text, and a server may echo the key it received in it.
     if (info.errorMessage) info.errorMessage = this.#config.http.scrub(info.errorMessage);
     return info;
@@ -171,7 +169,7 @@ export class JobReader {
    * when none did (`404`, `{}`, or an error).
    */
   async outputs(promptId: string, options?: RequestOptions): Promise<{ outputs: Record<string, NodeOutput>; complete: boolean }> {
-    const scoped = this.#config.tokens?.withToken(promptId, options) ?? options;
+    const scoped = this.#config.tokens.withToken(promptId, options);
     for (const route of this.#config.outputRoutes) {
       try {
         // The core's retry applies: a transient 5xx must not cost a paid job its outputs; a 404
@@ -198,12 +196,12 @@ export class JobReader {
     if (runtime === 'local' && params.outputType !== undefined) {
       throw new ValidationError([{ path: 'params.outputType', rule: 'the cloud only: a local runtime cannot filter jobs by output type', received: params.outputType }], 'cloud.jobs.list()');
     }
-    if (runtime === 'local' && this.#listingMissing) return http.scrub(await this.#listFromHistory(params, options));
     const offset = params.offset ?? 0;
     const status = params.status === undefined ? undefined : typeof params.status === 'string' ? params.status : params.status.join(',');
-    const body = await http.request({
+    // Only a local runtime is ever found without the listing route: from then on, asked no more.
+    const body = this.#listingMissing ? undefined : await http.request({
       method: 'GET',
-      path: this.#routes.jobs,
+      path: this.#config.routes.jobs,
       query: {
         status,
         sort_by: params.sortBy === undefined ? undefined : SORT_NAMES[runtime][params.sortBy],
@@ -239,9 +237,10 @@ export class JobReader {
    * without that route (older versions) is asked through its queue and `/history/{id}`.
    */
   async get(promptId: string, options: RequestOptions | undefined): Promise<JobDetail | undefined> {
-    const { http, statusMap } = this.#config;
+    const { http, statusMap, routes } = this.#config;
     try {
-      const body = await http.request({ method: 'GET', path: this.#routes.job.replaceAll('{id}', encodeURIComponent(promptId)), schema: JobDetailSchema, options });
+      const route = routes.job.replaceAll('{id}', encodeURIComponent(promptId));
+      const body = await http.request({ method: 'GET', path: route, schema: JobDetailSchema, options });
       return http.scrub(toJobDetail(body, statusMap));
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
@@ -252,7 +251,7 @@ export class JobReader {
 
   /** The queue (`GET /api/queue`): running jobs, and pending ones in run order with their position. */
   async queue(options: RequestOptions | undefined): Promise<JobQueue> {
-    const body = await this.#config.http.request({ method: 'GET', path: this.#routes.queue, schema: QueueSchema, options });
+    const body = await this.#config.http.request({ method: 'GET', path: this.#config.routes.queue, schema: QueueSchema, options });
     return toJobQueue(body);
   }
 
@@ -272,36 +271,29 @@ export class JobReader {
 
   /** A job of a local runtime without the job route: in its queue, in its history, or unknown. */
   async #findLocally(promptId: string, options: RequestOptions | undefined): Promise<JobDetail | undefined> {
-    const queue = await this.queue(options);
-    const queued = [...queue.running, ...queue.pending].find((item) => item.promptId === promptId);
-    const empty = { raw: '', createdAt: undefined, startedAt: undefined, endedAt: undefined, durationMs: undefined, error: undefined, outputsCount: undefined, preview: undefined, workflowId: undefined, extraData: undefined };
-    if (queued) return { ...empty, promptId, status: queued.status, raw: `queue:${queued.status}`, number: queued.number, outputs: Object.create(null) as JobDetail['outputs'], workflow: queued.workflow };
+    const queued = findQueued(await this.queue(options), promptId);
+    const none = Object.create(null) as JobDetail['outputs'];
+    if (queued) return { ...queuedSummary(queued), outputs: none, workflow: queued.workflow, extraData: undefined };
     const body = await this.#config.http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options });
     if (!Object.hasOwn(body, promptId)) return undefined;
     const status = historyStatus(promptId, body, this.#config.statusMap);
     const entry = AnyObjectSchema.safeParse(body[promptId]);
-    const prompt = entry.success && Array.isArray(entry.data.prompt) ? AnyObjectSchema.safeParse(entry.data.prompt[2]) : undefined;
+    // A history entry's prompt is [number, prompt_id, prompt, extra_data, outputs to execute].
+    const sent = entry.success && Array.isArray(entry.data.prompt) ? entry.data.prompt : [];
+    const prompt = AnyObjectSchema.safeParse(sent[2]);
     return {
-      ...empty,
-      promptId,
-      status: status.status,
-      raw: status.raw,
-      number: entry.success && Array.isArray(entry.data.prompt) && typeof entry.data.prompt[0] === 'number' ? entry.data.prompt[0] : undefined,
+      ...queuedSummary({ promptId, status: status.status, number: typeof sent[0] === 'number' ? sent[0] : undefined }, status.raw),
       error: status.status === 'failed' || status.status === 'cancelled' ? { message: status.errorMessage ?? `Job ${status.status}` } : undefined,
-      outputs: readOutputs(body, promptId) ?? (Object.create(null) as JobDetail['outputs']),
-      workflow: prompt?.success ? (prompt.data as JobDetail['workflow']) : undefined,
-      // A history entry's prompt is [number, prompt_id, prompt, extra_data, outputs to execute].
-      extraData: toExtraData(entry.success && Array.isArray(entry.data.prompt) ? entry.data.prompt[3] : undefined),
+      outputs: readOutputs(body, promptId) ?? none,
+      workflow: prompt.success ? (prompt.data as JobDetail['workflow']) : undefined,
+      extraData: toExtraData(sent[3]),
     };
   }
 
   /** Whether the job is in the queue (running or pending); `undefined` when the queue cannot be read. */
   async #queued(promptId: string, options: RequestOptions): Promise<boolean | undefined> {
-    const { http, tokens } = this.#config;
     try {
-      const body = await http.request({ method: 'GET', path: this.#routes.queue, schema: QueueSchema, options: tokens?.withToken(promptId, options) ?? options });
-      const queue = toJobQueue(body);
-      return [...queue.running, ...queue.pending].some((item) => item.promptId === promptId);
+      return findQueued(await this.queue(this.#config.tokens.withToken(promptId, options)), promptId) !== undefined;
     } catch (error) {
       // A server without the route (a relay) cannot tell: the job is not counted as absent.
       if (error instanceof NotFoundError) return undefined;
@@ -320,6 +312,18 @@ export class JobReader {
     this.#runtime ??= 'local';
     return historyStatus(promptId, body, this.#config.statusMap);
   }
+}
+
+/** The job `promptId` of the queue, running or pending. */
+function findQueued(queue: JobQueue, promptId: string): QueueItem | undefined {
+  return [...queue.running, ...queue.pending].find((item) => item.promptId === promptId);
+}
+
+/** A listed job of which only the queue knows anything: its id, status and number. */
+function queuedSummary(item: Pick<JobSummary, 'promptId' | 'status' | 'number'>, raw = `queue:${item.status}`): JobSummary {
+  const { promptId, status, number } = item;
+  const none = { error: undefined, outputsCount: undefined, preview: undefined, workflowId: undefined };
+  return { promptId, status, raw, ...jobTimes(), number, ...none };
 }
 
 function cancelledHere(promptId: string): JobStatusInfo {
@@ -363,10 +367,7 @@ export function historySummary(promptId: string, entry: unknown, statusMap?: Rea
     promptId,
     status: info.status,
     raw: info.raw,
-    createdAt: time(extra.success ? extra.data.create_time : undefined),
-    startedAt,
-    endedAt,
-    durationMs: startedAt !== undefined && endedAt !== undefined && endedAt >= startedAt ? endedAt - startedAt : undefined,
+    ...jobTimes(time(extra.success ? extra.data.create_time : undefined), startedAt, endedAt),
     number: typeof prompt[0] === 'number' ? prompt[0] : undefined,
     error: failed ? (toErrorInfo(message(['execution_error']), info.errorMessage) ?? { message: info.errorMessage ?? `Job ${info.status}` }) : undefined,
     outputsCount: files.length,
@@ -393,20 +394,7 @@ export function historyPage(
   defaultLimit: number,
   statusMap?: Readonly<Record<string, StatusMapping>>,
 ): JobPage {
-  const queued = [...queue.running, ...queue.pending].map((item): JobSummary => ({
-    promptId: item.promptId,
-    status: item.status,
-    raw: `queue:${item.status}`,
-    createdAt: undefined,
-    startedAt: undefined,
-    endedAt: undefined,
-    durationMs: undefined,
-    number: item.number,
-    error: undefined,
-    outputsCount: undefined,
-    preview: undefined,
-    workflowId: undefined,
-  }));
+  const queued = [...queue.running, ...queue.pending].map((item) => queuedSummary(item));
   const inQueue = new Set(queued.map((job) => job.promptId));
   const done = Object.keys(history).filter((id) => !inQueue.has(id)).map((id) => historySummary(id, history[id], statusMap));
   const wanted = params.status === undefined ? undefined : new Set(typeof params.status === 'string' ? [params.status] : params.status);

@@ -1,22 +1,6 @@
-import { AnyObjectSchema, toOutputs } from './wire.js';
-import type { FileRef, NodeOutput } from './types.js';
-
-/**
- * A file reference found in a job's outputs.
- *
- * @example
- * ```ts
- * const found: OutputFileRef = { nodeId: '9', kind: 'images', ref: { filename: 'a.png', subfolder: '', type: 'output' } };
- * ```
- */
-export interface OutputFileRef {
-  /** The id of the node whose output lists the file. */
-  nodeId: string;
-  /** The output list it is in (`images`, `video`, `audio`, `gifs`, or a node pack's own). */
-  kind: string;
-  /** The file's reference: `cloud.files.get(ref)` downloads it. */
-  ref: FileRef;
-}
+import { Limiter } from '../../core/index.js';
+import { AnyObjectSchema, toFileRef, toOutputs } from './wire.js';
+import type { NodeOutput, OutputFileRef } from './types.js';
 
 /**
  * Every file reference (`{filename, subfolder?, type?}`) in an outputs map, in node order.
@@ -33,7 +17,7 @@ export function listOutputFiles(outputs: Record<string, NodeOutput>): OutputFile
     for (const [kind, list] of Object.entries(output)) {
       if (!Array.isArray(list)) continue;
       for (const item of list) {
-        const ref = asFileRef(item);
+        const ref = toFileRef(item);
         if (ref) found.push({ nodeId, kind, ref });
       }
     }
@@ -41,11 +25,28 @@ export function listOutputFiles(outputs: Record<string, NodeOutput>): OutputFile
   return found;
 }
 
-function asFileRef(item: unknown): FileRef | undefined {
-  if (!item || typeof item !== 'object') return undefined;
-  const { filename, subfolder, type } = item as Record<string, unknown>;
-  if (typeof filename !== 'string' || filename === '') return undefined;
-  return { filename, subfolder: typeof subfolder === 'string' ? subfolder : '', type: typeof type === 'string' ? type : 'output' };
+/** Output files fetched or written at once (`runWorkflow({ download: true })`, `saveOutputs()`). */
+const FILE_CONCURRENCY = 4;
+
+/**
+ * Runs `task` for each output file, a few at a time: the first failure aborts the signal the others
+ * were given, and rejects.
+ *
+ * @example
+ * ```ts
+ * const sizes = await eachFile(listOutputFiles(outputs), async ({ ref }, signal) => (await get(ref, signal)).byteLength, signal);
+ * ```
+ */
+export async function eachFile<F, T>(files: F[], task: (file: F, signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T[]> {
+  const stop = new AbortController();
+  const both = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+  const limiter = new Limiter(FILE_CONCURRENCY);
+  try {
+    return await Promise.all(files.map((file) => limiter.run(() => task(file, both), both)));
+  } catch (error) {
+    stop.abort(error);
+    throw error;
+  }
 }
 
 /**
@@ -73,17 +74,12 @@ export function wireMap<T>(...sources: (Readonly<Record<string, T>> | undefined)
  * ```
  */
 export function mergeOutput(outputs: Record<string, NodeOutput>, nodeId: string, output: NodeOutput): void {
-  const existing = Object.hasOwn(outputs, nodeId) ? outputs[nodeId] : undefined;
-  if (!existing) {
-    // Lists are copied: they grow in place later, and the message's own data went to listeners.
-    const copy = wireMap<unknown>();
-    for (const [kind, value] of Object.entries(output)) copy[kind] = Array.isArray(value) ? [...value] : value;
-    outputs[nodeId] = copy;
-    return;
-  }
+  const existing = (Object.hasOwn(outputs, nodeId) ? outputs[nodeId] : undefined) ?? wireMap<unknown>();
+  outputs[nodeId] = existing;
   for (const [kind, value] of Object.entries(output)) {
     const previous = existing[kind];
     if (Array.isArray(previous) && Array.isArray(value)) appendNew(previous, value);
+    // Lists are copied: they grow in place later, and the message's own data went to listeners.
     else existing[kind] = Array.isArray(value) ? [...value] : value;
   }
 }

@@ -15,6 +15,9 @@ export interface StatusMapping {
   terminal: boolean;
 }
 
+/** The documented job statuses, in the order a job goes through them. */
+export const JOB_STATUSES: readonly JobStatus[] = Object.freeze(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
+
 const entry = (status: JobStatus, terminal: boolean): StatusMapping => Object.freeze({ status, terminal });
 
 /**

@@ -195,6 +195,23 @@ export interface JobErrorInfo {
 }
 
 /**
+ * A file reference found in a job's outputs.
+ *
+ * @example
+ * ```ts
+ * const found: OutputFileRef = { nodeId: '9', kind: 'images', ref: { filename: 'a.png', subfolder: '', type: 'output' } };
+ * ```
+ */
+export interface OutputFileRef {
+  /** The id of the node whose output lists the file. */
+  nodeId: string;
+  /** The output list it is in (`images`, `video`, `audio`, `gifs`, or a node pack's own). */
+  kind: string;
+  /** The file's reference: `cloud.files.get(ref)` downloads it. */
+  ref: FileRef;
+}
+
+/**
  * A downloaded output file (`runWorkflow(..., { download: true })`).
  *
  * @example
@@ -202,13 +219,7 @@ export interface JobErrorInfo {
  * for (const f of result.files ?? []) await writeFile(f.ref.filename, f.data);
  * ```
  */
-export interface OutputFile {
-  /** The id of the node that produced the file. */
-  nodeId: string;
-  /** The output list it came from (`images`, `video`...). */
-  kind: string;
-  /** Where the file is on the server (`cloud.files.get(ref)` fetches it again). */
-  ref: FileRef;
+export interface OutputFile extends OutputFileRef {
   /** The file's bytes (`new Blob([data])` takes them as they are). */
   data: Uint8Array<ArrayBuffer>;
   /** The download's `Content-Type` (`image/png`...), when the server sent one. */

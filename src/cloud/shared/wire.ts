@@ -2,8 +2,10 @@
 // the SDK reads are typed, every other field the server adds is kept (looseObject). The two
 // runtimes' differences in the job listing, job and queue answers (seconds or milliseconds, the
 // queue item's fourth element) are mapped here and nowhere else
-// (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
+// (docs/wire-protocol.md#cloud-job-control-listing-and-queue). The job tokens a relay signs
+// (`relay_token` of its submit answers) ride here too: its header, and its socket subscription.
 import * as z from 'zod/mini';
+import type { RequestOptions } from '../../core/index.js';
 import type { JobDetail, JobPage, JobQueue, JobSummary, QueueItem } from './job-types.js';
 import { mapJobStatus, type StatusMapping } from './status.js';
 import type { FileRef, JobErrorInfo, NodeErrors, NodeOutput, Workflow } from './types.js';
@@ -207,6 +209,19 @@ export function toEpochMs(value: number | null | undefined): number | undefined 
 }
 
 /**
+ * A listed job's times in ms since the epoch, and its duration when it started and ended.
+ *
+ * @example
+ * ```ts
+ * jobTimes(1_000, 2_000, 5_000).durationMs; // 3000
+ * ```
+ */
+export function jobTimes(createdAt?: number, startedAt?: number, endedAt?: number) {
+  const durationMs = startedAt !== undefined && endedAt !== undefined && endedAt >= startedAt ? endedAt - startedAt : undefined;
+  return { createdAt, startedAt, endedAt, durationMs };
+}
+
+/**
  * Reads one item of the job list.
  *
  * @example
@@ -215,16 +230,11 @@ export function toEpochMs(value: number | null | undefined): number | undefined 
  * ```
  */
 export function toJobSummary(item: z.infer<typeof JobItemSchema>, statusMap?: Readonly<Record<string, StatusMapping>>): JobSummary {
-  const startedAt = toEpochMs(item.execution_start_time);
-  const endedAt = toEpochMs(item.execution_end_time);
   return {
     promptId: item.id,
     status: mapJobStatus(item.status, statusMap).status,
     raw: item.status,
-    createdAt: toEpochMs(item.create_time),
-    startedAt,
-    endedAt,
-    durationMs: startedAt !== undefined && endedAt !== undefined && endedAt >= startedAt ? endedAt - startedAt : undefined,
+    ...jobTimes(toEpochMs(item.create_time), toEpochMs(item.execution_start_time), toEpochMs(item.execution_end_time)),
     number: item.priority ?? undefined,
     error: toErrorInfo(item.execution_error, item.error_message),
     outputsCount: item.outputs_count ?? undefined,
@@ -334,9 +344,75 @@ export function toErrorInfo(raw: unknown, fallback: string | null | undefined): 
   };
 }
 
-function toFileRef(raw: unknown): FileRef | undefined {
-  const ref = AnyObjectSchema.safeParse(raw);
-  if (!ref.success || typeof ref.data.filename !== 'string' || ref.data.filename === '') return undefined;
-  const text = (key: string) => (typeof ref.data[key] === 'string' ? ref.data[key] : undefined);
-  return { filename: ref.data.filename, subfolder: text('subfolder') ?? '', type: text('type') ?? 'output' };
+/**
+ * Reads a file reference (`{filename, subfolder?, type?}`, an output list's item or a listed job's
+ * preview); `undefined` for anything else.
+ *
+ * @example
+ * ```ts
+ * toFileRef({ filename: 'a.png' }); // { filename: 'a.png', subfolder: '', type: 'output' }
+ * ```
+ */
+export function toFileRef(item: unknown): FileRef | undefined {
+  if (!item || typeof item !== 'object') return undefined;
+  const { filename, subfolder, type } = item as Record<string, unknown>;
+  if (typeof filename !== 'string' || filename === '') return undefined;
+  return { filename, subfolder: typeof subfolder === 'string' ? subfolder : '', type: typeof type === 'string' ? type : 'output' };
+}
+
+// The job tokens of a relay (graphcloud/server): docs/browser.md.
+
+/**
+ * Header of a job's token on the job-scoped routes of a relay (`graphcloud/server`).
+ *
+ * @example
+ * ```ts
+ * fetch(url, { headers: { [JOB_TOKEN_HEADER]: token } });
+ * ```
+ */
+export const JOB_TOKEN_HEADER = 'x-graphcloud-job-token';
+
+// A token is about 150 characters; the map keeps the jobs of a long session, not of every session.
+const MAX_TOKEN_LENGTH = 4_096;
+const MAX_JOBS = 1_000;
+
+/**
+ * The tokens a relay gave for the jobs submitted through it (`relay_token` of the submit answer),
+ * by prompt id: a small bounded map (the oldest job goes first). A client talking to the cloud
+ * directly never gets one, and sends nothing more. See docs/browser.md.
+ *
+ * @example
+ * ```ts
+ * tokens.set(answer.prompt_id, answer.relay_token);
+ * await http.request({ method: 'GET', path, options: tokens.withToken(promptId, options) });
+ * ```
+ */
+export class RelayTokens {
+  readonly #tokens = new Map<string, string>();
+
+  /** Remembers a job's token; anything but a non-empty string is ignored. */
+  set(promptId: string, token: unknown): void {
+    if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) return;
+    this.#tokens.delete(promptId);
+    this.#tokens.set(promptId, token);
+    if (this.#tokens.size > MAX_JOBS) this.#tokens.delete(this.#tokens.keys().next().value as string);
+  }
+
+  /** A job's token, when a relay gave one. */
+  get(promptId: string): string | undefined {
+    return this.#tokens.get(promptId);
+  }
+
+  /** The options of a job-scoped request: the caller's, with the job's token header when there is one. */
+  withToken(promptId: string, options: RequestOptions | undefined): RequestOptions | undefined {
+    const token = this.#tokens.get(promptId);
+    if (token === undefined) return options;
+    return { ...options, headers: { ...options?.headers, [JOB_TOKEN_HEADER]: token } };
+  }
+
+  /** The socket message that asks a relay for a job's messages, when the job has a token. */
+  subscription(promptId: string): string | undefined {
+    const token = this.#tokens.get(promptId);
+    return token === undefined ? undefined : JSON.stringify({ type: 'graphcloud_subscribe', data: { token } });
+  }
 }

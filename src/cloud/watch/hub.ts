@@ -2,7 +2,7 @@ import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff, type 
 import { defined, type PollPolicy, type WatcherPolicy } from '../shared/defaults.js';
 import { initOf, WatcherClosedError } from '../shared/errors.js';
 import type { JobReader } from '../shared/job-reader.js';
-import type { RelayTokens } from '../shared/relay-tokens.js';
+import type { RelayTokens } from '../shared/wire.js';
 import { wireMap } from '../shared/outputs.js';
 import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../shared/types.js';
 import type { JobProgress, WatchEvent, WatcherStats } from './events.js';

@@ -7,7 +7,7 @@ import { wireMap } from '../shared/outputs.js';
 import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../shared/types.js';
 import type { JobProgress, WatchEvent, WatcherStats } from './events.js';
 import { JobPoll, PollSchedule, ReadGate, type PollShared, type PollTarget } from './job-poll.js';
-import { deliverTo, failWatcher, finishWatcher, openWatcher, wants, type JobWatcher, type WatchedJob } from './job-watcher.js';
+import { control, type JobWatcher, type WatchedJob } from './job-watcher.js';
 import { ProgressTracker } from './progress.js';
 import { JobRouter, type RouteTarget, type Seen, type TerminalEnd } from './router.js';
 import { SocketLink, type Refusal, type WebSocketConstructor } from './socket.js';
@@ -158,7 +158,7 @@ export class WatchHub {
     if (!known) this.#subscribe(promptId);
     if (options.outputNodes) track.outputNodes ??= new Set(options.outputNodes);
     const waitTimeout = options.waitTimeout ?? this.#options.policy.waitTimeout;
-    const watcher = openWatcher(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors }, track);
+    const watcher = control.open(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors }, track);
     track.add(watcher);
     if (options.nodes) track.setNodes(options.nodes);
     if (since === undefined || since !== this.#router.epoch || this.#link.state !== 'open') {
@@ -166,7 +166,7 @@ export class WatchHub {
       track.poll.readWhenReady();
     }
     const refused = this.#link.refused;
-    if (refused) failWatcher(watcher, refused(promptId));
+    if (refused) control.fail(watcher, refused(promptId));
     // Held messages go out after the caller attached its listeners (same tick, before any frame).
     queueMicrotask(() => this.#router.drain(promptId));
     return watcher;
@@ -289,14 +289,14 @@ export class WatchHub {
     }
     if (end.status === 'completed') track.completed();
     const result = { promptId: track.promptId, ...end, outputs, outputsComplete };
-    for (const watcher of track.watchers) finishWatcher(watcher, result);
+    for (const watcher of track.watchers) control.finish(watcher, result);
     this.#link.maybeIdle();
   }
 
   #fail(track: Track, error: () => unknown): void {
     if (track.settling) return;
     this.#retire(track);
-    for (const watcher of track.watchers) failWatcher(watcher, withSubmitted(error(), { kind: 'job', promptId: track.promptId }));
+    for (const watcher of track.watchers) control.fail(watcher, withSubmitted(error(), { kind: 'job', promptId: track.promptId }));
     this.#link.maybeIdle();
   }
 
@@ -400,7 +400,7 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
   event(event: WatchEvent): void {
     // Updated first: listeners of the message read `watcher.progress` as of that message.
     const changed = this.#progress().update(event);
-    for (const watcher of this.watchers) deliverTo(watcher, event);
+    for (const watcher of this.watchers) control.deliver(watcher, event);
     if (changed) this.#progressChanged();
   }
 
@@ -442,9 +442,9 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
     let event: WatchEvent | undefined;
     for (const watcher of this.watchers) {
       // Built only for a watcher that takes it: most listen to `progress` and never read `job_progress`.
-      if (!wants(watcher, 'job_progress')) continue;
+      if (!control.wants(watcher, 'job_progress')) continue;
       event ??= { type: 'job_progress', data: this.progress };
-      deliverTo(watcher, event);
+      control.deliver(watcher, event);
     }
   }
 }

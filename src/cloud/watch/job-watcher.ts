@@ -68,76 +68,27 @@ export interface WatchedJob {
 }
 
 
-interface Access {
+/**
+ * The hub's way in to its watchers, which the watcher's public type does not show: `open` makes a
+ * watcher of `job` (`job.release(watcher)` is called once when it settles), `wants` says whether an
+ * event of this type would reach anyone (a listener of it, `onEvent` or an iterator), `deliver`
+ * gives it one event of its job, `finish` settles it with the job's end, `fail` with a failure of
+ * the wait (timeout, close, auth refusal...). Set by `JobWatcher`'s static block.
+ *
+ * @example
+ * ```ts
+ * const watcher = control.open('p1', { waitTimeout: false }, track);
+ * if (control.wants(watcher, 'job_progress')) control.deliver(watcher, { type: 'job_progress', data: track.progress });
+ * control.finish(watcher, { promptId: 'p1', status: 'completed', outputs, outputsComplete: true, via: 'socket' });
+ * ```
+ */
+export let control!: {
   open(promptId: string, settings: WatcherSettings, job: WatchedJob): JobWatcher;
   wants(watcher: JobWatcher, type: WatchEvent['type']): boolean;
   deliver(watcher: JobWatcher, event: WatchEvent): void;
   finish(watcher: JobWatcher, result: Omit<JobResult, 'nodeErrors'>): void;
   fail(watcher: JobWatcher, error: unknown): void;
-}
-
-// Set by JobWatcher's static block: the hub's way in, which the watcher's public type does not show.
-let access!: Access;
-
-/**
- * Creates a watcher of `job`; `job.release(watcher)` is called once when it settles.
- *
- * @example
- * ```ts
- * const watcher = openWatcher('p1', { waitTimeout: false }, track);
- * ```
- */
-export function openWatcher(promptId: string, settings: WatcherSettings, job: WatchedJob): JobWatcher {
-  return access.open(promptId, settings, job);
-}
-
-/**
- * Gives one event of its job to a watcher (to its listeners, `onEvent` and iterators).
- *
- * @example
- * ```ts
- * deliverTo(watcher, { type: 'execution_start', data: { prompt_id: watcher.promptId } });
- * ```
- */
-export function deliverTo(watcher: JobWatcher, event: WatchEvent): void {
-  access.deliver(watcher, event);
-}
-
-/**
- * Whether an event of this type would reach anyone: a listener of it, `onEvent` or an iterator.
- *
- * @example
- * ```ts
- * if (wants(watcher, 'job_progress')) deliverTo(watcher, { type: 'job_progress', data: progress.snapshot });
- * ```
- */
-export function wants(watcher: JobWatcher, type: WatchEvent['type']): boolean {
-  return access.wants(watcher, type);
-}
-
-/**
- * Settles a watcher with the end of its job.
- *
- * @example
- * ```ts
- * finishWatcher(watcher, { promptId, status: 'completed', outputs, outputsComplete: true, via: 'socket' });
- * ```
- */
-export function finishWatcher(watcher: JobWatcher, result: Omit<JobResult, 'nodeErrors'>): void {
-  access.finish(watcher, result);
-}
-
-/**
- * Settles a watcher with a failure of the wait (timeout, close, auth refusal...).
- *
- * @example
- * ```ts
- * failWatcher(watcher, new WatcherClosedError(watcher.promptId));
- * ```
- */
-export function failWatcher(watcher: JobWatcher, error: unknown): void {
-  access.fail(watcher, error);
-}
+};
 
 interface Queue {
   push(event: WatchEvent): void;
@@ -175,7 +126,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
   #unlisten: (() => void) | undefined;
 
   static {
-    access = {
+    control = {
       open: (promptId, settings, job) => new JobWatcher(promptId, settings, job),
       wants: (watcher, type) => watcher.#outcome === undefined && (watcher.#onEvent !== undefined || (watcher.#queues?.size ?? 0) > 0 || watcher.listenerCount(type) > 0),
       deliver: (watcher, event) => watcher.#deliver(event),

@@ -268,30 +268,23 @@ export function socketUrl(baseUrl: string, clientId: string, token: string | und
 export type Refusal = (promptId?: string) => AuthenticationError;
 
 /**
- * What a `SocketLink` needs: the client's transport and id, the router its frames go to, and
- * what to tell its owner.
+ * What a `SocketLink` needs: the client's transport and id, its socket policy, and the router its
+ * frames go to.
  *
  * @example
  * ```ts
- * new SocketLink({ http, clientId, WebSocket: undefined, policy, router, busy: () => tracks.size > 0, on });
+ * const options: SocketLinkOptions = { http, clientId, WebSocket: undefined, policy, router };
  * ```
  */
 export interface SocketLinkOptions {
+  /** The client's transport: its credential (the socket's `token`) and its `closed` signal. */
   http: HttpClient;
   clientId: string;
+  /** The socket constructor; the runtime's global one when `undefined`, polling only without either. */
   WebSocket: WebSocketConstructor | undefined;
-  policy: SocketPolicy;
+  /** The watcher's policies: the socket's is read here. */
+  policy: { socket: SocketPolicy };
   router: JobRouter;
-  /** True while a job is watched: the socket stays open. */
-  busy(): boolean;
-  on: {
-    /** The socket opened; `reconnected` after an outage (messages may have been lost). */
-    open(reconnected: boolean): void;
-    /** The socket went down (polling takes over while it reconnects). */
-    down(): void;
-    /** The server refused the credential: no more attempts. */
-    refused(refusal: Refusal): void;
-  };
   random?: (() => number) | undefined;
 }
 
@@ -301,14 +294,16 @@ type State = 'idle' | 'connecting' | 'open' | 'down';
  * The lifecycle of a client's one shared socket: opened lazily, reconnected, `ready()` for a
  * submission, kept open while a job is watched or a submission is pending (`retain()`), and
  * closed after `idleCloseMs` once neither is left. It owns the socket state and the epoch moves.
+ * The watcher's hub extends it: the link tells it, by the methods it overrides, when the socket
+ * opened, went down or was refused, and asks it whether a job keeps the socket busy.
  *
  * @example
  * ```ts
- * const link = new SocketLink(options);
- * const epoch = await link.ready();
+ * class Hub extends SocketLink { ... }
+ * const epoch = await hub.ready();
  * ```
  */
-export class SocketLink {
+export abstract class SocketLink {
   readonly #options: SocketLinkOptions;
   /** Callers of `ready()` waiting for the socket: each is told once, then forgets its abort listener. */
   readonly #waiters = new Set<(outcome: { epoch: number } | { error: unknown }) => void>();
@@ -322,6 +317,15 @@ export class SocketLink {
   constructor(options: SocketLinkOptions) {
     this.#options = options;
   }
+
+  /** True while a job is watched: the socket stays open. */
+  protected abstract get busy(): boolean;
+  /** The socket opened; `reconnected` after an outage (messages may have been lost). */
+  protected abstract opened(reconnected: boolean): void;
+  /** The socket went down (polling takes over while it reconnects). */
+  protected abstract wentDown(): void;
+  /** The server refused the credential: no more attempts. */
+  protected abstract credentialRefused(refusal: Refusal): void;
 
   /** The socket state: `open`, `down` (polling while reconnecting), `connecting` or `idle`. */
   get state(): State {
@@ -400,7 +404,7 @@ export class SocketLink {
         return built.url;
       },
       WebSocket,
-      policy,
+      policy: policy.socket,
       random,
       handlers: {
         onOpen: () => this.#onOpen(),
@@ -422,13 +426,13 @@ export class SocketLink {
 
   /** Closes the socket after `idleCloseMs` once no job is watched and nothing waits for it. */
   maybeIdle(): void {
-    if (this.#idle || this.#options.busy() || this.#leases > 0 || this.#waiters.size > 0) return;
+    if (this.#idle || this.busy || this.#leases > 0 || this.#waiters.size > 0) return;
     if (!this.#socket && this.#state === 'idle') return;
     // A delay nobody awaits, cancelled by the next watch: a timer (no promise to settle).
     this.#idle = setTimer(() => {
       this.#idle = undefined;
       this.#shutdown();
-    }, this.#options.policy.idleCloseMs);
+    }, this.#options.policy.socket.idleCloseMs);
   }
 
   /** Stops for good (the client closed): waiters reject with `reason`, the socket and timers go. */
@@ -447,7 +451,7 @@ export class SocketLink {
   #onOpen(): void {
     const reconnected = this.#state === 'down';
     this.#setState('open');
-    this.#options.on.open(reconnected);
+    this.opened(reconnected);
   }
 
   #onDown(_down: SocketDown): void {
@@ -455,7 +459,7 @@ export class SocketLink {
     if (this.#state === 'down') return;
     if (this.#state === 'open') this.#options.router.disconnected();
     this.#setState('down');
-    this.#options.on.down();
+    this.wentDown();
   }
 
   #onRefused(raw: SocketDown): void {
@@ -470,7 +474,7 @@ export class SocketLink {
     this.#socket = undefined;
     this.#state = 'idle';
     for (const waiter of [...this.#waiters]) waiter({ error: refused() });
-    this.#options.on.refused(refused);
+    this.credentialRefused(refused);
   }
 
   #cancelIdle(): void {

@@ -174,28 +174,11 @@ export class JobRouter {
 
   /** Routes one text frame. */
   handleText(text: string): void {
-    const stats = this.#options.stats;
-    stats.received++;
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      stats.ignored++;
-      return;
-    }
-    if (!isRecord(message) || typeof message.type !== 'string' || !isRecord(message.data)) {
-      stats.ignored++;
-      return;
-    }
-    const { type, data } = message;
-    if (type === 'status' || type === 'notification') {
-      this.#broadcast({ type, data } as WatchEvent);
-      return;
-    }
-    if (!PROMPT_MESSAGE_TYPES.has(type) || typeof data.prompt_id !== 'string' || !readable(type, data)) {
-      stats.ignored++;
-      return;
-    }
+    this.#options.stats.received++;
+    const { type, data }: Record<string, unknown> = parseRecord(text) ?? {};
+    if (typeof type !== 'string' || !isRecord(data)) return this.#ignore();
+    if (type === 'status' || type === 'notification') return this.#broadcast({ type, data } as WatchEvent);
+    if (!PROMPT_MESSAGE_TYPES.has(type) || typeof data.prompt_id !== 'string' || !readable(type, data)) return this.#ignore();
     const promptId = data.prompt_id;
     if (type === 'execution_start' || type === 'progress' || (type === 'executing' && data.node !== null)) this.#current = promptId;
     const followed = this.#followed.get(promptId);
@@ -209,13 +192,9 @@ export class JobRouter {
    * metadata of a preview) of the key, as the text frames are cleaned before they reach the router.
    */
   handleBinary(bytes: Uint8Array<ArrayBuffer>, scrub: (text: string) => string = (text) => text): void {
-    const stats = this.#options.stats;
-    stats.received++;
+    this.#options.stats.received++;
     const frame = decodeBinaryFrame(bytes);
-    if (!frame) {
-      stats.ignored++;
-      return;
-    }
+    if (!frame) return this.#ignore();
     const promptId = frame.data.promptId ?? this.#current;
     if (promptId === undefined) return;
     const followed = this.#followed.get(promptId);
@@ -235,55 +214,46 @@ export class JobRouter {
   #apply(followed: Followed, type: string, data: Record<string, unknown>, epoch: number): void {
     const { seen, target } = followed;
     seen.lastActivity = Date.now();
-    switch (type) {
-      case 'execution_start':
-        seen.sawStart = true;
-        seen.startEpoch = epoch;
-        break;
-      case 'execution_cached':
-        if (Array.isArray(data.nodes)) for (const node of data.nodes) if (typeof node === 'string' || typeof node === 'number') (seen.cached ??= new Set()).add(String(node));
-        break;
-      case 'executed':
-        mergeOutput((seen.outputs ??= wireMap<NodeOutput>()), String(data.node), data.output as NodeOutput);
-        break;
-      case 'execution_error': {
-        const error = data as ExecutionErrorData;
-        // A blocked branch is reported as an error without a timestamp; the run goes on.
-        if (error.exception_type === 'ExecutionBlocked' && error.timestamp === undefined) {
-          target.event({ type: 'execution_blocked', data: error });
-          return;
-        }
-        target.event({ type: 'execution_error', data: error });
-        target.end({ status: 'failed', error: errorInfo(error), wholeRun: whole(seen, epoch), verify: false });
-        return;
-      }
-      case 'execution_success':
-        target.event({ type, data } as WatchEvent);
-        target.end({ status: 'completed', wholeRun: whole(seen, epoch), verify: false });
-        return;
-      case 'execution_interrupted':
-        target.event({ type, data } as WatchEvent);
-        target.end({ status: 'cancelled', error: { message: 'Execution was interrupted', nodeId: str(data.node_id), nodeType: str(data.node_type) }, wholeRun: whole(seen, epoch), verify: false });
-        return;
-      case 'executing':
-        target.event({ type, data } as WatchEvent);
-        // The documented end marker; servers that send execution_success send it first.
-        if (data.node === null) target.end({ status: 'completed', wholeRun: whole(seen, epoch), verify: !whole(seen, epoch) });
-        return;
-      default:
-        break;
+    if (type === 'execution_start') {
+      seen.sawStart = true;
+      seen.startEpoch = epoch;
+    } else if (type === 'execution_cached' && Array.isArray(data.nodes)) {
+      for (const node of data.nodes) if (typeof node === 'string' || typeof node === 'number') (seen.cached ??= new Set()).add(String(node));
+    } else if (type === 'executed') {
+      mergeOutput((seen.outputs ??= wireMap<NodeOutput>()), String(data.node), data.output as NodeOutput);
     }
-    target.event({ type, data } as WatchEvent);
+    // A blocked branch is reported as an error without a timestamp; the run goes on.
+    const blocked = type === 'execution_error' && data.exception_type === 'ExecutionBlocked' && data.timestamp === undefined;
+    target.event({ type: blocked ? 'execution_blocked' : type, data } as WatchEvent);
+    // The whole run was seen: its start, in this epoch, without a gap.
+    const end = blocked ? undefined : endOf(type, data, seen.sawStart && !seen.gap && seen.startEpoch === epoch);
+    if (end) target.end(end);
   }
 
   #broadcast(event: WatchEvent): void {
     for (const { target } of this.#followed.values()) target.event(event);
   }
+
+  #ignore(): void {
+    this.#options.stats.ignored++;
+  }
 }
 
-/** The whole run was seen: its start, in this epoch, without a gap. */
-function whole(seen: Seen, epoch: number): boolean {
-  return seen.sawStart && !seen.gap && seen.startEpoch === epoch;
+/** How a message ends the run, if it does. */
+function endOf(type: string, data: Record<string, unknown>, wholeRun: boolean): TerminalEnd | undefined {
+  switch (type) {
+    case 'execution_error':
+      return { status: 'failed', error: errorInfo(data as ExecutionErrorData), wholeRun, verify: false };
+    case 'execution_success':
+      return { status: 'completed', wholeRun, verify: false };
+    case 'execution_interrupted':
+      return { status: 'cancelled', error: { message: 'Execution was interrupted', nodeId: str(data.node_id), nodeType: str(data.node_type) }, wholeRun, verify: false };
+    case 'executing':
+      // The documented end marker; servers that send execution_success send it first. After a gap a read confirms it.
+      return data.node === null ? { status: 'completed', wholeRun, verify: !wholeRun } : undefined;
+    default:
+      return undefined;
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -356,7 +326,7 @@ export function decodeBinaryFrame(bytes: Uint8Array<ArrayBuffer>): DecodedFrame 
     }
     case 4: {
       if (8 + second > bytes.byteLength) return undefined;
-      const meta = parseMetadata(bytes.subarray(8, 8 + second));
+      const meta = parseRecord(utf8.decode(bytes.subarray(8, 8 + second)));
       if (!meta) return undefined;
       const mimeType = typeof meta.image_type === 'string' ? meta.image_type : 'image/png';
       return {
@@ -369,10 +339,11 @@ export function decodeBinaryFrame(bytes: Uint8Array<ArrayBuffer>): DecodedFrame 
   }
 }
 
-function parseMetadata(bytes: Uint8Array): Record<string, unknown> | undefined {
+/** A JSON object, or `undefined` for malformed JSON or any other value. */
+function parseRecord(text: string): Record<string, unknown> | undefined {
   try {
-    const value: unknown = JSON.parse(utf8.decode(bytes));
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -1,13 +1,13 @@
-import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff } from '../../core/index.js';
+import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff, type WaitOptions } from '../../core/index.js';
 import { defined, type PollPolicy, type WatcherPolicy } from '../shared/defaults.js';
 import { initOf, WatcherClosedError } from '../shared/errors.js';
 import type { JobReader } from '../shared/job-reader.js';
 import type { RelayTokens } from '../shared/relay-tokens.js';
 import { wireMap } from '../shared/outputs.js';
-import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../shared/types.js';
+import type { JobErrorInfo, JobResult, JobStatusInfo } from '../shared/types.js';
 import type { JobProgress, WatchEvent, WatcherStats } from './events.js';
 import { JobPoll, PollSchedule, ReadGate, type PollShared, type PollTarget } from './job-poll.js';
-import { control, type JobWatcher, type WatchedJob } from './job-watcher.js';
+import { control, type JobWatcher, type WatchedJob, type WatcherSettings } from './job-watcher.js';
 import { ProgressTracker } from './progress.js';
 import { JobRouter, type RouteTarget, type Seen, type TerminalEnd } from './router.js';
 import { SocketLink, type Refusal, type SocketLinkOptions } from './socket.js';
@@ -36,11 +36,7 @@ export interface WatchHubOptions extends Omit<SocketLinkOptions, 'router'> {
  * hub.watch(promptId, { waitTimeout: 600_000, nodeErrors: submitted.nodeErrors }, since);
  * ```
  */
-export interface HubWatchOptions {
-  signal?: AbortSignal | undefined;
-  waitTimeout?: number | false | undefined;
-  poll?: Partial<Backoff> | undefined;
-  nodeErrors?: Record<string, NodeErrors> | undefined;
+export interface HubWatchOptions extends WaitOptions, Pick<WatcherSettings, 'nodeErrors'> {
   /**
    * The ids of the submitted workflow's output nodes. A cached one that sent no `executed` has
    * its outputs read from the job record; unknown, every cached node without `executed` counts.
@@ -83,17 +79,14 @@ export type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'
 export class WatchHub extends SocketLink {
   readonly stats: WatcherStats;
   readonly #options: WatchHubOptions;
-  readonly #router: JobRouter;
   readonly #polls: PollShared;
   readonly #tracks = new Map<string, Track>();
 
   constructor(options: WatchHubOptions) {
     const stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 };
-    const router = new JobRouter({ hold: options.policy.hold, stats });
-    super({ ...options, router });
+    super({ ...options, router: new JobRouter({ hold: options.policy.hold, stats }) });
     this.stats = stats;
     this.#options = options;
-    this.#router = router;
     const { concurrency } = options.policy.poll;
     this.#polls = { reader: options.reader, stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), socket: this, schedule: new PollSchedule(), random: options.random };
     options.http.closed.addEventListener('abort', () => this.#close(), { once: true });
@@ -117,14 +110,14 @@ export class WatchHub extends SocketLink {
     const watcher = control.open(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors }, track);
     track.watchers = [...track.watchers, watcher];
     if (options.nodes) track.setNodes(options.nodes);
-    if (since === undefined || since !== this.#router.epoch || this.state !== 'open') {
-      if (since !== undefined) this.#router.markGap(promptId);
+    if (since === undefined || since !== this.router.epoch || this.state !== 'open') {
+      if (since !== undefined) this.router.markGap(promptId);
       track.poll.readWhenReady();
     }
     const refused = this.refused;
     if (refused) control.fail(watcher, refused(promptId));
     // Held messages go out after the caller attached its listeners (same tick, before any frame).
-    queueMicrotask(() => this.#router.drain(promptId));
+    queueMicrotask(() => this.router.drain(promptId));
     return watcher;
   }
 
@@ -196,7 +189,7 @@ export class WatchHub extends SocketLink {
   retire(track: Track): void {
     track.settling = true;
     track.poll.stop();
-    this.#router.unfollow(track.promptId);
+    this.router.unfollow(track.promptId);
     if (this.#tracks.get(track.promptId) === track) this.#tracks.delete(track.promptId);
   }
 
@@ -226,9 +219,9 @@ export class WatchHub extends SocketLink {
   #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {
     // Shared by every job watched without a backoff of its own.
     const policy: PollPolicy = backoff ? { ...this.#options.policy.poll, ...defined(backoff) } : this.#options.policy.poll;
-    const track = new Track(this, promptId, this.#router, this.#polls, policy);
+    const track = new Track(this, promptId, this.router, this.#polls, policy);
     this.#tracks.set(promptId, track);
-    track.poll.start();
+    track.poll.replan(); // the loop's first plan
     return track;
   }
 
@@ -241,7 +234,7 @@ export class WatchHub extends SocketLink {
   #close(): void {
     const reason: unknown = this.#options.http.closed.reason;
     this.close(reason);
-    this.#router.clear();
+    this.router.clear();
     this.failAll((track) => new WatcherClosedError(track.promptId, reason));
   }
 }
@@ -258,7 +251,7 @@ export class WatchHub extends SocketLink {
  * @example
  * ```ts
  * const track = new Track(hub, promptId, router, polls, policy);
- * track.poll.start();
+ * track.poll.replan();
  * ```
  */
 export class Track implements RouteTarget, PollTarget, WatchedJob {

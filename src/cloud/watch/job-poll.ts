@@ -54,7 +54,7 @@ export interface PollTarget {
  * @example
  * ```ts
  * const loop = new JobPoll(shared, promptId, policy, seen, track);
- * loop.start();
+ * loop.replan();
  * socket.on('reconnect', () => loop.readNow());
  * ```
  */
@@ -91,11 +91,6 @@ export class JobPoll {
     this.#target = target;
   }
 
-  /** Starts the loop: it reports a terminal status or a failure to its target, once. */
-  start(): void {
-    this.#plan();
-  }
-
   /** Reads as soon as the socket state allows (a job watched without its submission, after a gap). */
   readWhenReady(): void {
     this.#wanted = true;
@@ -110,7 +105,10 @@ export class JobPoll {
     else this.#plan();
   }
 
-  /** Re-plans (the socket state changed). */
+  /**
+   * Plans the loop's next read: its first (the loop then reports a terminal status or a failure to
+   * its target, once), or again (the socket state changed).
+   */
   replan(): void {
     if (this.#reading) this.#reading.waker.wake();
     else this.#plan();
@@ -127,11 +125,12 @@ export class JobPoll {
   /** When the next read is due (`Date.now()` time; `Infinity` while the socket is connecting). */
   dueAt(now: number): number {
     if (this.#urgent) return now;
-    const link = this.#shared.socket.link;
-    if (link === 'waiting') return Infinity;
+    // While the socket connects, no read yet; open, a read after a silence; down, reads on a backoff.
+    const state = this.#shared.socket.state;
+    if (state !== 'open' && state !== 'down') return Infinity;
     if (this.#wanted) return now;
     const policy = this.#policy;
-    if (link === 'open') {
+    if (state === 'open') {
       this.#downSince = undefined;
       return Math.max(this.#seen.lastActivity, this.#lastReadAt) + policy.silenceMs;
     }

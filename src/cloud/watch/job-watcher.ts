@@ -305,8 +305,6 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
     if (this.#outcome) return;
     const full: JobResult = { ...result, nodeErrors: this.#nodeErrors ?? {} };
     this.#settle({ result: full });
-    this.#resolve?.(full);
-    this.#resolve = this.#reject = undefined;
     this.emit('result', full);
     if (full.status !== 'completed') this.emit('error', new JobFailedError(full as JobResult & { status: 'failed' | 'cancelled' }));
     if (this.#queues) for (const queue of this.#queues) queue.end();
@@ -315,18 +313,20 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
   #fail(error: unknown): void {
     if (this.#outcome) return;
     this.#settle({ error });
-    this.#reject?.(error);
-    this.#resolve = this.#reject = undefined;
     this.emit('error', error instanceof Error ? error : new Error(String(error)));
     if (this.#queues) for (const queue of this.#queues) queue.end(error);
   }
 
+  /** Settles once: the deadline and the abort listener go, the job is released, `result()` settles. */
   #settle(outcome: { result: JobResult } | { error: unknown }): void {
     this.#outcome = outcome;
     clearTimeout(this.#timer);
     this.#unlisten?.();
     this.#unlisten = undefined;
     this.#job.release(this);
+    if ('result' in outcome) this.#resolve?.(outcome.result);
+    else this.#reject?.(outcome.error);
+    this.#resolve = this.#reject = undefined;
   }
 
   /**

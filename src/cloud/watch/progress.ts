@@ -104,12 +104,11 @@ export class ProgressTracker {
     if (this.#node === id) return;
     this.#finishRunning();
     this.#node = id;
-    this.#share = 0;
   }
 
+  /** The running node is done (`#finishNode` lets it go), and the share goes back to 0. */
   #finishRunning(): void {
     if (this.#node !== undefined) this.#finishNode(this.#node);
-    this.#node = undefined;
     this.#share = 0;
   }
 

@@ -58,8 +58,8 @@ export interface RouteTarget {
   end(end: TerminalEnd): void;
 }
 
-interface Followed {
-  seen: Seen;
+/** A followed prompt: what its messages told, and where they go (one object per job). */
+interface Followed extends Seen {
   target: RouteTarget;
 }
 
@@ -129,12 +129,13 @@ export class JobRouter {
    */
   follow(promptId: string, target: RouteTarget): Readonly<Seen> {
     const existing = this.#followed.get(promptId);
-    if (existing) return existing.seen;
+    if (existing) return existing;
     // Outputs and cached nodes are made at their first message: most jobs watched are waiting.
-    const seen: Seen = { outputs: undefined, cached: undefined, sawStart: false, startEpoch: -1, gap: false, lastActivity: Date.now() };
-    this.#followed.set(promptId, { seen, target });
+    const lastActivity = Date.now();
+    const followed: Followed = { target, outputs: undefined, cached: undefined, sawStart: false, startEpoch: -1, gap: false, lastActivity };
+    this.#followed.set(promptId, followed);
     this.#recent.delete(promptId);
-    return seen;
+    return followed;
   }
 
   /** Stops following a prompt (settled or released); its late messages are dropped, not held. */
@@ -147,13 +148,13 @@ export class JobRouter {
   /** Messages of this prompt may have been missed (it was watched after a disconnect). */
   markGap(promptId: string): void {
     const followed = this.#followed.get(promptId);
-    if (followed) followed.seen.gap = true;
+    if (followed) followed.gap = true;
   }
 
   /** The socket went down: a new epoch, and a gap for every run that had started. */
   disconnected(): void {
     this.#epoch++;
-    for (const { seen } of this.#followed.values()) seen.gap ||= seen.sawStart;
+    for (const followed of this.#followed.values()) followed.gap ||= followed.sawStart;
   }
 
   /**
@@ -164,7 +165,7 @@ export class JobRouter {
     const held = this.#held.take(promptId);
     const followed = this.#followed.get(promptId);
     if (!held || !followed) return;
-    if (held.gap) followed.seen.gap = true;
+    if (held.gap) followed.gap = true;
     for (const [type, data] of held.items) {
       // The end was reported: the owner stopped following the prompt.
       if (this.#followed.get(promptId) !== followed) break;
@@ -207,12 +208,11 @@ export class JobRouter {
       this.#held.add(promptId, [type, texts], bytes.byteLength, { preview: true, epoch: this.#epoch });
       return;
     }
-    followed.seen.lastActivity = Date.now();
+    followed.lastActivity = Date.now();
     followed.target.event({ type, data: frame.data } as WatchEvent);
   }
 
-  #apply(followed: Followed, type: string, data: Record<string, unknown>, epoch: number): void {
-    const { seen, target } = followed;
+  #apply(seen: Followed, type: string, data: Record<string, unknown>, epoch: number): void {
     seen.lastActivity = Date.now();
     if (type === 'execution_start') {
       seen.sawStart = true;
@@ -224,10 +224,10 @@ export class JobRouter {
     }
     // A blocked branch is reported as an error without a timestamp; the run goes on.
     const blocked = type === 'execution_error' && data.exception_type === 'ExecutionBlocked' && data.timestamp === undefined;
-    target.event({ type: blocked ? 'execution_blocked' : type, data } as WatchEvent);
+    seen.target.event({ type: blocked ? 'execution_blocked' : type, data } as WatchEvent);
     // The whole run was seen: its start, in this epoch, without a gap.
     const end = blocked ? undefined : endOf(type, data, seen.sawStart && !seen.gap && seen.startEpoch === epoch);
-    if (end) target.end(end);
+    if (end) seen.target.end(end);
   }
 
   #broadcast(event: WatchEvent): void {

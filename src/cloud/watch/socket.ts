@@ -123,12 +123,10 @@ export class ReconnectingSocket {
     void this.#loop(controller.signal);
   }
 
-  /** Sends a text message when a connection is open; returns whether it was sent. */
-  send(text: string): boolean {
+  /** Sends a text message when a connection is open; dropped otherwise. */
+  send(text: string): void {
     const socket = this.#current;
-    if (socket?.readyState !== 1) return false;
-    callSafely(() => socket.send(text));
-    return true;
+    if (socket?.readyState === 1) callSafely(() => socket.send(text));
   }
 
   /** Closes the connection and stops reconnecting. */
@@ -183,14 +181,9 @@ export class ReconnectingSocket {
         resolve({ opened: openedAt > 0, code, reason, uptimeMs: openedAt > 0 ? Date.now() - openedAt : 0 });
       };
       const onStop = () => finish(1000, 'stopped');
-      let socket: WebSocketLike;
-      try {
-        socket = new this.#options.WebSocket(url);
-        socket.binaryType = 'arraybuffer';
-      } catch (error) {
-        resolve({ opened: false, code: 1006, reason: error instanceof Error ? error.message : String(error), uptimeMs: 0 });
-        return;
-      }
+      // A constructor that throws (a malformed URL) rejects this promise: the loop counts a failed attempt.
+      const socket = new this.#options.WebSocket(url);
+      socket.binaryType = 'arraybuffer';
       this.#current = socket;
       signal.addEventListener('abort', onStop, { once: true });
       // A deadline nobody awaits (cleared by `finish`): a timer, not the abortable sleep.
@@ -305,6 +298,8 @@ type State = 'idle' | 'connecting' | 'open' | 'down';
  */
 export abstract class SocketLink {
   readonly #options: SocketLinkOptions;
+  /** Where the socket's frames go; it keeps the epoch the link moves. */
+  protected readonly router: JobRouter;
   /** Callers of `ready()` waiting for the socket: each is told once, then forgets its abort listener. */
   readonly #waiters = new Set<(outcome: { epoch: number } | { error: unknown }) => void>();
   #socket: ReconnectingSocket | undefined;
@@ -316,6 +311,7 @@ export abstract class SocketLink {
 
   constructor(options: SocketLinkOptions) {
     this.#options = options;
+    this.router = options.router;
   }
 
   /** True while a job is watched: the socket stays open. */
@@ -330,11 +326,6 @@ export abstract class SocketLink {
   /** The socket state: `open`, `down` (polling while reconnecting), `connecting` or `idle`. */
   get state(): State {
     return this.#state;
-  }
-
-  /** The socket as a job's polls see it: `open` (read after a silence), `down` (read on a backoff), or `waiting` (connecting: no read yet). */
-  get link(): 'open' | 'down' | 'waiting' {
-    return this.#state === 'open' ? 'open' : this.#state === 'down' ? 'down' : 'waiting';
   }
 
   /** Set once the server refused the credential, until the next attempt. */
@@ -353,7 +344,7 @@ export abstract class SocketLink {
     if (signal?.aborted) return Promise.reject(signal.reason);
     this.ensure();
     if (this.#refused) return Promise.reject(this.#refused());
-    if (this.#state === 'open' || this.#state === 'down') return Promise.resolve(this.#options.router.epoch);
+    if (this.#state === 'open' || this.#state === 'down') return Promise.resolve(this.router.epoch);
     return new Promise<number>((resolve, reject) => {
       const waiter = (outcome: { epoch: number } | { error: unknown }) => {
         this.#waiters.delete(waiter);
@@ -395,7 +386,7 @@ export abstract class SocketLink {
       return;
     }
     this.#state = 'connecting';
-    const { http, clientId, policy, router, random } = this.#options;
+    const { http, clientId, policy, random } = this.#options;
     this.#socket = new ReconnectingSocket({
       url: async () => {
         const token = await http.credential();
@@ -410,8 +401,8 @@ export abstract class SocketLink {
         onOpen: () => this.#onOpen(),
         // Every secret the client was given (the key in the socket URL, a partner key a submission
         // carried) is scrubbed from the frames, should the server echo one (a traceback, `extra_data`).
-        onText: (text) => router.handleText(http.scrub(text)),
-        onBinary: (bytes) => router.handleBinary(bytes, (text) => http.scrub(text)),
+        onText: (text) => this.router.handleText(http.scrub(text)),
+        onBinary: (bytes) => this.router.handleBinary(bytes, (text) => http.scrub(text)),
         onDown: (down) => this.#onDown(down),
         onRefused: (down) => this.#onRefused(down),
       },
@@ -445,7 +436,7 @@ export abstract class SocketLink {
   #setState(state: State): void {
     this.#state = state;
     if (state !== 'open' && state !== 'down') return;
-    for (const waiter of [...this.#waiters]) waiter({ epoch: this.#options.router.epoch });
+    for (const waiter of [...this.#waiters]) waiter({ epoch: this.router.epoch });
   }
 
   #onOpen(): void {
@@ -457,7 +448,7 @@ export abstract class SocketLink {
   #onDown(_down: SocketDown): void {
     // Failed reconnect attempts while already down keep the poll schedule (and its backoff).
     if (this.#state === 'down') return;
-    if (this.#state === 'open') this.#options.router.disconnected();
+    if (this.#state === 'open') this.router.disconnected();
     this.#setState('down');
     this.wentDown();
   }
@@ -487,7 +478,7 @@ export abstract class SocketLink {
       this.#socket.stop();
       this.#socket = undefined;
       // Messages sent while closed are lost: runs that straddle this are not "whole".
-      this.#options.router.disconnected();
+      this.router.disconnected();
     }
     this.#state = 'idle';
   }

@@ -277,7 +277,7 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
     this.#hub = hub;
     this.promptId = promptId;
     this.seen = router.follow(promptId, this);
-    this.poll = new JobPoll(polls, promptId, policy, this.seen, this);
+    this.poll = new JobPoll(polls, policy, this);
   }
 
   /** The job's overall progress now (`watcher.progress`). */

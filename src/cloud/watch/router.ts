@@ -1,3 +1,4 @@
+import type { HoldPolicy } from '../shared/defaults.js';
 import { mergeOutput, wireMap } from '../shared/outputs.js';
 import type { JobErrorInfo, NodeOutput } from '../shared/types.js';
 import { PROMPT_MESSAGE_TYPES, type ExecutionErrorData, type PreviewData, type TextData, type WatchEvent, type WatcherStats } from './events.js';
@@ -73,7 +74,7 @@ interface Followed extends Seen {
  */
 export interface RouterOptions {
   /** `maxPreviewBytes` bounds held previews apart from the other messages. */
-  hold: { maxBytes: number; maxPreviewBytes: number; maxAgeMs: number };
+  hold: HoldPolicy;
   stats: WatcherStats;
 }
 
@@ -203,13 +204,9 @@ export class JobRouter {
     const texts = frame.data as unknown as Record<string, unknown>;
     for (const [key, value] of Object.entries(texts)) if (typeof value === 'string') texts[key] = scrub(value);
     frame.data.promptId = promptId;
-    const type = frame.kind === 'preview' ? 'preview' : 'text';
-    if (!followed) {
-      this.#held.add(promptId, [type, texts], bytes.byteLength, { preview: true, epoch: this.#epoch });
-      return;
-    }
+    if (!followed) return this.#held.add(promptId, [frame.kind, texts], bytes.byteLength, { preview: true, epoch: this.#epoch });
     followed.lastActivity = Date.now();
-    followed.target.event({ type, data: frame.data } as WatchEvent);
+    followed.target.event({ type: frame.kind, data: frame.data } as WatchEvent);
   }
 
   #apply(seen: Followed, type: string, data: Record<string, unknown>, epoch: number): void {
@@ -313,30 +310,20 @@ export function decodeBinaryFrame(bytes: Uint8Array<ArrayBuffer>): DecodedFrame 
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const type = view.getUint32(0);
   const second = view.getUint32(4);
-  switch (type) {
-    case 1: {
-      const mimeType = IMAGE_FORMATS[second];
-      if (!mimeType) return undefined;
-      return { kind: 'preview', data: { mimeType, data: bytes.subarray(8) } };
-    }
-    case 3: {
-      if (8 + second > bytes.byteLength) return undefined;
-      const nodeId = utf8.decode(bytes.subarray(8, 8 + second));
-      return { kind: 'text', data: { nodeId: nodeId || undefined, mimeType: 'text/plain', data: utf8.decode(bytes.subarray(8 + second)) } };
-    }
-    case 4: {
-      if (8 + second > bytes.byteLength) return undefined;
-      const meta = parseRecord(utf8.decode(bytes.subarray(8, 8 + second)));
-      if (!meta) return undefined;
-      const mimeType = typeof meta.image_type === 'string' ? meta.image_type : 'image/png';
-      return {
-        kind: 'preview',
-        data: { promptId: metaString(meta.prompt_id), nodeId: metaString(meta.node_id), displayNodeId: metaString(meta.display_node_id), mimeType, data: bytes.subarray(8 + second) },
-      };
-    }
-    default:
-      return undefined;
+  if (type === 1) {
+    const mimeType = IMAGE_FORMATS[second];
+    return mimeType ? { kind: 'preview', data: { mimeType, data: bytes.subarray(8) } } : undefined;
   }
+  // Types 3 and 4: `second` is the length of the node id (3) or of the metadata (4) before the body.
+  if ((type !== 3 && type !== 4) || 8 + second > bytes.byteLength) return undefined;
+  const head = utf8.decode(bytes.subarray(8, 8 + second));
+  const body = bytes.subarray(8 + second);
+  if (type === 3) return { kind: 'text', data: { nodeId: head || undefined, mimeType: 'text/plain', data: utf8.decode(body) } };
+  const meta = parseRecord(head);
+  if (!meta) return undefined;
+  const mimeType = typeof meta.image_type === 'string' ? meta.image_type : 'image/png';
+  const ids = { promptId: metaString(meta.prompt_id), nodeId: metaString(meta.node_id), displayNodeId: metaString(meta.display_node_id) };
+  return { kind: 'preview', data: { ...ids, mimeType, data: body } };
 }
 
 /** A JSON object, or `undefined` for malformed JSON or any other value. */

@@ -159,11 +159,8 @@ export class ReconnectingSocket {
       }
       callSafely(() => handlers.onDown(down));
       failures = down.opened && down.uptimeMs >= policy.minUptimeMs ? 0 : failures + 1;
-      try {
-        await sleep(backoffDelay(Math.max(1, failures), policy, this.#options.random), signal);
-      } catch {
-        return;
-      }
+      // Stopped during the pause: the sleep rejects, and the loop ends on the aborted signal.
+      await sleep(backoffDelay(Math.max(1, failures), policy, this.#options.random), signal).catch(() => undefined);
     }
   }
 
@@ -433,9 +430,9 @@ export abstract class SocketLink {
     for (const waiter of [...this.#waiters]) waiter({ error: reason });
   }
 
-  #setState(state: State): void {
+  /** The socket is open, or down (jobs are polled): the callers of `ready()` go on. */
+  #setState(state: 'open' | 'down'): void {
     this.#state = state;
-    if (state !== 'open' && state !== 'down') return;
     for (const waiter of [...this.#waiters]) waiter({ epoch: this.router.epoch });
   }
 

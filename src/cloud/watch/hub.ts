@@ -102,12 +102,9 @@ export class WatchHub extends SocketLink {
   watch(promptId: string, options: HubWatchOptions, since?: number): JobWatcher {
     this.#options.http.throwIfClosed();
     this.ensure();
-    const known = this.#tracks.get(promptId);
-    const track = known ?? this.#follow(promptId, options.poll);
-    if (!known) this.#subscribe(promptId);
+    const track = this.#tracks.get(promptId) ?? this.#follow(promptId, options.poll);
     if (options.outputNodes) track.outputNodes ??= new Set(options.outputNodes);
-    const waitTimeout = options.waitTimeout ?? this.#options.policy.waitTimeout;
-    const watcher = control.open(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors }, track);
+    const watcher = control.open(promptId, { ...options, waitTimeout: options.waitTimeout ?? this.#options.policy.waitTimeout }, track);
     track.watchers = [...track.watchers, watcher];
     if (options.nodes) track.setNodes(options.nodes);
     if (since === undefined || since !== this.router.epoch || this.state !== 'open') {
@@ -222,6 +219,7 @@ export class WatchHub extends SocketLink {
     const track = new Track(this, promptId, this.router, this.#polls, policy);
     this.#tracks.set(promptId, track);
     track.poll.replan(); // the loop's first plan
+    this.#subscribe(promptId);
     return track;
   }
 

@@ -34,6 +34,8 @@ function call(listener: Listener, self: unknown, arg: never): unknown {
 
 // Previews and node texts are of live interest only: a consumer that falls behind gets at most this many bytes of them.
 const LIVE_BUFFER_BYTES = 8 * 1024 * 1024;
+// Closing ends an iteration quietly; a timeout, abort or auth refusal is thrown.
+const thrown = (reason: unknown): unknown => (reason instanceof WatcherClosedError ? undefined : reason);
 const liveBytes = (event: WatchEvent): number => (event.type === 'preview' ? event.data.data.byteLength : event.type === 'text' ? event.data.data.length * 2 : 0);
 
 /**
@@ -341,29 +343,25 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
     let waiting: { resolve: (r: IteratorResult<WatchEvent>) => void; reject: (e: unknown) => void } | undefined;
     const outcome = this.#outcome;
     let ended = outcome !== undefined;
-    let error: unknown = outcome && 'error' in outcome && !(outcome.error instanceof WatcherClosedError) ? outcome.error : undefined;
+    let error: unknown = outcome && 'error' in outcome ? thrown(outcome.error) : undefined;
     const queue: Queue = {
       push: (event) => {
         if (waiting) {
-          const w = waiting;
+          waiting.resolve({ value: event, done: false });
           waiting = undefined;
-          w.resolve({ value: event, done: false });
         } else if (live + liveBytes(event) <= LIVE_BUFFER_BYTES) {
           live += liveBytes(event);
           buffer.push(event);
         }
       },
       end: (reason) => {
-        // Closing ends the iteration quietly; a timeout, abort or auth refusal is thrown.
-        const failure = reason instanceof WatcherClosedError ? undefined : reason;
         ended = true;
-        error = failure;
+        error = thrown(reason);
         this.#queues?.delete(queue);
         if (waiting && head >= buffer.length) {
-          const w = waiting;
+          if (error !== undefined) waiting.reject(error);
+          else waiting.resolve({ value: undefined, done: true });
           waiting = undefined;
-          if (failure !== undefined) w.reject(failure);
-          else w.resolve({ value: undefined, done: true });
         }
       },
     };

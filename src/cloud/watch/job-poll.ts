@@ -30,7 +30,8 @@ export interface PollShared {
 
 /**
  * The job a poll loop reads (the hub's `Track`): its id, what its messages told, and where the loop
- * reports what a read found: the job's end, or a failure that ends the loop.
+ * reports what a read found: the job's end, or a failure that ends the loop. Told either, the
+ * target stops the loop (`stop()`) before it returns.
  *
  * @example
  * ```ts
@@ -183,9 +184,7 @@ export class JobPoll {
     } catch (error) {
       gate.leave(this);
       this.#reading = undefined;
-      if (reading.stop.signal.aborted) return;
-      this.#stopped = true;
-      this.#target.pollFailed(error);
+      if (!reading.stop.signal.aborted) this.#target.pollFailed(error);
       return;
     }
     gate.leave(this);
@@ -193,11 +192,7 @@ export class JobPoll {
     if (this.#stopped || !found) return;
     this.#reads++;
     this.#lastReadAt = Date.now();
-    if (found.terminal) {
-      this.#stopped = true;
-      this.#target.polled(found.value);
-      return;
-    }
+    if (found.terminal) return this.#target.polled(found.value);
     this.#plan();
   }
 }

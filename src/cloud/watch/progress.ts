@@ -17,7 +17,6 @@ export class ProgressTracker {
   // Made at the first node done or cached: a job mostly sends `progress` before either.
   #done: Set<string> | undefined;
   #cached: Set<string> | undefined;
-  #nodes: ReadonlySet<string> | undefined;
   #total: number | undefined;
   #node: string | undefined;
   #share = 0;
@@ -52,9 +51,9 @@ export class ProgressTracker {
 
   /** The ids of the workflow's nodes: the first call sets the total, later ones are ignored; true when the overall progress changed. */
   setNodes(ids: readonly string[]): boolean {
-    if (this.#nodes) return false;
-    this.#nodes = new Set(ids);
-    this.#total = Math.max(this.#nodes.size, this.#done?.size ?? 0);
+    // Only `setNodes` sets a total (the nodes done raise it once set): a later call finds it set.
+    if (this.#total !== undefined) return false;
+    this.#total = Math.max(new Set(ids).size, this.#done?.size ?? 0);
     return this.#refresh();
   }
 

@@ -111,8 +111,7 @@ export class WatchHub extends SocketLink {
       if (since !== undefined) this.router.markGap(promptId);
       track.poll.readWhenReady();
     }
-    const refused = this.refused;
-    if (refused) control.fail(watcher, refused(promptId));
+    if (this.refused) control.fail(watcher, withSubmitted(this.refused(), { kind: 'job', promptId }));
     // Held messages go out after the caller attached its listeners (same tick, before any frame).
     queueMicrotask(() => this.router.drain(promptId));
     return watcher;
@@ -210,7 +209,7 @@ export class WatchHub extends SocketLink {
   }
 
   protected override credentialRefused(refused: Refusal): void {
-    this.failAll((track) => refused(track.promptId));
+    this.failAll(refused);
   }
 
   #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {

@@ -259,8 +259,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** The fields the SDK reads must have their documented types, or the message is ignored. */
 function readable(type: string, data: Record<string, unknown>): boolean {
-  if (type === 'executing') return data.node === null || data.node === undefined || typeof data.node === 'string' || typeof data.node === 'number';
-  if (type === 'executed') return (typeof data.node === 'string' || typeof data.node === 'number') && isRecord(data.output);
+  if (type === 'executing') return data.node === null || data.node === undefined || str(data.node) !== undefined;
+  if (type === 'executed') return str(data.node) !== undefined && isRecord(data.output);
   return true;
 }
 

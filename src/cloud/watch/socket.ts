@@ -1,4 +1,4 @@
-import { AuthenticationError, backoffDelay, callSafely, redactUrl, setTimer, sleep, withSubmitted, type HttpClient } from '../../core/index.js';
+import { AuthenticationError, backoffDelay, callSafely, redactUrl, setTimer, sleep, type HttpClient } from '../../core/index.js';
 import type { SocketPolicy } from '../shared/defaults.js';
 import type { JobRouter } from './router.js';
 
@@ -248,14 +248,14 @@ export function socketUrl(baseUrl: string, clientId: string, token: string | und
 }
 
 /**
- * The error a refused credential gives, one new instance per job (each names its own job).
+ * The error a refused credential gives, one new instance per call (per job: each names its own).
  *
  * @example
  * ```ts
- * const refused: Refusal = (promptId) => new AuthenticationError({ ... });
+ * const refused: Refusal = () => new AuthenticationError({ ... });
  * ```
  */
-export type Refusal = (promptId?: string) => AuthenticationError;
+export type Refusal = () => AuthenticationError;
 
 /**
  * What a `SocketLink` needs: the client's transport and id, its socket policy, and the router its
@@ -302,7 +302,8 @@ export abstract class SocketLink {
   #socket: ReconnectingSocket | undefined;
   #state: State = 'idle';
   #redactedUrl = '';
-  #refused: Refusal | undefined;
+  /** Set once the server refused the credential, until the next attempt. */
+  protected refused: Refusal | undefined;
   #leases = 0;
   #idle: ReturnType<typeof setTimeout> | undefined;
 
@@ -325,11 +326,6 @@ export abstract class SocketLink {
     return this.#state;
   }
 
-  /** Set once the server refused the credential, until the next attempt. */
-  get refused(): Refusal | undefined {
-    return this.#refused;
-  }
-
   /**
    * Opens the socket if needed and resolves once it is open, or has failed (jobs are then
    * polled), with the router's epoch. Rejects when the server refused the credential, or with
@@ -340,7 +336,7 @@ export abstract class SocketLink {
     if (closed.aborted) return Promise.reject(closed.reason);
     if (signal?.aborted) return Promise.reject(signal.reason);
     this.ensure();
-    if (this.#refused) return Promise.reject(this.#refused());
+    if (this.refused) return Promise.reject(this.refused());
     if (this.#state === 'open' || this.#state === 'down') return Promise.resolve(this.router.epoch);
     return new Promise<number>((resolve, reject) => {
       const waiter = (outcome: { epoch: number } | { error: unknown }) => {
@@ -375,7 +371,7 @@ export abstract class SocketLink {
   ensure(): void {
     this.#cancelIdle();
     if (this.#socket || this.#state !== 'idle' || this.#options.http.closed.aborted) return;
-    this.#refused = undefined;
+    this.refused = undefined;
     const WebSocket = this.#options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!WebSocket) {
       // No WebSocket in this runtime: poll only.
@@ -454,11 +450,8 @@ export abstract class SocketLink {
     const down = { ...raw, reason: this.#options.http.scrub(raw.reason) };
     const url = this.#redactedUrl;
     const message = `The WebSocket refused the credential (close code ${down.code}${down.reason ? `: ${down.reason}` : ''})`;
-    const refused: Refusal = (promptId) => {
-      const error = new AuthenticationError({ status: 401, method: 'GET', url, body: { message } });
-      return promptId === undefined ? error : (withSubmitted(error, { kind: 'job', promptId }) as AuthenticationError);
-    };
-    this.#refused = refused;
+    const refused: Refusal = () => new AuthenticationError({ status: 401, method: 'GET', url, body: { message } });
+    this.refused = refused;
     this.#socket = undefined;
     this.#state = 'idle';
     for (const waiter of [...this.#waiters]) waiter({ error: refused() });

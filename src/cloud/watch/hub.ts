@@ -1,4 +1,4 @@
-import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff, type WaitOptions } from '../../core/index.js';
+import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff } from '../../core/index.js';
 import { defined, type PollPolicy, type WatcherPolicy } from '../shared/defaults.js';
 import { initOf, WatcherClosedError } from '../shared/errors.js';
 import type { JobReader } from '../shared/job-reader.js';
@@ -7,7 +7,7 @@ import { wireMap } from '../shared/outputs.js';
 import type { JobErrorInfo, JobResult, JobStatusInfo } from '../shared/types.js';
 import type { JobProgress, WatchEvent, WatcherStats } from './events.js';
 import { JobPoll, PollSchedule, ReadGate, type PollShared, type PollTarget } from './job-poll.js';
-import { control, type JobWatcher, type WatchedJob, type WatcherSettings } from './job-watcher.js';
+import { control, type JobWatcher, type WatchedJob, type WatchSettings } from './job-watcher.js';
 import { ProgressTracker } from './progress.js';
 import { JobRouter, type RouteTarget, type Seen, type TerminalEnd } from './router.js';
 import { SocketLink, type Refusal, type SocketLinkOptions } from './socket.js';
@@ -25,25 +25,6 @@ export interface WatchHubOptions extends Omit<SocketLinkOptions, 'router'> {
   policy: WatcherPolicy;
   /** Tokens of jobs submitted through a relay: each watched one is subscribed on the socket. */
   tokens?: RelayTokens | undefined;
-}
-
-/**
- * How one job is watched: the caller's signal and deadline, a per-job poll backoff, and the
- * submission's `node_errors`.
- *
- * @example
- * ```ts
- * hub.watch(promptId, { waitTimeout: 600_000, nodeErrors: submitted.nodeErrors }, since);
- * ```
- */
-export interface HubWatchOptions extends WaitOptions, Pick<WatcherSettings, 'nodeErrors'> {
-  /**
-   * The ids of the submitted workflow's output nodes. A cached one that sent no `executed` has
-   * its outputs read from the job record; unknown, every cached node without `executed` counts.
-   */
-  outputNodes?: readonly string[] | undefined;
-  /** The ids of the workflow's nodes: the job's overall progress counts them. */
-  nodes?: readonly string[] | undefined;
 }
 
 /**
@@ -99,12 +80,12 @@ export class WatchHub extends SocketLink {
    *
    * @throws {@link ClientClosedError} once the client is closed.
    */
-  watch(promptId: string, options: HubWatchOptions, since?: number): JobWatcher {
+  watch(promptId: string, options: WatchSettings, since?: number): JobWatcher {
     this.#options.http.throwIfClosed();
     this.ensure();
     const track = this.#tracks.get(promptId) ?? this.#follow(promptId, options.poll);
     if (options.outputNodes) track.outputNodes ??= new Set(options.outputNodes);
-    const watcher = control.open(promptId, { ...options, waitTimeout: options.waitTimeout ?? this.#options.policy.waitTimeout }, track);
+    const watcher = control.open(promptId, options, options.waitTimeout ?? this.#options.policy.waitTimeout, track);
     track.watchers = [...track.watchers, watcher];
     if (options.nodes) track.setNodes(options.nodes);
     if (since === undefined || since !== this.router.epoch || this.state !== 'open') {
@@ -354,8 +335,6 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
    */
   #unsentOutputs(): string[] {
     const { cached, outputs } = this.seen;
-    const unsent: string[] = [];
-    for (const id of cached ?? []) if (!(outputs && Object.hasOwn(outputs, id)) && (this.outputNodes?.has(id) ?? true)) unsent.push(id);
-    return unsent;
+    return [...(cached ?? [])].filter((id) => !(outputs && Object.hasOwn(outputs, id)) && (this.outputNodes?.has(id) ?? true));
   }
 }

@@ -147,11 +147,9 @@ export class JobPoll {
     if (this.#stopped || this.#reading) return;
     const now = Date.now();
     const due = this.dueAt(now);
-    if (due <= now) {
-      if (this.#shared.gate.enter(this)) void this.#read();
-    }
-    else if (due === Infinity) this.#shared.schedule.remove(this);
-    else this.#shared.schedule.park(this, due);
+    if (due === Infinity) this.#shared.schedule.remove(this);
+    else if (due > now) this.#shared.schedule.park(this, due);
+    else if (this.#shared.gate.enter(this)) void this.#read();
   }
 
   /** One read on the core wait engine, with its retries, until a successful reading or the end. */

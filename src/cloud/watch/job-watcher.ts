@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import { callSafely, setTimer, TimeoutError, ValidationError, withSubmitted } from '../../core/index.js';
+import { callSafely, setTimer, TimeoutError, ValidationError, withSubmitted, type WaitOptions } from '../../core/index.js';
 import { JobFailedError, WatcherClosedError } from '../shared/errors.js';
 import type { JobResult, NodeErrors } from '../shared/types.js';
 import type { JobProgress, WatchEvent, WatcherListeners } from './events.js';
@@ -39,18 +39,24 @@ const thrown = (reason: unknown): unknown => (reason instanceof WatcherClosedErr
 const liveBytes = (event: WatchEvent): number => (event.type === 'preview' ? event.data.data.byteLength : event.type === 'text' ? event.data.data.length * 2 : 0);
 
 /**
- * How one watcher waits, resolved by the hub: `waitTimeout` is a number of ms or `false`.
+ * How one job is watched: the caller's signal and deadline (the client's when not given), a
+ * per-job poll backoff, the submission's `node_errors`, and the workflow's nodes.
  *
  * @example
  * ```ts
- * const settings: WatcherSettings = { waitTimeout: 3_600_000, nodeErrors: submitted.nodeErrors };
+ * hub.watch(promptId, { waitTimeout: 600_000, nodeErrors: submitted.nodeErrors }, since);
  * ```
  */
-export interface WatcherSettings {
-  signal?: AbortSignal | undefined;
-  waitTimeout: number | false;
+export interface WatchSettings extends WaitOptions {
   /** The submission's `node_errors`, copied into the result. */
   nodeErrors?: Record<string, NodeErrors> | undefined;
+  /**
+   * The ids of the submitted workflow's output nodes. A cached one that sent no `executed` has
+   * its outputs read from the job record; unknown, every cached node without `executed` counts.
+   */
+  outputNodes?: readonly string[] | undefined;
+  /** The ids of the workflow's nodes: the job's overall progress counts them. */
+  nodes?: readonly string[] | undefined;
 }
 
 /**
@@ -79,13 +85,13 @@ export interface WatchedJob {
  *
  * @example
  * ```ts
- * const watcher = control.open('p1', { waitTimeout: false }, track);
+ * const watcher = control.open('p1', {}, false, track);
  * if (control.wants(watcher, 'job_progress')) control.deliver(watcher, { type: 'job_progress', data: track.progress });
  * control.finish(watcher, { promptId: 'p1', status: 'completed', outputs, outputsComplete: true, via: 'socket' });
  * ```
  */
 export let control!: {
-  open(promptId: string, settings: WatcherSettings, job: WatchedJob): JobWatcher;
+  open(promptId: string, settings: WatchSettings, waitTimeout: number | false, job: WatchedJob): JobWatcher;
   wants(watcher: JobWatcher, type: WatchEvent['type']): boolean;
   deliver(watcher: JobWatcher, event: WatchEvent): void;
   finish(watcher: JobWatcher, result: Omit<JobResult, 'nodeErrors'>): void;
@@ -129,7 +135,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
 
   static {
     control = {
-      open: (promptId, settings, job) => new JobWatcher(promptId, settings, job),
+      open: (promptId, settings, waitTimeout, job) => new JobWatcher(promptId, settings, waitTimeout, job),
       wants: (watcher, type) => watcher.#outcome === undefined && (watcher.#onEvent !== undefined || (watcher.#queues?.size ?? 0) > 0 || watcher.listenerCount(type) > 0),
       deliver: (watcher, event) => watcher.#deliver(event),
       finish: (watcher, result) => watcher.#finish(result),
@@ -137,12 +143,12 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
     };
   }
 
-  private constructor(promptId: string, settings: WatcherSettings, job: WatchedJob) {
+  private constructor(promptId: string, settings: WatchSettings, waitTimeout: number | false, job: WatchedJob) {
     super();
     this.promptId = promptId;
     this.#nodeErrors = settings.nodeErrors;
     this.#job = job;
-    const { signal, waitTimeout } = settings;
+    const { signal } = settings;
     if (signal) {
       // An abort rejects with the caller's own reason, unchanged.
       const onAbort = () => this.#fail(signal.reason);

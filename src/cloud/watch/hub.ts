@@ -176,10 +176,10 @@ export class WatchHub extends SocketLink {
 
   protected override opened(reconnected: boolean): void {
     this.stats.connections++;
-    // A relay forgets a browser's subscriptions with its socket: ask again on every connection.
-    for (const promptId of this.#tracks.keys()) this.#subscribe(promptId);
-    // A completion sent while the socket was down is lost (no replay): read every job's state.
     for (const track of this.#tracks.values()) {
+      // A relay forgets a browser's subscriptions with its socket: ask again on every connection.
+      this.#subscribe(track.promptId);
+      // A completion sent while the socket was down is lost (no replay): read every job's state.
       if (reconnected || track.seen.gap) track.poll.readNow();
       else track.poll.replan();
     }

@@ -84,9 +84,8 @@ export class ProgressTracker {
         this.#finishRunning();
         this.#finished = true;
         break;
-      case 'execution_start':
-        break;
       default:
+        // `execution_start` and the others change nothing this tracker reports.
         return false;
     }
     return this.#refresh();

@@ -370,7 +370,8 @@ export abstract class SocketLink {
   /** Opens the socket unless it is open, opening or polled for; cancels a pending idle close. */
   ensure(): void {
     this.#cancelIdle();
-    if (this.#socket || this.#state !== 'idle' || this.#options.http.closed.aborted) return;
+    // Only an idle link has no socket: `idle` is set where the socket goes, `connecting` where it comes.
+    if (this.#state !== 'idle' || this.#options.http.closed.aborted) return;
     this.refused = undefined;
     const WebSocket = this.#options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!WebSocket) {
@@ -396,7 +397,7 @@ export abstract class SocketLink {
         // carried) is scrubbed from the frames, should the server echo one (a traceback, `extra_data`).
         onText: (text) => this.router.handleText(http.scrub(text)),
         onBinary: (bytes) => this.router.handleBinary(bytes, (text) => http.scrub(text)),
-        onDown: (down) => this.#onDown(down),
+        onDown: () => this.#onDown(),
         onRefused: (down) => this.#onRefused(down),
       },
     });
@@ -411,7 +412,7 @@ export abstract class SocketLink {
   /** Closes the socket after `idleCloseMs` once no job is watched and nothing waits for it. */
   maybeIdle(): void {
     if (this.#idle || this.busy || this.#leases > 0 || this.#waiters.size > 0) return;
-    if (!this.#socket && this.#state === 'idle') return;
+    if (this.#state === 'idle') return;
     // A delay nobody awaits, cancelled by the next watch: a timer (no promise to settle).
     this.#idle = setTimer(() => {
       this.#idle = undefined;
@@ -438,7 +439,7 @@ export abstract class SocketLink {
     this.opened(reconnected);
   }
 
-  #onDown(_down: SocketDown): void {
+  #onDown(): void {
     // Failed reconnect attempts while already down keep the poll schedule (and its backoff).
     if (this.#state === 'down') return;
     if (this.#state === 'open') this.router.disconnected();

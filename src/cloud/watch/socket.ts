@@ -118,9 +118,8 @@ export class ReconnectingSocket {
   /** Starts connecting (no-op when already running). */
   start(): void {
     if (this.#controller) return;
-    const controller = new AbortController();
-    this.#controller = controller;
-    void this.#loop(controller.signal);
+    this.#controller = new AbortController();
+    void this.#loop(this.#controller.signal);
   }
 
   /** Sends a text message when a connection is open; dropped otherwise. */

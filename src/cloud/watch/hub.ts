@@ -1,16 +1,16 @@
-import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff, type HttpClient } from '../../core/index.js';
+import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff } from '../../core/index.js';
 import { defined, type PollPolicy, type WatcherPolicy } from '../shared/defaults.js';
 import { initOf, WatcherClosedError } from '../shared/errors.js';
 import type { JobReader } from '../shared/job-reader.js';
 import type { RelayTokens } from '../shared/wire.js';
 import { wireMap } from '../shared/outputs.js';
-import type { JobErrorInfo, JobResult, JobStatusInfo, NodeErrors } from '../shared/types.js';
+import type { JobErrorInfo, JobResult, JobStatusInfo } from '../shared/types.js';
 import type { JobProgress, WatchEvent, WatcherStats } from './events.js';
 import { JobPoll, PollSchedule, ReadGate, type PollShared, type PollTarget } from './job-poll.js';
-import { deliverTo, failWatcher, finishWatcher, openWatcher, wants, type JobWatcher, type WatchedJob } from './job-watcher.js';
+import { control, type JobWatcher, type WatchedJob, type WatchSettings } from './job-watcher.js';
 import { ProgressTracker } from './progress.js';
 import { JobRouter, type RouteTarget, type Seen, type TerminalEnd } from './router.js';
-import { SocketLink, type Refusal, type WebSocketConstructor } from './socket.js';
+import { SocketLink, type Refusal, type SocketLinkOptions } from './socket.js';
 
 /**
  * What a `WatchHub` needs from its client.
@@ -20,40 +20,11 @@ import { SocketLink, type Refusal, type WebSocketConstructor } from './socket.js
  * new WatchHub({ http, clientId, WebSocket: undefined, reader, policy: resolvePolicy() });
  * ```
  */
-export interface WatchHubOptions {
-  /** The client's transport: its credential (the socket's `token`) and its `closed` signal. */
-  http: HttpClient;
-  clientId: string;
-  /** The socket constructor; the runtime's global one when `undefined`, polling only without either. */
-  WebSocket: WebSocketConstructor | undefined;
+export interface WatchHubOptions extends Omit<SocketLinkOptions, 'router'> {
   reader: JobReader;
   policy: WatcherPolicy;
   /** Tokens of jobs submitted through a relay: each watched one is subscribed on the socket. */
   tokens?: RelayTokens | undefined;
-  random?: (() => number) | undefined;
-}
-
-/**
- * How one job is watched: the caller's signal and deadline, a per-job poll backoff, and the
- * submission's `node_errors`.
- *
- * @example
- * ```ts
- * hub.watch(promptId, { waitTimeout: 600_000, nodeErrors: submitted.nodeErrors }, since);
- * ```
- */
-export interface HubWatchOptions {
-  signal?: AbortSignal | undefined;
-  waitTimeout?: number | false | undefined;
-  poll?: Partial<Backoff> | undefined;
-  nodeErrors?: Record<string, NodeErrors> | undefined;
-  /**
-   * The ids of the submitted workflow's output nodes. A cached one that sent no `executed` has
-   * its outputs read from the job record; unknown, every cached node without `executed` counts.
-   */
-  outputNodes?: readonly string[] | undefined;
-  /** The ids of the workflow's nodes: the job's overall progress counts them. */
-  nodes?: readonly string[] | undefined;
 }
 
 /**
@@ -86,61 +57,20 @@ export type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'
  * const watcher = hub.watch(promptId, {}, epoch);
  * ```
  */
-export class WatchHub {
-  readonly stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 };
+export class WatchHub extends SocketLink {
+  readonly stats: WatcherStats;
   readonly #options: WatchHubOptions;
-  readonly #router: JobRouter;
-  readonly #link: SocketLink;
   readonly #polls: PollShared;
   readonly #tracks = new Map<string, Track>();
-  /** The hub as its tracks see it: one object for all of them, no closures per job. */
-  readonly #owner: TrackOwner = {
-    socketEnd: (track, end) => this.#onSocketEnd(track, end),
-    polled: (track, status) => this.#onPolledEnd(track, status),
-    pollFailed: (track, error) => this.#onPollFailure(track, error),
-    release: (track, watcher) => this.#release(track, watcher),
-  };
 
   constructor(options: WatchHubOptions) {
+    const stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 };
+    super({ ...options, router: new JobRouter({ hold: options.policy.hold, stats }) });
+    this.stats = stats;
     this.#options = options;
-    this.#router = new JobRouter({ hold: options.policy.hold, stats: this.stats });
-    this.#link = new SocketLink({
-      http: options.http,
-      clientId: options.clientId,
-      WebSocket: options.WebSocket,
-      policy: options.policy.socket,
-      router: this.#router,
-      random: options.random,
-      busy: () => this.#tracks.size > 0,
-      on: { open: (reconnected) => this.#onOpen(reconnected), down: () => this.#onDown(), refused: (refusal) => this.#onRefused(refusal) },
-    });
     const { concurrency } = options.policy.poll;
-    this.#polls = { reader: options.reader, stats: this.stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), socket: this.#link, schedule: new PollSchedule(), random: options.random };
+    this.#polls = { reader: options.reader, stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), socket: this, schedule: new PollSchedule(), random: options.random };
     options.http.closed.addEventListener('abort', () => this.#close(), { once: true });
-  }
-
-  /** The socket state: `open`, `down` (polling while reconnecting), `connecting` or `idle`. */
-  get state(): SocketLink['state'] {
-    return this.#link.state;
-  }
-
-  /** Messages currently held for unclaimed prompt ids. */
-  get heldBytes(): number {
-    return this.#router.heldBytes;
-  }
-
-  /**
-   * Opens the socket if needed and resolves once it is open, or has failed (jobs are then
-   * polled), with the current disconnect epoch. Rejects when the server refused the credential,
-   * or with the `ClientClosedError` once the client is closed.
-   */
-  ready(signal?: AbortSignal): Promise<number> {
-    return this.#link.ready(signal);
-  }
-
-  /** Keeps the socket open (a submission is in flight); call the returned function when done. */
-  retain(): () => void {
-    return this.#link.retain();
   }
 
   /**
@@ -150,25 +80,21 @@ export class WatchHub {
    *
    * @throws {@link ClientClosedError} once the client is closed.
    */
-  watch(promptId: string, options: HubWatchOptions, since?: number): JobWatcher {
+  watch(promptId: string, options: WatchSettings, since?: number): JobWatcher {
     this.#options.http.throwIfClosed();
-    this.#link.ensure();
-    const known = this.#tracks.get(promptId);
-    const track = known ?? this.#follow(promptId, options.poll);
-    if (!known) this.#subscribe(promptId);
+    this.ensure();
+    const track = this.#tracks.get(promptId) ?? this.#follow(promptId, options.poll);
     if (options.outputNodes) track.outputNodes ??= new Set(options.outputNodes);
-    const waitTimeout = options.waitTimeout ?? this.#options.policy.waitTimeout;
-    const watcher = openWatcher(promptId, { signal: options.signal, waitTimeout, nodeErrors: options.nodeErrors }, track);
-    track.add(watcher);
+    const watcher = control.open(promptId, options, options.waitTimeout ?? this.#options.policy.waitTimeout, track);
+    track.watchers = [...track.watchers, watcher];
     if (options.nodes) track.setNodes(options.nodes);
-    if (since === undefined || since !== this.#router.epoch || this.#link.state !== 'open') {
-      if (since !== undefined) this.#router.markGap(promptId);
+    if (since === undefined || since !== this.router.epoch || this.state !== 'open') {
+      if (since !== undefined) this.router.markGap(promptId);
       track.poll.readWhenReady();
     }
-    const refused = this.#link.refused;
-    if (refused) failWatcher(watcher, refused(promptId));
+    if (this.refused) control.fail(watcher, withSubmitted(this.refused(), { kind: 'job', promptId }));
     // Held messages go out after the caller attached its listeners (same tick, before any frame).
-    queueMicrotask(() => this.#router.drain(promptId));
+    queueMicrotask(() => this.router.drain(promptId));
     return watcher;
   }
 
@@ -189,87 +115,17 @@ export class WatchHub {
    */
   settle(promptId: string, end: End, fetch: boolean): void {
     const track = this.#tracks.get(promptId);
-    if (track) void this.#settle(track, end, fetch);
-  }
-
-  #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {
-    const track = new Track(promptId, this.#owner);
-    const seen = this.#router.follow(promptId, track);
-    // Shared by every job watched without a backoff of its own.
-    const policy: PollPolicy = backoff ? { ...this.#options.policy.poll, ...defined(backoff) } : this.#options.policy.poll;
-    const poll = new JobPoll(this.#polls, promptId, policy, seen, track);
-    track.follow(seen, poll);
-    this.#tracks.set(promptId, track);
-    poll.start();
-    return track;
-  }
-
-  /** A relay passes a job's messages once asked with its token (docs/browser.md); the cloud has no such step. */
-  #subscribe(promptId: string): void {
-    const subscription = this.#options.tokens?.subscription(promptId);
-    if (subscription) this.#link.send(subscription);
-  }
-
-  #close(): void {
-    const reason: unknown = this.#options.http.closed.reason;
-    this.#link.close(reason);
-    this.#router.clear();
-    for (const track of [...this.#tracks.values()]) this.#fail(track, () => new WatcherClosedError(track.promptId, reason));
-  }
-
-  #onOpen(reconnected: boolean): void {
-    this.stats.connections++;
-    // A relay forgets a browser's subscriptions with its socket: ask again on every connection.
-    for (const promptId of this.#tracks.keys()) this.#subscribe(promptId);
-    // A completion sent while the socket was down is lost (no replay): read every job's state.
-    for (const track of this.#tracks.values()) {
-      if (reconnected || track.seen.gap) track.poll.readNow();
-      else track.poll.replan();
-    }
-  }
-
-  #onDown(): void {
-    for (const track of this.#tracks.values()) track.poll.readNow();
-  }
-
-  #onRefused(refused: Refusal): void {
-    for (const track of [...this.#tracks.values()]) this.#fail(track, () => refused(track.promptId));
-  }
-
-  #onSocketEnd(track: Track, end: TerminalEnd): void {
-    if (end.verify) {
-      track.poll.readNow();
-      return;
-    }
-    const completed = end.status === 'completed';
-    // Some servers send no `executed` for cached output nodes: their outputs are only in the record.
-    const unsent = completed && end.wholeRun ? unsentOutputs(track) : [];
-    // Without the workflow's output nodes, which cached nodes have outputs is the record's to say.
-    const required = unsent.length === 0 ? undefined : track.outputNodes ? unsent : [];
-    void this.#settle(track, { status: end.status, error: end.error, via: 'socket', outputsComplete: end.wholeRun }, (completed && !end.wholeRun) || unsent.length > 0, required);
-  }
-
-  #onPolledEnd(track: Track, info: JobStatusInfo): void {
-    const status = info.status === 'completed' ? 'completed' : info.status === 'cancelled' ? 'cancelled' : 'failed';
-    const error: JobErrorInfo | undefined = status === 'completed' ? undefined : { message: info.errorMessage ?? `Job ${status} (server status ${info.raw})` };
-    // Fetch outputs whatever the end: a failed run keeps the outputs of the nodes that did run.
-    void this.#settle(track, { status, error, via: 'poll', outputsComplete: false }, true);
-  }
-
-  #onPollFailure(track: Track, error: unknown): void {
-    if (!(error instanceof AuthenticationError)) return this.#fail(track, () => error);
-    // The key was refused: every job of this client fails, each naming its own job.
-    for (const each of [...this.#tracks.values()]) this.#fail(each, () => (each === track ? error : new AuthenticationError(initOf(error))));
+    if (track) void this.finish(track, end, fetch);
   }
 
   /**
-   * Settles every watcher of the job. With `fetch`, the outputs come from the job record. With
-   * `required` (nodes the record must hold, maybe none), it is read again a few times while it
-   * lacks them or answers nothing.
+   * Settles every watcher of the job (its `Track` calls it with the end it learned). With `fetch`,
+   * the outputs come from the job record. With `required` (nodes the record must hold, maybe
+   * none), it is read again a few times while it lacks them or answers nothing.
    */
-  async #settle(track: Track, end: End, fetch: boolean, required?: readonly string[]): Promise<void> {
+  async finish(track: Track, end: End, fetch: boolean, required?: readonly string[]): Promise<void> {
     if (track.settling) return;
-    this.#retire(track);
+    this.retire(track);
     let outputs = wireMap(track.seen.outputs);
     let outputsComplete = end.outputsComplete;
     if (fetch) {
@@ -289,51 +145,82 @@ export class WatchHub {
     }
     if (end.status === 'completed') track.completed();
     const result = { promptId: track.promptId, ...end, outputs, outputsComplete };
-    for (const watcher of track.watchers) finishWatcher(watcher, result);
-    this.#link.maybeIdle();
+    for (const watcher of track.watchers) control.finish(watcher, result);
+    this.maybeIdle();
   }
 
-  #fail(track: Track, error: () => unknown): void {
+  /** Fails every watcher of the job with `error()`, naming the job, unless it is settling already. */
+  fail(track: Track, error: () => unknown): void {
     if (track.settling) return;
-    this.#retire(track);
-    for (const watcher of track.watchers) failWatcher(watcher, withSubmitted(error(), { kind: 'job', promptId: track.promptId }));
-    this.#link.maybeIdle();
+    this.retire(track);
+    for (const watcher of track.watchers) control.fail(watcher, withSubmitted(error(), { kind: 'job', promptId: track.promptId }));
+    this.maybeIdle();
   }
 
-  /** The end is known: no more messages, no more reads; the watchers settle next. */
-  #retire(track: Track): void {
+  /** Fails every watched job, each with its own error. */
+  failAll(error: (track: Track) => unknown): void {
+    for (const track of [...this.#tracks.values()]) this.fail(track, () => error(track));
+  }
+
+  /** The end is known, or nobody watches any more: no more messages, no more reads. */
+  retire(track: Track): void {
     track.settling = true;
     track.poll.stop();
-    this.#router.unfollow(track.promptId);
+    this.router.unfollow(track.promptId);
     if (this.#tracks.get(track.promptId) === track) this.#tracks.delete(track.promptId);
   }
 
-  #release(track: Track, watcher: JobWatcher): void {
-    track.remove(watcher);
-    if (track.watchers.length === 0 && !track.settling) this.#retire(track);
-    this.#link.maybeIdle();
+  protected override get busy(): boolean {
+    return this.#tracks.size > 0;
   }
-}
 
+  protected override opened(reconnected: boolean): void {
+    this.stats.connections++;
+    for (const track of this.#tracks.values()) {
+      // A relay forgets a browser's subscriptions with its socket: ask again on every connection.
+      this.#subscribe(track.promptId);
+      // A completion sent while the socket was down is lost (no replay): read every job's state.
+      if (reconnected || track.seen.gap) track.poll.readNow();
+      else track.poll.replan();
+    }
+  }
 
-/**
- * What a `Track` tells its hub: one object per hub (the hub's private methods), not closures per job.
- *
- * @example
- * ```ts
- * const owner: TrackOwner = { socketEnd, polled, pollFailed, release };
- * ```
- */
-export interface TrackOwner {
-  socketEnd(track: Track, end: TerminalEnd): void;
-  polled(track: Track, status: JobStatusInfo): void;
-  pollFailed(track: Track, error: unknown): void;
-  release(track: Track, watcher: JobWatcher): void;
+  protected override wentDown(): void {
+    for (const track of this.#tracks.values()) track.poll.readNow();
+  }
+
+  protected override credentialRefused(refused: Refusal): void {
+    this.failAll(refused);
+  }
+
+  #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {
+    // Shared by every job watched without a backoff of its own.
+    const policy: PollPolicy = backoff ? { ...this.#options.policy.poll, ...defined(backoff) } : this.#options.policy.poll;
+    const track = new Track(this, promptId, this.router, this.#polls, policy);
+    this.#tracks.set(promptId, track);
+    track.poll.replan(); // the loop's first plan
+    this.#subscribe(promptId);
+    return track;
+  }
+
+  /** A relay passes a job's messages once asked with its token (docs/browser.md); the cloud has no such step. */
+  #subscribe(promptId: string): void {
+    const subscription = this.#options.tokens?.subscription(promptId);
+    if (subscription) this.send(subscription);
+  }
+
+  #close(): void {
+    const reason: unknown = this.#options.http.closed.reason;
+    this.close(reason);
+    this.router.clear();
+    this.failAll((track) => new WatcherClosedError(track.promptId, reason));
+  }
 }
 
 /**
  * One watched job, as the hub follows it; the router delivers its messages here, its poll loop
- * its reads, and its watchers are released here. Each piece of state has one writer:
+ * its reads, and its watchers are released here; it tells its hub how the job ended. Each piece of
+ * state has one writer:
  * - `seen` (outputs, start seen, gap, last activity): the router, from messages;
  * - the poll state (when the next status read is due, failures, backoff): the job's own
  *   `JobPoll` loop, inside the core wait engine;
@@ -341,12 +228,16 @@ export interface TrackOwner {
  *
  * @example
  * ```ts
- * const track = new Track(promptId, owner);
- * track.follow(router.follow(promptId, track), poll);
+ * const track = new Track(hub, promptId, router, polls, policy);
+ * track.poll.replan();
  * ```
  */
 export class Track implements RouteTarget, PollTarget, WatchedJob {
   readonly promptId: string;
+  /** What the messages told (the router's record of this job). */
+  readonly seen: Readonly<Seen>;
+  /** The job's poll loop. */
+  readonly poll: JobPoll;
   /**
    * The watchers of this job (written by the hub). Replaced, never changed in place: a watcher
    * that settles while an event is dispatched does not shift the others.
@@ -356,25 +247,15 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
   settling = false;
   /** The output nodes of the submitted workflow, when the watch named them (written by the hub). */
   outputNodes: ReadonlySet<string> | undefined;
-  readonly #owner: TrackOwner;
+  readonly #hub: WatchHub;
   /** The job's overall progress, fed by every event of the job (made at the first). */
   #tracker: ProgressTracker | undefined;
-  #seen: Readonly<Seen> | undefined;
-  #poll: JobPoll | undefined;
 
-  constructor(promptId: string, owner: TrackOwner) {
+  constructor(hub: WatchHub, promptId: string, router: JobRouter, polls: PollShared, policy: PollPolicy) {
+    this.#hub = hub;
     this.promptId = promptId;
-    this.#owner = owner;
-  }
-
-  /** What the messages told (set once, by `follow()`). */
-  get seen(): Readonly<Seen> {
-    return this.#seen as Readonly<Seen>;
-  }
-
-  /** The job's poll loop (set once, by `follow()`). */
-  get poll(): JobPoll {
-    return this.#poll as JobPoll;
+    this.seen = router.follow(promptId, this);
+    this.poll = new JobPoll(polls, policy, this);
   }
 
   /** The job's overall progress now (`watcher.progress`). */
@@ -382,25 +263,11 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
     return this.#progress().snapshot;
   }
 
-  /** Binds the router's record and the poll loop of this job. */
-  follow(seen: Readonly<Seen>, poll: JobPoll): void {
-    this.#seen = seen;
-    this.#poll = poll;
-  }
-
-  add(watcher: JobWatcher): void {
-    this.watchers = [...this.watchers, watcher];
-  }
-
-  remove(watcher: JobWatcher): void {
-    this.watchers = this.watchers.filter((each) => each !== watcher);
-  }
-
   /** One message of this job, for every watcher; then the overall progress when it changed. */
   event(event: WatchEvent): void {
     // Updated first: listeners of the message read `watcher.progress` as of that message.
     const changed = this.#progress().update(event);
-    for (const watcher of this.watchers) deliverTo(watcher, event);
+    for (const watcher of this.watchers) control.deliver(watcher, event);
     if (changed) this.#progressChanged();
   }
 
@@ -416,22 +283,36 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
 
   /** The socket told the end of the run. */
   end(end: TerminalEnd): void {
-    this.#owner.socketEnd(this, end);
+    if (end.verify) return this.poll.readNow();
+    const completed = end.status === 'completed';
+    // Some servers send no `executed` for cached output nodes: their outputs are only in the record.
+    const unsent = completed && end.wholeRun ? this.#unsentOutputs() : [];
+    // Without the workflow's output nodes, which cached nodes have outputs is the record's to say.
+    const required = unsent.length === 0 ? undefined : this.outputNodes ? unsent : [];
+    const fetch = (completed && !end.wholeRun) || unsent.length > 0;
+    void this.#hub.finish(this, { status: end.status, error: end.error, via: 'socket', outputsComplete: end.wholeRun }, fetch, required);
   }
 
   /** A status read found the job's end. */
-  polled(status: JobStatusInfo): void {
-    this.#owner.polled(this, status);
+  polled(info: JobStatusInfo): void {
+    const status = info.status === 'completed' ? 'completed' : info.status === 'cancelled' ? 'cancelled' : 'failed';
+    const error: JobErrorInfo | undefined = status === 'completed' ? undefined : { message: info.errorMessage ?? `Job ${status} (server status ${info.raw})` };
+    // Fetch outputs whatever the end: a failed run keeps the outputs of the nodes that did run.
+    void this.#hub.finish(this, { status, error, via: 'poll', outputsComplete: false }, true);
   }
 
   /** A status read failed for good. */
   pollFailed(error: unknown): void {
-    this.#owner.pollFailed(this, error);
+    if (!(error instanceof AuthenticationError)) return this.#hub.fail(this, () => error);
+    // The key was refused: every job of this client fails, each naming its own job.
+    this.#hub.failAll((each) => (each === this ? error : new AuthenticationError(initOf(error))));
   }
 
-  /** A watcher settled. */
+  /** A watcher settled: it no longer follows the job. */
   release(watcher: JobWatcher): void {
-    this.#owner.release(this, watcher);
+    this.watchers = this.watchers.filter((each) => each !== watcher);
+    if (this.watchers.length === 0 && !this.settling) this.#hub.retire(this);
+    this.#hub.maybeIdle();
   }
 
   #progress(): ProgressTracker {
@@ -442,20 +323,18 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
     let event: WatchEvent | undefined;
     for (const watcher of this.watchers) {
       // Built only for a watcher that takes it: most listen to `progress` and never read `job_progress`.
-      if (!wants(watcher, 'job_progress')) continue;
+      if (!control.wants(watcher, 'job_progress')) continue;
       event ??= { type: 'job_progress', data: this.progress };
-      deliverTo(watcher, event);
+      control.deliver(watcher, event);
     }
   }
-}
 
-/**
- * Cached nodes that sent no `executed`: the output nodes of the workflow among them or, when the
- * watch did not name them, every such node (the record then decides).
- */
-function unsentOutputs(track: Track): string[] {
-  const { cached, outputs } = track.seen;
-  const unsent: string[] = [];
-  for (const id of cached ?? []) if (!(outputs && Object.hasOwn(outputs, id)) && (track.outputNodes?.has(id) ?? true)) unsent.push(id);
-  return unsent;
+  /**
+   * Cached nodes that sent no `executed`: the output nodes of the workflow among them or, when the
+   * watch did not name them, every such node (the record then decides).
+   */
+  #unsentOutputs(): string[] {
+    const { cached, outputs } = this.seen;
+    return [...(cached ?? [])].filter((id) => !(outputs && Object.hasOwn(outputs, id)) && (this.outputNodes?.has(id) ?? true));
+  }
 }

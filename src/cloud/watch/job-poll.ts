@@ -29,14 +29,18 @@ export interface PollShared {
 }
 
 /**
- * Where a job's poll loop reports what a read found: the job's end, or a failure that ends the loop.
+ * The job a poll loop reads (the hub's `Track`): its id, what its messages told, and where the loop
+ * reports what a read found: the job's end, or a failure that ends the loop. Told either, the
+ * target stops the loop (`stop()`) before it returns.
  *
  * @example
  * ```ts
- * const target: PollTarget = { polled: (status) => settle(status), pollFailed: (error) => fail(error) };
+ * const target: PollTarget = { promptId, seen, polled: (status) => settle(status), pollFailed: (error) => fail(error) };
  * ```
  */
 export interface PollTarget {
+  readonly promptId: string;
+  readonly seen: Readonly<Seen>;
   polled(status: JobStatusInfo): void;
   pollFailed(error: unknown): void;
 }
@@ -53,16 +57,14 @@ export interface PollTarget {
  *
  * @example
  * ```ts
- * const loop = new JobPoll(shared, promptId, policy, seen, track);
- * loop.start();
+ * const loop = new JobPoll(shared, policy, track);
+ * loop.replan();
  * socket.on('reconnect', () => loop.readNow());
  * ```
  */
 export class JobPoll {
-  readonly promptId: string;
   readonly #shared: PollShared;
   readonly #policy: PollPolicy;
-  readonly #seen: Readonly<Seen>;
   readonly #target: PollTarget;
   /** When the watch began: a `404` before the first successful read is lag until `notFoundGraceMs` after it. */
   readonly #startedAt = Date.now();
@@ -83,17 +85,10 @@ export class JobPoll {
   #reading: { stop: AbortController; waker: Waker } | undefined;
   #stopped = false;
 
-  constructor(shared: PollShared, promptId: string, policy: PollPolicy, seen: Readonly<Seen>, target: PollTarget) {
+  constructor(shared: PollShared, policy: PollPolicy, target: PollTarget) {
     this.#shared = shared;
-    this.promptId = promptId;
     this.#policy = policy;
-    this.#seen = seen;
     this.#target = target;
-  }
-
-  /** Starts the loop: it reports a terminal status or a failure to its target, once. */
-  start(): void {
-    this.#plan();
   }
 
   /** Reads as soon as the socket state allows (a job watched without its submission, after a gap). */
@@ -110,7 +105,10 @@ export class JobPoll {
     else this.#plan();
   }
 
-  /** Re-plans (the socket state changed). */
+  /**
+   * Plans the loop's next read: its first (the loop then reports a terminal status or a failure to
+   * its target, once), or again (the socket state changed).
+   */
   replan(): void {
     if (this.#reading) this.#reading.waker.wake();
     else this.#plan();
@@ -127,13 +125,14 @@ export class JobPoll {
   /** When the next read is due (`Date.now()` time; `Infinity` while the socket is connecting). */
   dueAt(now: number): number {
     if (this.#urgent) return now;
-    const link = this.#shared.socket.link;
-    if (link === 'waiting') return Infinity;
+    // While the socket connects, no read yet; open, a read after a silence; down, reads on a backoff.
+    const state = this.#shared.socket.state;
+    if (state !== 'open' && state !== 'down') return Infinity;
     if (this.#wanted) return now;
     const policy = this.#policy;
-    if (link === 'open') {
+    if (state === 'open') {
       this.#downSince = undefined;
-      return Math.max(this.#seen.lastActivity, this.#lastReadAt) + policy.silenceMs;
+      return Math.max(this.#target.seen.lastActivity, this.#lastReadAt) + policy.silenceMs;
     }
     this.#downSince ??= this.#reads;
     const step = this.#reads - this.#downSince + 1;
@@ -148,23 +147,16 @@ export class JobPoll {
     if (this.#stopped || this.#reading) return;
     const now = Date.now();
     const due = this.dueAt(now);
-    if (due <= now) {
-      if (this.#shared.gate.enter(this)) void this.#read();
-    }
-    else if (due === Infinity) this.#shared.schedule.remove(this);
-    else this.#shared.schedule.park(this, due);
+    if (due === Infinity) this.#shared.schedule.remove(this);
+    else if (due > now) this.#shared.schedule.park(this, due);
+    else if (this.#shared.gate.enter(this)) void this.#read();
   }
 
   /** One read on the core wait engine, with its retries, until a successful reading or the end. */
   async #read(): Promise<void> {
     const { reader, stats, limiter, random, schedule, gate } = this.#shared;
+    const { promptId } = this.#target;
     schedule.remove(this);
-    let entered = true;
-    const leave = () => {
-      if (!entered) return;
-      entered = false;
-      gate.leave();
-    };
     this.#urgent = false;
     const reading = { stop: new AbortController(), waker: new Waker() };
     this.#reading = reading;
@@ -173,38 +165,32 @@ export class JobPoll {
       this.#wanted = false;
       stats.polls++;
       try {
-        const status = await reader.watchStatus(this.promptId, { signal, retry: false }, absence);
+        const status = await reader.watchStatus(promptId, { signal, retry: false }, absence);
         return { value: status, terminal: status.terminal };
       } finally {
-        leave();
+        gate.leave(this);
       }
     };
     const grace = this.#reads === 0 ? Math.max(0, this.#policy.notFoundGraceMs - (Date.now() - this.#startedAt)) : 0;
     let found: PollReading<JobStatusInfo> | undefined;
     try {
-      const readings = poll({ describe: `job ${this.promptId}`, read, backoff: this.#policy, signal: reading.stop.signal, notFoundGraceMs: grace, limiter, waker: reading.waker, random });
+      const readings = poll({ describe: `job ${promptId}`, read, backoff: this.#policy, signal: reading.stop.signal, notFoundGraceMs: grace, limiter, waker: reading.waker, random });
       for await (const each of readings) {
         found = each;
         break;
       }
     } catch (error) {
-      leave();
+      gate.leave(this);
       this.#reading = undefined;
-      if (reading.stop.signal.aborted) return;
-      this.#stopped = true;
-      this.#target.pollFailed(error);
+      if (!reading.stop.signal.aborted) this.#target.pollFailed(error);
       return;
     }
-    leave();
+    gate.leave(this);
     this.#reading = undefined;
     if (this.#stopped || !found) return;
     this.#reads++;
     this.#lastReadAt = Date.now();
-    if (found.terminal) {
-      this.#stopped = true;
-      this.#target.polled(found.value);
-      return;
-    }
+    if (found.terminal) return this.#target.polled(found.value);
     this.#plan();
   }
 }
@@ -273,13 +259,14 @@ export class PollSchedule {
  * @example
  * ```ts
  * const gate = new ReadGate(8);
- * if (gate.enter(loop)) startRead(); // later, after its first attempt: gate.leave()
+ * if (gate.enter(loop)) startRead(); // later, after its first attempt: gate.leave(loop)
  * ```
  */
 export class ReadGate {
   readonly #max: number;
   readonly #waiting = new Set<JobPoll>();
-  #open = 0;
+  /** The loops at their first attempt. */
+  readonly #open = new Set<JobPoll>();
 
   constructor(max: number) {
     this.#max = Math.max(1, Math.floor(max));
@@ -287,25 +274,25 @@ export class ReadGate {
 
   /** True when `loop` may start its read now; otherwise it is asked again (`replan()`) in turn. */
   enter(loop: JobPoll): boolean {
-    if (this.#open >= this.#max) {
+    if (this.#open.size >= this.#max) {
       this.#waiting.add(loop);
       return false;
     }
     this.#waiting.delete(loop);
-    this.#open++;
+    this.#open.add(loop);
     return true;
   }
 
   /**
-   * A read's first attempt ended: the loops waiting are asked again in turn until one takes the
-   * free place. A loop asked may no longer need its read (a message restarted its silence) and
+   * The first attempt of `loop`'s read ended (said again, nothing changes): the loops waiting
+   * are asked again in turn until one takes the free place. A loop asked may no longer need its read (a message restarted its silence) and
    * go back to the schedule; the place then passes on, or a loop due behind it would wait for a
    * read nobody starts.
    */
-  leave(): void {
-    this.#open--;
+  leave(loop: JobPoll): void {
+    if (!this.#open.delete(loop)) return;
     for (const next of this.#waiting) {
-      if (this.#open >= this.#max) return;
+      if (this.#open.size >= this.#max) return;
       this.#waiting.delete(next);
       next.replan();
     }

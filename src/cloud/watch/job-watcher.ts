@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import { callSafely, setTimer, TimeoutError, ValidationError, withSubmitted } from '../../core/index.js';
+import { callSafely, setTimer, TimeoutError, ValidationError, withSubmitted, type WaitOptions } from '../../core/index.js';
 import { JobFailedError, WatcherClosedError } from '../shared/errors.js';
 import type { JobResult, NodeErrors } from '../shared/types.js';
 import type { JobProgress, WatchEvent, WatcherListeners } from './events.js';
@@ -34,21 +34,29 @@ function call(listener: Listener, self: unknown, arg: never): unknown {
 
 // Previews and node texts are of live interest only: a consumer that falls behind gets at most this many bytes of them.
 const LIVE_BUFFER_BYTES = 8 * 1024 * 1024;
+// Closing ends an iteration quietly; a timeout, abort or auth refusal is thrown.
+const thrown = (reason: unknown): unknown => (reason instanceof WatcherClosedError ? undefined : reason);
 const liveBytes = (event: WatchEvent): number => (event.type === 'preview' ? event.data.data.byteLength : event.type === 'text' ? event.data.data.length * 2 : 0);
 
 /**
- * How one watcher waits, resolved by the hub: `waitTimeout` is a number of ms or `false`.
+ * How one job is watched: the caller's signal and deadline (the client's when not given), a
+ * per-job poll backoff, the submission's `node_errors`, and the workflow's nodes.
  *
  * @example
  * ```ts
- * const settings: WatcherSettings = { waitTimeout: 3_600_000, nodeErrors: submitted.nodeErrors };
+ * hub.watch(promptId, { waitTimeout: 600_000, nodeErrors: submitted.nodeErrors }, since);
  * ```
  */
-export interface WatcherSettings {
-  signal?: AbortSignal | undefined;
-  waitTimeout: number | false;
+export interface WatchSettings extends WaitOptions {
   /** The submission's `node_errors`, copied into the result. */
   nodeErrors?: Record<string, NodeErrors> | undefined;
+  /**
+   * The ids of the submitted workflow's output nodes. A cached one that sent no `executed` has
+   * its outputs read from the job record; unknown, every cached node without `executed` counts.
+   */
+  outputNodes?: readonly string[] | undefined;
+  /** The ids of the workflow's nodes: the job's overall progress counts them. */
+  nodes?: readonly string[] | undefined;
 }
 
 /**
@@ -68,76 +76,27 @@ export interface WatchedJob {
 }
 
 
-interface Access {
-  open(promptId: string, settings: WatcherSettings, job: WatchedJob): JobWatcher;
+/**
+ * The hub's way in to its watchers, which the watcher's public type does not show: `open` makes a
+ * watcher of `job` (`job.release(watcher)` is called once when it settles), `wants` says whether an
+ * event of this type would reach anyone (a listener of it, `onEvent` or an iterator), `deliver`
+ * gives it one event of its job, `finish` settles it with the job's end, `fail` with a failure of
+ * the wait (timeout, close, auth refusal...). Set by `JobWatcher`'s static block.
+ *
+ * @example
+ * ```ts
+ * const watcher = control.open('p1', {}, false, track);
+ * if (control.wants(watcher, 'job_progress')) control.deliver(watcher, { type: 'job_progress', data: track.progress });
+ * control.finish(watcher, { promptId: 'p1', status: 'completed', outputs, outputsComplete: true, via: 'socket' });
+ * ```
+ */
+export let control!: {
+  open(promptId: string, settings: WatchSettings, waitTimeout: number | false, job: WatchedJob): JobWatcher;
   wants(watcher: JobWatcher, type: WatchEvent['type']): boolean;
   deliver(watcher: JobWatcher, event: WatchEvent): void;
   finish(watcher: JobWatcher, result: Omit<JobResult, 'nodeErrors'>): void;
   fail(watcher: JobWatcher, error: unknown): void;
-}
-
-// Set by JobWatcher's static block: the hub's way in, which the watcher's public type does not show.
-let access!: Access;
-
-/**
- * Creates a watcher of `job`; `job.release(watcher)` is called once when it settles.
- *
- * @example
- * ```ts
- * const watcher = openWatcher('p1', { waitTimeout: false }, track);
- * ```
- */
-export function openWatcher(promptId: string, settings: WatcherSettings, job: WatchedJob): JobWatcher {
-  return access.open(promptId, settings, job);
-}
-
-/**
- * Gives one event of its job to a watcher (to its listeners, `onEvent` and iterators).
- *
- * @example
- * ```ts
- * deliverTo(watcher, { type: 'execution_start', data: { prompt_id: watcher.promptId } });
- * ```
- */
-export function deliverTo(watcher: JobWatcher, event: WatchEvent): void {
-  access.deliver(watcher, event);
-}
-
-/**
- * Whether an event of this type would reach anyone: a listener of it, `onEvent` or an iterator.
- *
- * @example
- * ```ts
- * if (wants(watcher, 'job_progress')) deliverTo(watcher, { type: 'job_progress', data: progress.snapshot });
- * ```
- */
-export function wants(watcher: JobWatcher, type: WatchEvent['type']): boolean {
-  return access.wants(watcher, type);
-}
-
-/**
- * Settles a watcher with the end of its job.
- *
- * @example
- * ```ts
- * finishWatcher(watcher, { promptId, status: 'completed', outputs, outputsComplete: true, via: 'socket' });
- * ```
- */
-export function finishWatcher(watcher: JobWatcher, result: Omit<JobResult, 'nodeErrors'>): void {
-  access.finish(watcher, result);
-}
-
-/**
- * Settles a watcher with a failure of the wait (timeout, close, auth refusal...).
- *
- * @example
- * ```ts
- * failWatcher(watcher, new WatcherClosedError(watcher.promptId));
- * ```
- */
-export function failWatcher(watcher: JobWatcher, error: unknown): void {
-  access.fail(watcher, error);
-}
+};
 
 interface Queue {
   push(event: WatchEvent): void;
@@ -175,8 +134,8 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
   #unlisten: (() => void) | undefined;
 
   static {
-    access = {
-      open: (promptId, settings, job) => new JobWatcher(promptId, settings, job),
+    control = {
+      open: (promptId, settings, waitTimeout, job) => new JobWatcher(promptId, settings, waitTimeout, job),
       wants: (watcher, type) => watcher.#outcome === undefined && (watcher.#onEvent !== undefined || (watcher.#queues?.size ?? 0) > 0 || watcher.listenerCount(type) > 0),
       deliver: (watcher, event) => watcher.#deliver(event),
       finish: (watcher, result) => watcher.#finish(result),
@@ -184,12 +143,12 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
     };
   }
 
-  private constructor(promptId: string, settings: WatcherSettings, job: WatchedJob) {
+  private constructor(promptId: string, settings: WatchSettings, waitTimeout: number | false, job: WatchedJob) {
     super();
     this.promptId = promptId;
     this.#nodeErrors = settings.nodeErrors;
     this.#job = job;
-    const { signal, waitTimeout } = settings;
+    const { signal } = settings;
     if (signal) {
       // An abort rejects with the caller's own reason, unchanged.
       const onAbort = () => this.#fail(signal.reason);
@@ -354,8 +313,6 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
     if (this.#outcome) return;
     const full: JobResult = { ...result, nodeErrors: this.#nodeErrors ?? {} };
     this.#settle({ result: full });
-    this.#resolve?.(full);
-    this.#resolve = this.#reject = undefined;
     this.emit('result', full);
     if (full.status !== 'completed') this.emit('error', new JobFailedError(full as JobResult & { status: 'failed' | 'cancelled' }));
     if (this.#queues) for (const queue of this.#queues) queue.end();
@@ -364,18 +321,20 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
   #fail(error: unknown): void {
     if (this.#outcome) return;
     this.#settle({ error });
-    this.#reject?.(error);
-    this.#resolve = this.#reject = undefined;
     this.emit('error', error instanceof Error ? error : new Error(String(error)));
     if (this.#queues) for (const queue of this.#queues) queue.end(error);
   }
 
+  /** Settles once: the deadline and the abort listener go, the job is released, `result()` settles. */
   #settle(outcome: { result: JobResult } | { error: unknown }): void {
     this.#outcome = outcome;
     clearTimeout(this.#timer);
     this.#unlisten?.();
     this.#unlisten = undefined;
     this.#job.release(this);
+    if ('result' in outcome) this.#resolve?.(outcome.result);
+    else this.#reject?.(outcome.error);
+    this.#resolve = this.#reject = undefined;
   }
 
   /**
@@ -390,29 +349,25 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
     let waiting: { resolve: (r: IteratorResult<WatchEvent>) => void; reject: (e: unknown) => void } | undefined;
     const outcome = this.#outcome;
     let ended = outcome !== undefined;
-    let error: unknown = outcome && 'error' in outcome && !(outcome.error instanceof WatcherClosedError) ? outcome.error : undefined;
+    let error: unknown = outcome && 'error' in outcome ? thrown(outcome.error) : undefined;
     const queue: Queue = {
       push: (event) => {
         if (waiting) {
-          const w = waiting;
+          waiting.resolve({ value: event, done: false });
           waiting = undefined;
-          w.resolve({ value: event, done: false });
         } else if (live + liveBytes(event) <= LIVE_BUFFER_BYTES) {
           live += liveBytes(event);
           buffer.push(event);
         }
       },
       end: (reason) => {
-        // Closing ends the iteration quietly; a timeout, abort or auth refusal is thrown.
-        const failure = reason instanceof WatcherClosedError ? undefined : reason;
         ended = true;
-        error = failure;
+        error = thrown(reason);
         this.#queues?.delete(queue);
         if (waiting && head >= buffer.length) {
-          const w = waiting;
+          if (error !== undefined) waiting.reject(error);
+          else waiting.resolve({ value: undefined, done: true });
           waiting = undefined;
-          if (failure !== undefined) w.reject(failure);
-          else w.resolve({ value: undefined, done: true });
         }
       },
     };

@@ -17,7 +17,6 @@ export class ProgressTracker {
   // Made at the first node done or cached: a job mostly sends `progress` before either.
   #done: Set<string> | undefined;
   #cached: Set<string> | undefined;
-  #nodes: ReadonlySet<string> | undefined;
   #total: number | undefined;
   #node: string | undefined;
   #share = 0;
@@ -52,9 +51,9 @@ export class ProgressTracker {
 
   /** The ids of the workflow's nodes: the first call sets the total, later ones are ignored; true when the overall progress changed. */
   setNodes(ids: readonly string[]): boolean {
-    if (this.#nodes) return false;
-    this.#nodes = new Set(ids);
-    this.#total = Math.max(this.#nodes.size, this.#done?.size ?? 0);
+    // Only `setNodes` sets a total (the nodes done raise it once set): a later call finds it set.
+    if (this.#total !== undefined) return false;
+    this.#total = Math.max(new Set(ids).size, this.#done?.size ?? 0);
     return this.#refresh();
   }
 
@@ -85,9 +84,8 @@ export class ProgressTracker {
         this.#finishRunning();
         this.#finished = true;
         break;
-      case 'execution_start':
-        break;
       default:
+        // `execution_start` and the others change nothing this tracker reports.
         return false;
     }
     return this.#refresh();
@@ -104,12 +102,11 @@ export class ProgressTracker {
     if (this.#node === id) return;
     this.#finishRunning();
     this.#node = id;
-    this.#share = 0;
   }
 
+  /** The running node is done (`#finishNode` lets it go), and the share goes back to 0. */
   #finishRunning(): void {
     if (this.#node !== undefined) this.#finishNode(this.#node);
-    this.#node = undefined;
     this.#share = 0;
   }
 

@@ -1,3 +1,4 @@
+import type { HoldPolicy } from '../shared/defaults.js';
 import { mergeOutput, wireMap } from '../shared/outputs.js';
 import type { JobErrorInfo, NodeOutput } from '../shared/types.js';
 import { PROMPT_MESSAGE_TYPES, type ExecutionErrorData, type PreviewData, type TextData, type WatchEvent, type WatcherStats } from './events.js';
@@ -58,8 +59,8 @@ export interface RouteTarget {
   end(end: TerminalEnd): void;
 }
 
-interface Followed {
-  seen: Seen;
+/** A followed prompt: what its messages told, and where they go (one object per job). */
+interface Followed extends Seen {
   target: RouteTarget;
 }
 
@@ -73,7 +74,7 @@ interface Followed {
  */
 export interface RouterOptions {
   /** `maxPreviewBytes` bounds held previews apart from the other messages. */
-  hold: { maxBytes: number; maxPreviewBytes: number; maxAgeMs: number };
+  hold: HoldPolicy;
   stats: WatcherStats;
 }
 
@@ -129,12 +130,13 @@ export class JobRouter {
    */
   follow(promptId: string, target: RouteTarget): Readonly<Seen> {
     const existing = this.#followed.get(promptId);
-    if (existing) return existing.seen;
+    if (existing) return existing;
     // Outputs and cached nodes are made at their first message: most jobs watched are waiting.
-    const seen: Seen = { outputs: undefined, cached: undefined, sawStart: false, startEpoch: -1, gap: false, lastActivity: Date.now() };
-    this.#followed.set(promptId, { seen, target });
+    const lastActivity = Date.now();
+    const followed: Followed = { target, outputs: undefined, cached: undefined, sawStart: false, startEpoch: -1, gap: false, lastActivity };
+    this.#followed.set(promptId, followed);
     this.#recent.delete(promptId);
-    return seen;
+    return followed;
   }
 
   /** Stops following a prompt (settled or released); its late messages are dropped, not held. */
@@ -147,13 +149,13 @@ export class JobRouter {
   /** Messages of this prompt may have been missed (it was watched after a disconnect). */
   markGap(promptId: string): void {
     const followed = this.#followed.get(promptId);
-    if (followed) followed.seen.gap = true;
+    if (followed) followed.gap = true;
   }
 
   /** The socket went down: a new epoch, and a gap for every run that had started. */
   disconnected(): void {
     this.#epoch++;
-    for (const { seen } of this.#followed.values()) seen.gap ||= seen.sawStart;
+    for (const followed of this.#followed.values()) followed.gap ||= followed.sawStart;
   }
 
   /**
@@ -164,7 +166,7 @@ export class JobRouter {
     const held = this.#held.take(promptId);
     const followed = this.#followed.get(promptId);
     if (!held || !followed) return;
-    if (held.gap) followed.seen.gap = true;
+    if (held.gap) followed.gap = true;
     for (const [type, data] of held.items) {
       // The end was reported: the owner stopped following the prompt.
       if (this.#followed.get(promptId) !== followed) break;
@@ -174,28 +176,11 @@ export class JobRouter {
 
   /** Routes one text frame. */
   handleText(text: string): void {
-    const stats = this.#options.stats;
-    stats.received++;
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      stats.ignored++;
-      return;
-    }
-    if (!isRecord(message) || typeof message.type !== 'string' || !isRecord(message.data)) {
-      stats.ignored++;
-      return;
-    }
-    const { type, data } = message;
-    if (type === 'status' || type === 'notification') {
-      this.#broadcast({ type, data } as WatchEvent);
-      return;
-    }
-    if (!PROMPT_MESSAGE_TYPES.has(type) || typeof data.prompt_id !== 'string' || !readable(type, data)) {
-      stats.ignored++;
-      return;
-    }
+    this.#options.stats.received++;
+    const { type, data }: Record<string, unknown> = parseRecord(text) ?? {};
+    if (typeof type !== 'string' || !isRecord(data)) return this.#ignore();
+    if (type === 'status' || type === 'notification') return this.#broadcast({ type, data } as WatchEvent);
+    if (!PROMPT_MESSAGE_TYPES.has(type) || typeof data.prompt_id !== 'string' || !readable(type, data)) return this.#ignore();
     const promptId = data.prompt_id;
     if (type === 'execution_start' || type === 'progress' || (type === 'executing' && data.node !== null)) this.#current = promptId;
     const followed = this.#followed.get(promptId);
@@ -209,13 +194,9 @@ export class JobRouter {
    * metadata of a preview) of the key, as the text frames are cleaned before they reach the router.
    */
   handleBinary(bytes: Uint8Array<ArrayBuffer>, scrub: (text: string) => string = (text) => text): void {
-    const stats = this.#options.stats;
-    stats.received++;
+    this.#options.stats.received++;
     const frame = decodeBinaryFrame(bytes);
-    if (!frame) {
-      stats.ignored++;
-      return;
-    }
+    if (!frame) return this.#ignore();
     const promptId = frame.data.promptId ?? this.#current;
     if (promptId === undefined) return;
     const followed = this.#followed.get(promptId);
@@ -223,67 +204,53 @@ export class JobRouter {
     const texts = frame.data as unknown as Record<string, unknown>;
     for (const [key, value] of Object.entries(texts)) if (typeof value === 'string') texts[key] = scrub(value);
     frame.data.promptId = promptId;
-    const type = frame.kind === 'preview' ? 'preview' : 'text';
-    if (!followed) {
-      this.#held.add(promptId, [type, texts], bytes.byteLength, { preview: true, epoch: this.#epoch });
-      return;
-    }
-    followed.seen.lastActivity = Date.now();
-    followed.target.event({ type, data: frame.data } as WatchEvent);
+    if (!followed) return this.#held.add(promptId, [frame.kind, texts], bytes.byteLength, { preview: true, epoch: this.#epoch });
+    followed.lastActivity = Date.now();
+    followed.target.event({ type: frame.kind, data: frame.data } as WatchEvent);
   }
 
-  #apply(followed: Followed, type: string, data: Record<string, unknown>, epoch: number): void {
-    const { seen, target } = followed;
+  #apply(seen: Followed, type: string, data: Record<string, unknown>, epoch: number): void {
     seen.lastActivity = Date.now();
-    switch (type) {
-      case 'execution_start':
-        seen.sawStart = true;
-        seen.startEpoch = epoch;
-        break;
-      case 'execution_cached':
-        if (Array.isArray(data.nodes)) for (const node of data.nodes) if (typeof node === 'string' || typeof node === 'number') (seen.cached ??= new Set()).add(String(node));
-        break;
-      case 'executed':
-        mergeOutput((seen.outputs ??= wireMap<NodeOutput>()), String(data.node), data.output as NodeOutput);
-        break;
-      case 'execution_error': {
-        const error = data as ExecutionErrorData;
-        // A blocked branch is reported as an error without a timestamp; the run goes on.
-        if (error.exception_type === 'ExecutionBlocked' && error.timestamp === undefined) {
-          target.event({ type: 'execution_blocked', data: error });
-          return;
-        }
-        target.event({ type: 'execution_error', data: error });
-        target.end({ status: 'failed', error: errorInfo(error), wholeRun: whole(seen, epoch), verify: false });
-        return;
-      }
-      case 'execution_success':
-        target.event({ type, data } as WatchEvent);
-        target.end({ status: 'completed', wholeRun: whole(seen, epoch), verify: false });
-        return;
-      case 'execution_interrupted':
-        target.event({ type, data } as WatchEvent);
-        target.end({ status: 'cancelled', error: { message: 'Execution was interrupted', nodeId: str(data.node_id), nodeType: str(data.node_type) }, wholeRun: whole(seen, epoch), verify: false });
-        return;
-      case 'executing':
-        target.event({ type, data } as WatchEvent);
-        // The documented end marker; servers that send execution_success send it first.
-        if (data.node === null) target.end({ status: 'completed', wholeRun: whole(seen, epoch), verify: !whole(seen, epoch) });
-        return;
-      default:
-        break;
+    if (type === 'execution_start') {
+      seen.sawStart = true;
+      seen.startEpoch = epoch;
+    } else if (type === 'execution_cached' && Array.isArray(data.nodes)) {
+      for (const node of data.nodes) if (typeof node === 'string' || typeof node === 'number') (seen.cached ??= new Set()).add(String(node));
+    } else if (type === 'executed') {
+      mergeOutput((seen.outputs ??= wireMap<NodeOutput>()), String(data.node), data.output as NodeOutput);
     }
-    target.event({ type, data } as WatchEvent);
+    // A blocked branch is reported as an error without a timestamp; the run goes on.
+    const blocked = type === 'execution_error' && data.exception_type === 'ExecutionBlocked' && data.timestamp === undefined;
+    seen.target.event({ type: blocked ? 'execution_blocked' : type, data } as WatchEvent);
+    // The whole run was seen: its start, in this epoch, without a gap.
+    const end = blocked ? undefined : endOf(type, data, seen.sawStart && !seen.gap && seen.startEpoch === epoch);
+    if (end) seen.target.end(end);
   }
 
   #broadcast(event: WatchEvent): void {
     for (const { target } of this.#followed.values()) target.event(event);
   }
+
+  #ignore(): void {
+    this.#options.stats.ignored++;
+  }
 }
 
-/** The whole run was seen: its start, in this epoch, without a gap. */
-function whole(seen: Seen, epoch: number): boolean {
-  return seen.sawStart && !seen.gap && seen.startEpoch === epoch;
+/** How a message ends the run, if it does. */
+function endOf(type: string, data: Record<string, unknown>, wholeRun: boolean): TerminalEnd | undefined {
+  switch (type) {
+    case 'execution_error':
+      return { status: 'failed', error: errorInfo(data as ExecutionErrorData), wholeRun, verify: false };
+    case 'execution_success':
+      return { status: 'completed', wholeRun, verify: false };
+    case 'execution_interrupted':
+      return { status: 'cancelled', error: { message: 'Execution was interrupted', nodeId: str(data.node_id), nodeType: str(data.node_type) }, wholeRun, verify: false };
+    case 'executing':
+      // The documented end marker; servers that send execution_success send it first. After a gap a read confirms it.
+      return data.node === null ? { status: 'completed', wholeRun, verify: !wholeRun } : undefined;
+    default:
+      return undefined;
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -292,8 +259,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** The fields the SDK reads must have their documented types, or the message is ignored. */
 function readable(type: string, data: Record<string, unknown>): boolean {
-  if (type === 'executing') return data.node === null || data.node === undefined || typeof data.node === 'string' || typeof data.node === 'number';
-  if (type === 'executed') return (typeof data.node === 'string' || typeof data.node === 'number') && isRecord(data.output);
+  if (type === 'executing') return data.node === null || data.node === undefined || str(data.node) !== undefined;
+  if (type === 'executed') return str(data.node) !== undefined && isRecord(data.output);
   return true;
 }
 
@@ -343,36 +310,27 @@ export function decodeBinaryFrame(bytes: Uint8Array<ArrayBuffer>): DecodedFrame 
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const type = view.getUint32(0);
   const second = view.getUint32(4);
-  switch (type) {
-    case 1: {
-      const mimeType = IMAGE_FORMATS[second];
-      if (!mimeType) return undefined;
-      return { kind: 'preview', data: { mimeType, data: bytes.subarray(8) } };
-    }
-    case 3: {
-      if (8 + second > bytes.byteLength) return undefined;
-      const nodeId = utf8.decode(bytes.subarray(8, 8 + second));
-      return { kind: 'text', data: { nodeId: nodeId || undefined, mimeType: 'text/plain', data: utf8.decode(bytes.subarray(8 + second)) } };
-    }
-    case 4: {
-      if (8 + second > bytes.byteLength) return undefined;
-      const meta = parseMetadata(bytes.subarray(8, 8 + second));
-      if (!meta) return undefined;
-      const mimeType = typeof meta.image_type === 'string' ? meta.image_type : 'image/png';
-      return {
-        kind: 'preview',
-        data: { promptId: metaString(meta.prompt_id), nodeId: metaString(meta.node_id), displayNodeId: metaString(meta.display_node_id), mimeType, data: bytes.subarray(8 + second) },
-      };
-    }
-    default:
-      return undefined;
+  if (type === 1) {
+    const mimeType = IMAGE_FORMATS[second];
+    return mimeType ? { kind: 'preview', data: { mimeType, data: bytes.subarray(8) } } : undefined;
   }
+  // Types 3 and 4: `second` is the length of the node id (3) or of the metadata (4) before the body.
+  if ((type !== 3 && type !== 4) || 8 + second > bytes.byteLength) return undefined;
+  const head = utf8.decode(bytes.subarray(8, 8 + second));
+  const body = bytes.subarray(8 + second);
+  if (type === 3) return { kind: 'text', data: { nodeId: head || undefined, mimeType: 'text/plain', data: utf8.decode(body) } };
+  const meta = parseRecord(head);
+  if (!meta) return undefined;
+  const mimeType = typeof meta.image_type === 'string' ? meta.image_type : 'image/png';
+  const ids = { promptId: metaString(meta.prompt_id), nodeId: metaString(meta.node_id), displayNodeId: metaString(meta.display_node_id) };
+  return { kind: 'preview', data: { ...ids, mimeType, data: body } };
 }
 
-function parseMetadata(bytes: Uint8Array): Record<string, unknown> | undefined {
+/** A JSON object, or `undefined` for malformed JSON or any other value. */
+function parseRecord(text: string): Record<string, unknown> | undefined {
   try {
-    const value: unknown = JSON.parse(utf8.decode(bytes));
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }

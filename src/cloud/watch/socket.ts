@@ -1,4 +1,4 @@
-import { AuthenticationError, backoffDelay, callSafely, redactUrl, setTimer, sleep, withSubmitted, type HttpClient } from '../../core/index.js';
+import { AuthenticationError, backoffDelay, callSafely, redactUrl, setTimer, sleep, type HttpClient } from '../../core/index.js';
 import type { SocketPolicy } from '../shared/defaults.js';
 import type { JobRouter } from './router.js';
 
@@ -118,17 +118,14 @@ export class ReconnectingSocket {
   /** Starts connecting (no-op when already running). */
   start(): void {
     if (this.#controller) return;
-    const controller = new AbortController();
-    this.#controller = controller;
-    void this.#loop(controller.signal);
+    this.#controller = new AbortController();
+    void this.#loop(this.#controller.signal);
   }
 
-  /** Sends a text message when a connection is open; returns whether it was sent. */
-  send(text: string): boolean {
+  /** Sends a text message when a connection is open; dropped otherwise. */
+  send(text: string): void {
     const socket = this.#current;
-    if (socket?.readyState !== 1) return false;
-    callSafely(() => socket.send(text));
-    return true;
+    if (socket?.readyState === 1) callSafely(() => socket.send(text));
   }
 
   /** Closes the connection and stops reconnecting. */
@@ -161,11 +158,8 @@ export class ReconnectingSocket {
       }
       callSafely(() => handlers.onDown(down));
       failures = down.opened && down.uptimeMs >= policy.minUptimeMs ? 0 : failures + 1;
-      try {
-        await sleep(backoffDelay(Math.max(1, failures), policy, this.#options.random), signal);
-      } catch {
-        return;
-      }
+      // Stopped during the pause: the sleep rejects, and the loop ends on the aborted signal.
+      await sleep(backoffDelay(Math.max(1, failures), policy, this.#options.random), signal).catch(() => undefined);
     }
   }
 
@@ -183,14 +177,9 @@ export class ReconnectingSocket {
         resolve({ opened: openedAt > 0, code, reason, uptimeMs: openedAt > 0 ? Date.now() - openedAt : 0 });
       };
       const onStop = () => finish(1000, 'stopped');
-      let socket: WebSocketLike;
-      try {
-        socket = new this.#options.WebSocket(url);
-        socket.binaryType = 'arraybuffer';
-      } catch (error) {
-        resolve({ opened: false, code: 1006, reason: error instanceof Error ? error.message : String(error), uptimeMs: 0 });
-        return;
-      }
+      // A constructor that throws (a malformed URL) rejects this promise: the loop counts a failed attempt.
+      const socket = new this.#options.WebSocket(url);
+      socket.binaryType = 'arraybuffer';
       this.#current = socket;
       signal.addEventListener('abort', onStop, { once: true });
       // A deadline nobody awaits (cleared by `finish`): a timer, not the abortable sleep.
@@ -258,40 +247,33 @@ export function socketUrl(baseUrl: string, clientId: string, token: string | und
 }
 
 /**
- * The error a refused credential gives, one new instance per job (each names its own job).
+ * The error a refused credential gives, one new instance per call (per job: each names its own).
  *
  * @example
  * ```ts
- * const refused: Refusal = (promptId) => new AuthenticationError({ ... });
+ * const refused: Refusal = () => new AuthenticationError({ ... });
  * ```
  */
-export type Refusal = (promptId?: string) => AuthenticationError;
+export type Refusal = () => AuthenticationError;
 
 /**
- * What a `SocketLink` needs: the client's transport and id, the router its frames go to, and
- * what to tell its owner.
+ * What a `SocketLink` needs: the client's transport and id, its socket policy, and the router its
+ * frames go to.
  *
  * @example
  * ```ts
- * new SocketLink({ http, clientId, WebSocket: undefined, policy, router, busy: () => tracks.size > 0, on });
+ * const options: SocketLinkOptions = { http, clientId, WebSocket: undefined, policy, router };
  * ```
  */
 export interface SocketLinkOptions {
+  /** The client's transport: its credential (the socket's `token`) and its `closed` signal. */
   http: HttpClient;
   clientId: string;
+  /** The socket constructor; the runtime's global one when `undefined`, polling only without either. */
   WebSocket: WebSocketConstructor | undefined;
-  policy: SocketPolicy;
+  /** The watcher's policies: the socket's is read here. */
+  policy: { socket: SocketPolicy };
   router: JobRouter;
-  /** True while a job is watched: the socket stays open. */
-  busy(): boolean;
-  on: {
-    /** The socket opened; `reconnected` after an outage (messages may have been lost). */
-    open(reconnected: boolean): void;
-    /** The socket went down (polling takes over while it reconnects). */
-    down(): void;
-    /** The server refused the credential: no more attempts. */
-    refused(refusal: Refusal): void;
-  };
   random?: (() => number) | undefined;
 }
 
@@ -301,41 +283,46 @@ type State = 'idle' | 'connecting' | 'open' | 'down';
  * The lifecycle of a client's one shared socket: opened lazily, reconnected, `ready()` for a
  * submission, kept open while a job is watched or a submission is pending (`retain()`), and
  * closed after `idleCloseMs` once neither is left. It owns the socket state and the epoch moves.
+ * The watcher's hub extends it: the link tells it, by the methods it overrides, when the socket
+ * opened, went down or was refused, and asks it whether a job keeps the socket busy.
  *
  * @example
  * ```ts
- * const link = new SocketLink(options);
- * const epoch = await link.ready();
+ * class Hub extends SocketLink { ... }
+ * const epoch = await hub.ready();
  * ```
  */
-export class SocketLink {
+export abstract class SocketLink {
   readonly #options: SocketLinkOptions;
+  /** Where the socket's frames go; it keeps the epoch the link moves. */
+  protected readonly router: JobRouter;
   /** Callers of `ready()` waiting for the socket: each is told once, then forgets its abort listener. */
   readonly #waiters = new Set<(outcome: { epoch: number } | { error: unknown }) => void>();
   #socket: ReconnectingSocket | undefined;
   #state: State = 'idle';
   #redactedUrl = '';
-  #refused: Refusal | undefined;
+  /** Set once the server refused the credential, until the next attempt. */
+  protected refused: Refusal | undefined;
   #leases = 0;
   #idle: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: SocketLinkOptions) {
     this.#options = options;
+    this.router = options.router;
   }
+
+  /** True while a job is watched: the socket stays open. */
+  protected abstract get busy(): boolean;
+  /** The socket opened; `reconnected` after an outage (messages may have been lost). */
+  protected abstract opened(reconnected: boolean): void;
+  /** The socket went down (polling takes over while it reconnects). */
+  protected abstract wentDown(): void;
+  /** The server refused the credential: no more attempts. */
+  protected abstract credentialRefused(refusal: Refusal): void;
 
   /** The socket state: `open`, `down` (polling while reconnecting), `connecting` or `idle`. */
   get state(): State {
     return this.#state;
-  }
-
-  /** The socket as a job's polls see it: `open` (read after a silence), `down` (read on a backoff), or `waiting` (connecting: no read yet). */
-  get link(): 'open' | 'down' | 'waiting' {
-    return this.#state === 'open' ? 'open' : this.#state === 'down' ? 'down' : 'waiting';
-  }
-
-  /** Set once the server refused the credential, until the next attempt. */
-  get refused(): Refusal | undefined {
-    return this.#refused;
   }
 
   /**
@@ -348,8 +335,8 @@ export class SocketLink {
     if (closed.aborted) return Promise.reject(closed.reason);
     if (signal?.aborted) return Promise.reject(signal.reason);
     this.ensure();
-    if (this.#refused) return Promise.reject(this.#refused());
-    if (this.#state === 'open' || this.#state === 'down') return Promise.resolve(this.#options.router.epoch);
+    if (this.refused) return Promise.reject(this.refused());
+    if (this.#state === 'open' || this.#state === 'down') return Promise.resolve(this.router.epoch);
     return new Promise<number>((resolve, reject) => {
       const waiter = (outcome: { epoch: number } | { error: unknown }) => {
         this.#waiters.delete(waiter);
@@ -382,8 +369,9 @@ export class SocketLink {
   /** Opens the socket unless it is open, opening or polled for; cancels a pending idle close. */
   ensure(): void {
     this.#cancelIdle();
-    if (this.#socket || this.#state !== 'idle' || this.#options.http.closed.aborted) return;
-    this.#refused = undefined;
+    // Only an idle link has no socket: `idle` is set where the socket goes, `connecting` where it comes.
+    if (this.#state !== 'idle' || this.#options.http.closed.aborted) return;
+    this.refused = undefined;
     const WebSocket = this.#options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!WebSocket) {
       // No WebSocket in this runtime: poll only.
@@ -391,7 +379,7 @@ export class SocketLink {
       return;
     }
     this.#state = 'connecting';
-    const { http, clientId, policy, router, random } = this.#options;
+    const { http, clientId, policy, random } = this.#options;
     this.#socket = new ReconnectingSocket({
       url: async () => {
         const token = await http.credential();
@@ -400,15 +388,15 @@ export class SocketLink {
         return built.url;
       },
       WebSocket,
-      policy,
+      policy: policy.socket,
       random,
       handlers: {
         onOpen: () => this.#onOpen(),
         // Every secret the client was given (the key in the socket URL, a partner key a submission
         // carried) is scrubbed from the frames, should the server echo one (a traceback, `extra_data`).
-        onText: (text) => router.handleText(http.scrub(text)),
-        onBinary: (bytes) => router.handleBinary(bytes, (text) => http.scrub(text)),
-        onDown: (down) => this.#onDown(down),
+        onText: (text) => this.router.handleText(http.scrub(text)),
+        onBinary: (bytes) => this.router.handleBinary(bytes, (text) => http.scrub(text)),
+        onDown: () => this.#onDown(),
         onRefused: (down) => this.#onRefused(down),
       },
     });
@@ -422,13 +410,13 @@ export class SocketLink {
 
   /** Closes the socket after `idleCloseMs` once no job is watched and nothing waits for it. */
   maybeIdle(): void {
-    if (this.#idle || this.#options.busy() || this.#leases > 0 || this.#waiters.size > 0) return;
-    if (!this.#socket && this.#state === 'idle') return;
+    if (this.#idle || this.busy || this.#leases > 0 || this.#waiters.size > 0) return;
+    if (this.#state === 'idle') return;
     // A delay nobody awaits, cancelled by the next watch: a timer (no promise to settle).
     this.#idle = setTimer(() => {
       this.#idle = undefined;
       this.#shutdown();
-    }, this.#options.policy.idleCloseMs);
+    }, this.#options.policy.socket.idleCloseMs);
   }
 
   /** Stops for good (the client closed): waiters reject with `reason`, the socket and timers go. */
@@ -438,39 +426,36 @@ export class SocketLink {
     for (const waiter of [...this.#waiters]) waiter({ error: reason });
   }
 
-  #setState(state: State): void {
+  /** The socket is open, or down (jobs are polled): the callers of `ready()` go on. */
+  #setState(state: 'open' | 'down'): void {
     this.#state = state;
-    if (state !== 'open' && state !== 'down') return;
-    for (const waiter of [...this.#waiters]) waiter({ epoch: this.#options.router.epoch });
+    for (const waiter of [...this.#waiters]) waiter({ epoch: this.router.epoch });
   }
 
   #onOpen(): void {
     const reconnected = this.#state === 'down';
     this.#setState('open');
-    this.#options.on.open(reconnected);
+    this.opened(reconnected);
   }
 
-  #onDown(_down: SocketDown): void {
+  #onDown(): void {
     // Failed reconnect attempts while already down keep the poll schedule (and its backoff).
     if (this.#state === 'down') return;
-    if (this.#state === 'open') this.#options.router.disconnected();
+    if (this.#state === 'open') this.router.disconnected();
     this.#setState('down');
-    this.#options.on.down();
+    this.wentDown();
   }
 
   #onRefused(raw: SocketDown): void {
     const down = { ...raw, reason: this.#options.http.scrub(raw.reason) };
     const url = this.#redactedUrl;
     const message = `The WebSocket refused the credential (close code ${down.code}${down.reason ? `: ${down.reason}` : ''})`;
-    const refused: Refusal = (promptId) => {
-      const error = new AuthenticationError({ status: 401, method: 'GET', url, body: { message } });
-      return promptId === undefined ? error : (withSubmitted(error, { kind: 'job', promptId }) as AuthenticationError);
-    };
-    this.#refused = refused;
+    const refused: Refusal = () => new AuthenticationError({ status: 401, method: 'GET', url, body: { message } });
+    this.refused = refused;
     this.#socket = undefined;
     this.#state = 'idle';
     for (const waiter of [...this.#waiters]) waiter({ error: refused() });
-    this.#options.on.refused(refused);
+    this.credentialRefused(refused);
   }
 
   #cancelIdle(): void {
@@ -483,7 +468,7 @@ export class SocketLink {
       this.#socket.stop();
       this.#socket = undefined;
       // Messages sent while closed are lost: runs that straddle this are not "whole".
-      this.#options.router.disconnected();
+      this.router.disconnected();
     }
     this.#state = 'idle';
   }

@@ -2,8 +2,9 @@
 // minified, gzip level 9, per entry point an app may use. "Up front" is what the page loads:
 // dynamic imports are kept out, as an app's bundler splits them into chunks loaded on first use;
 // "lazy" is those chunks (e.g. the converter of UI-format workflows), bundled on their own.
-// Budgets apply up front. Fails when a bundle is over its budget, or when a browser bundle holds
-// node-only code (a `node:` import, `ws`, the simulator), up front or lazy.
+// Budgets apply up front, and to the lazy chunks of the cloud entries. Fails when a bundle is over
+// a budget, or when a browser bundle holds node-only code (a `node:` import, `ws`, the
+// simulator), up front or lazy.
 // Prints a markdown table. The budgets are a ratchet: the figures measured now, lowered whenever
 // a change makes a bundle smaller, raised only by a fix or feature that CHANGELOG ("Bundle size")
 // names with its cost. The targets (issue 21: 46 / 34 / 19 / 22 KB) are shown beside them; ky
@@ -21,8 +22,8 @@ import { gzipSync } from 'node:zlib';
  * without a budget is measured only.
  */
 const BUNDLES = [
-  { name: 'whole main entry', budget: 61.9, target: 46, code: "export * from './dist/index.js';" },
-  { name: 'CloudClient alone', budget: 50.3, target: 34, code: "import { CloudClient } from './dist/index.js'; globalThis.c = new CloudClient({ baseUrl: 'https://x.test', apiKey: 'k' });" },
+  { name: 'whole main entry', budget: 61.1, lazyBudget: 13.2, target: 46, code: "export * from './dist/index.js';" },
+  { name: 'CloudClient alone', budget: 49.5, lazyBudget: 13.2, target: 34, code: "import { CloudClient } from './dist/index.js'; globalThis.c = new CloudClient({ baseUrl: 'https://x.test', apiKey: 'k' });" },
   { name: 'RegistryClient alone', budget: 27.0, target: 19, code: "import { RegistryClient } from './dist/index.js'; globalThis.r = new RegistryClient({ baseUrl: 'https://x.test' });" },
   { name: 'ProxyClient alone', budget: 31.5, target: 22, code: "import { ProxyClient } from './dist/index.js'; globalThis.p = new ProxyClient({ baseUrl: 'https://x.test', token: 't' });" },
   // The floors set by the runtime dependencies, measured the same way.
@@ -122,7 +123,13 @@ for (const bundle of BUNDLES) {
   if (live.length > 0) {
     const lazyResult = await bundleOf([...new Set(live.map((l) => l.target))].map((target, i) => `export * as m${i} from '${target}';`).join('\n'));
     checkPurity(`${bundle.name} (lazy)`, lazyResult);
-    lazy = `${kb(gzipSync(lazyResult.outputFiles[0].text, { level: 9 }).length).toFixed(2)} KB`;
+    const lazyGzip = kb(gzipSync(lazyResult.outputFiles[0].text, { level: 9 }).length);
+    lazy = `${lazyGzip.toFixed(2)} KB`;
+    // A lazy chunk that imports a module with top-level tables (the option rules, zod schemas) keeps
+    // them whole: the budget catches such an import before it ships.
+    if (bundle.lazyBudget !== undefined && tenths(lazyGzip) > bundle.lazyBudget) {
+      problems.push(`${bundle.name} (lazy): ${lazy} gzip is over its budget of ${bundle.lazyBudget} KB; see which module a lazy chunk newly imports`);
+    }
   }
   const over = bundle.budget !== undefined && tenths(kb(gzip)) > bundle.budget;
   if (over) problems.push(`${bundle.name}: ${kb(gzip).toFixed(2)} KB gzip is over its budget of ${bundle.budget} KB (target ${bundle.target} KB)`);

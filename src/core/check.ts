@@ -5,37 +5,6 @@ import { ValidationError, type ValidationIssue } from './errors/validation-error
 import { isDotSegment, LONE_SURROGATE, resolveBaseUrl } from './request.js';
 import { MAX_TIMER_MS } from './wait.js';
 
-/**
- * True for any object that is not an array (what zod reads as an object): class instances too,
- * unlike {@link isPlainObject}.
- *
- * @example
- * ```ts
- * isRecord(new Date()); // true
- * isRecord([1]); // false
- * ```
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * An own property of `record` (`undefined` when it is not an object): keys from data never reach
- * `Object.prototype` (a node type or input named `constructor` is not `Object`'s).
- *
- * @example
- * ```ts
- * own({ a: 1 }, 'a'); // 1
- * own({}, 'constructor'); // undefined
- * ```
- */
-export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined;
-export function own(record: unknown, key: string | number): unknown;
-export function own(record: unknown, key: string | number): unknown {
-  if (typeof record !== 'object' || record === null) return undefined;
-  return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
-}
-
 /** Bounds and flags shared by the number checks. */
 export interface NumberRule {
   min?: number;

@@ -14,4 +14,4 @@ export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS, S
 export { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 export { formatPath, parseResponse, raceSignal } from './response.js';
 export { toBlob, toBytes, withFile, bytesToBase64, mimeTypeOf, baseName, type FileInput, type OpenedFile } from './files.js';
-export { isRecord, own } from './check.js';
+export { isRecord, own } from './response.js';

@@ -1,5 +1,6 @@
 // Reading a response: a body read within 64 MiB and parsed, its request id, a success body
-// validated against its zod schema at the boundary, and the guards of every wait of a request.
+// validated against its zod schema at the boundary, the guards of every wait of a request, and
+// two readers of parsed data that never reach a prototype (isRecord, own).
 // The SDK's own timers and the caller's signal bound every wait of a request: the headers, a
 // buffered body and a streamed body. The fetch implementation's own propagation of an abort is not
 // relied on: ky combines signals with AbortSignal.any, whose derived signal a garbage collection
@@ -10,6 +11,37 @@ import { GraphcloudError } from './errors/graphcloud-error.js';
 import { ResponseValidationError } from './errors/response-validation-error.js';
 import { redactFields, redactUrl, scrubSecrets } from './redact.js';
 import { follow, setTimer } from './wait.js';
+
+/**
+ * True for any object that is not an array (what zod reads as an object): class instances too,
+ * unlike {@link isPlainObject}.
+ *
+ * @example
+ * ```ts
+ * isRecord(new Date()); // true
+ * isRecord([1]); // false
+ * ```
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An own property of `record` (`undefined` when it is not an object): keys from data never reach
+ * `Object.prototype` (a node type or input named `constructor` is not `Object`'s).
+ *
+ * @example
+ * ```ts
+ * own({ a: 1 }, 'a'); // 1
+ * own({}, 'constructor'); // undefined
+ * ```
+ */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined;
+export function own(record: unknown, key: string | number): unknown;
+export function own(record: unknown, key: string | number): unknown {
+  if (typeof record !== 'object' || record === null) return undefined;
+  return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
+}
 
 /** Largest body the SDK buffers (JSON and error answers); a larger one is an error, not an out-of-memory. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;

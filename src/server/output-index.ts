@@ -1,4 +1,5 @@
-import { listOutputFiles, readOutputs } from '../cloud/shared/outputs.js';
+import { listOutputFiles } from '../cloud/shared/outputs.js';
+import { readOutputs } from '../cloud/shared/wire.js';
 import { readAnswer } from './body.js';
 import type { RelayConfig } from './config.js';
 import type { UpstreamClient } from './upstream.js';

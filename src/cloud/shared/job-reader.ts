@@ -5,10 +5,10 @@
 import { NotFoundError, paginateOffsets, path, redactUrl, ValidationError, type HttpClient, type RequestOptions } from '../../core/index.js';
 import { CLOUD_DEFAULTS } from './defaults.js';
 import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams, QueueItem } from './job-types.js';
-import { listOutputFiles, readOutputs } from './outputs.js';
+import { listOutputFiles } from './outputs.js';
 import { historyStatus, mapJobStatus, type StatusMapping } from './status.js';
 import type { JobStatusInfo, NodeOutput } from './types.js';
-import { AnyObjectSchema, jobTimes, JobDetailSchema, JobListSchema, JobStatusSchema, QueueSchema, toEpochMs, toErrorInfo, toExtraData, toJobDetail, toJobPage, toJobQueue, toOutputs, type RelayTokens } from './wire.js';
+import { AnyObjectSchema, jobTimes, JobDetailSchema, JobListSchema, JobStatusSchema, QueueSchema, toEpochMs, toErrorInfo, toExtraData, toJobDetail, toJobPage, toJobQueue, toOutputs, readOutputs, type RelayTokens } from './wire.js';
 
 /**
  * What `JobReader` needs: the transport, and how this deployment answers.

@@ -1,6 +1,5 @@
 import { Limiter } from '../../core/index.js';
-import { AnyObjectSchema, toFileRef, toOutputs } from './wire.js';
-import type { NodeOutput, OutputFileRef } from './types.js';
+import type { FileRef, NodeOutput, OutputFileRef } from './types.js';
 
 /**
  * Every file reference (`{filename, subfolder?, type?}`) in an outputs map, in node order.
@@ -113,23 +112,17 @@ function keyOf(item: unknown): string {
 }
 
 /**
- * Reads a job's outputs from a history-like body: `{outputs}`, `{<id>: {outputs}}` (history and
- * history_v2), or `{job: {outputs}}`. `undefined` when the body names no outputs (`{}` while the
- * job is unknown or still running).
+ * Reads a file reference (`{filename, subfolder?, type?}`, an output list's item or a listed job's
+ * preview); `undefined` for anything else.
  *
  * @example
  * ```ts
- * readOutputs({ p1: { outputs: { '9': { images: [] } } } }, 'p1'); // { '9': { images: [] } }
+ * toFileRef({ filename: 'a.png' }); // { filename: 'a.png', subfolder: '', type: 'output' }
  * ```
  */
-export function readOutputs(body: unknown, promptId: string): Record<string, NodeOutput> | undefined {
-  const record = AnyObjectSchema.safeParse(body);
-  if (!record.success) return undefined;
-  for (const candidate of [record.data, record.data[promptId], record.data.job]) {
-    const parsed = AnyObjectSchema.safeParse(candidate);
-    if (!parsed.success || parsed.data.outputs === undefined) continue;
-    const outputs = toOutputs(parsed.data.outputs);
-    if (outputs) return outputs;
-  }
-  return undefined;
+export function toFileRef(item: unknown): FileRef | undefined {
+  if (!item || typeof item !== 'object') return undefined;
+  const { filename, subfolder, type } = item as Record<string, unknown>;
+  if (typeof filename !== 'string' || filename === '') return undefined;
+  return { filename, subfolder: typeof subfolder === 'string' ? subfolder : '', type: typeof type === 'string' ? type : 'output' };
 }

@@ -7,8 +7,9 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../../core/index.js';
 import type { JobDetail, JobPage, JobQueue, JobSummary, QueueItem } from './job-types.js';
+import { toFileRef } from './outputs.js';
 import { mapJobStatus, type StatusMapping } from './status.js';
-import type { FileRef, JobErrorInfo, NodeErrors, NodeOutput, Workflow } from './types.js';
+import type { JobErrorInfo, NodeErrors, NodeOutput, Workflow } from './types.js';
 
 const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 
@@ -344,21 +345,6 @@ export function toErrorInfo(raw: unknown, fallback: string | null | undefined): 
   };
 }
 
-/**
- * Reads a file reference (`{filename, subfolder?, type?}`, an output list's item or a listed job's
- * preview); `undefined` for anything else.
- *
- * @example
- * ```ts
- * toFileRef({ filename: 'a.png' }); // { filename: 'a.png', subfolder: '', type: 'output' }
- * ```
- */
-export function toFileRef(item: unknown): FileRef | undefined {
-  if (!item || typeof item !== 'object') return undefined;
-  const { filename, subfolder, type } = item as Record<string, unknown>;
-  if (typeof filename !== 'string' || filename === '') return undefined;
-  return { filename, subfolder: typeof subfolder === 'string' ? subfolder : '', type: typeof type === 'string' ? type : 'output' };
-}
 
 // The job tokens of a relay (graphcloud/server): docs/browser.md.
 
@@ -415,4 +401,26 @@ export class RelayTokens {
     const token = this.#tokens.get(promptId);
     return token === undefined ? undefined : JSON.stringify({ type: 'graphcloud_subscribe', data: { token } });
   }
+}
+
+/**
+ * Reads a job's outputs from a history-like body: `{outputs}`, `{<id>: {outputs}}` (history and
+ * history_v2), or `{job: {outputs}}`. `undefined` when the body names no outputs (`{}` while the
+ * job is unknown or still running).
+ *
+ * @example
+ * ```ts
+ * readOutputs({ p1: { outputs: { '9': { images: [] } } } }, 'p1'); // { '9': { images: [] } }
+ * ```
+ */
+export function readOutputs(body: unknown, promptId: string): Record<string, NodeOutput> | undefined {
+  const record = AnyObjectSchema.safeParse(body);
+  if (!record.success) return undefined;
+  for (const candidate of [record.data, record.data[promptId], record.data.job]) {
+    const parsed = AnyObjectSchema.safeParse(candidate);
+    if (!parsed.success || parsed.data.outputs === undefined) continue;
+    const outputs = toOutputs(parsed.data.outputs);
+    if (outputs) return outputs;
+  }
+  return undefined;
 }

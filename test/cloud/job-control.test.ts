@@ -27,6 +27,10 @@ async function setup(options: SimulatorOptions = {}, client: Partial<CloudClient
 const posts = (s: Simulator, path: string): number => s.state.requests.filter((r) => r.method === 'POST' && r.path === path).length;
 const status = (s: Simulator, id: string) => s.state.jobs().find((job) => job.id === id)?.status;
 
+// The running job of busy() must outlast the calls that cancel it, on a loaded machine too: at
+// 60 ms a step it could end before cancel() reached the simulator (one run in about eight at load 8).
+const SLOW_STEPS = { stepDelayMs: 250 };
+
 /** One job running and one pending behind it, both watched. */
 async function busy(c: CloudClient, s: Simulator) {
   const running = await c.jobs.submit(scaleWorkflow('cat.png', 20));
@@ -38,7 +42,7 @@ async function busy(c: CloudClient, s: Simulator) {
 
 describe.each(['cloud', 'local'] as const)('cloud.jobs.cancel() on a %s runtime', (runtime) => {
   it('uses the cancel route: a pending job is dequeued and a running one interrupted; each watcher settles as cancelled', async () => {
-    const { sim, cloud } = await setup({ runtime });
+    const { sim, cloud } = await setup({ runtime, ...SLOW_STEPS });
     const { running, pending, watchers } = await busy(cloud, sim);
     expect(await cloud.jobs.cancel(pending)).toEqual({ cancelled: true, via: 'cancel', reason: undefined });
     expect(await cloud.jobs.cancel(running)).toEqual({ cancelled: true, via: 'cancel', reason: undefined });
@@ -51,7 +55,7 @@ describe.each(['cloud', 'local'] as const)('cloud.jobs.cancel() on a %s runtime'
   });
 
   it('without the cancel route, removes a pending job from the queue, and its watcher settles as cancelled', async () => {
-    const { sim, cloud } = await setup({ runtime, cancelRoutes: false });
+    const { sim, cloud } = await setup({ runtime, cancelRoutes: false, ...SLOW_STEPS });
     const { running, pending, watchers } = await busy(cloud, sim);
     expect(await cloud.jobs.cancel(pending)).toEqual({ cancelled: true, via: 'queue', reason: undefined });
     expect(await watchers.pending.result()).toMatchObject({ status: 'cancelled', via: 'cancel' });
@@ -64,7 +68,7 @@ describe.each(['cloud', 'local'] as const)('cloud.jobs.cancel() on a %s runtime'
 
 describe('cloud.jobs.cancel() of a running job without the cancel route', () => {
   it('never interrupts on the cloud, where an interrupt stops every running job: it says so instead', async () => {
-    const { sim, cloud } = await setup({ cancelRoutes: false });
+    const { sim, cloud } = await setup({ cancelRoutes: false, ...SLOW_STEPS });
     const { running, watchers } = await busy(cloud, sim);
     expect(await cloud.jobs.cancel(running)).toEqual({ cancelled: false, via: undefined, reason: 'running_not_cancellable' });
     expect(posts(sim, '/api/interrupt')).toBe(0);
@@ -77,7 +81,7 @@ describe('cloud.jobs.cancel() of a running job without the cancel route', () => 
   });
 
   it('interrupts only that job on a local runtime', async () => {
-    const { sim, cloud } = await setup({ runtime: 'local', cancelRoutes: false });
+    const { sim, cloud } = await setup({ runtime: 'local', cancelRoutes: false, ...SLOW_STEPS });
     const { running, pending, watchers } = await busy(cloud, sim);
     expect(await cloud.jobs.cancel(running)).toEqual({ cancelled: true, via: 'interrupt', reason: undefined });
     expect(await watchers.running.result()).toMatchObject({ status: 'cancelled' });

@@ -8,8 +8,7 @@ import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';
 import { headerSecrets, redactFields, redactHeaders, redactUrl, scrubCause, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
 import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 import { follow, MAX_TIMER_MS } from './wait.js';
-import { appendQuery, buildUrl, resolveBaseUrl, type QueryValue } from './request.js';
-import { resolveAuth, type AuthHeader, type AuthScheme, type Credential } from './request.js';
+import { appendQuery, buildUrl, resolveAuth, resolveBaseUrl, type AuthHeader, type AuthScheme, type Credential, type QueryValue } from './request.js';
 
 /** Credentials shorter than this are not scrubbed from success answers (see `RequestSpec.scrubAnswer`). */
 const ANSWER_SECRET_MIN_LENGTH = 8;

@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { GraphcloudError, HttpClient } from '../../src/core/index.js';
+import { GraphcloudError, HttpClient, TimeoutError } from '../../src/core/index.js';
 
 // A real loopback server (no msw): what is measured is how the SDK reads bytes from a socket.
 let server: Server | undefined;
@@ -65,5 +65,26 @@ describe('HttpClient answer bodies', () => {
     });
     const body = await new HttpClient({ baseUrl }).request({ method: 'GET', path: '/ok', schema: Any });
     expect(body).toEqual(JSON.parse(text));
+  });
+
+  // A declared length within the bound is read whole by the runtime (no chunk loop): the
+  // attempt's timeout and the caller's signal must still end a body that stalls.
+  it('ends a declared-length answer that stalls mid-body at the attempt timeout', async () => {
+    const baseUrl = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"a":');
+    });
+    const error = await new HttpClient({ baseUrl, retry: false, timeout: 300 }).request({ method: 'GET', path: '/stall', schema: Any }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+  });
+
+  it("ends a declared-length answer that stalls mid-body with the caller's abort reason", async () => {
+    const baseUrl = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"a":', () => setTimeout(() => controller.abort(new Error('caller gave up')), 50));
+    });
+    const controller = new AbortController();
+    const error = await new HttpClient({ baseUrl, retry: false }).request({ method: 'GET', path: '/stall', schema: Any, options: { signal: controller.signal } }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('caller gave up');
   });
 });

@@ -19,17 +19,12 @@ function safe(listener: Listener, method: string, event: Event): Listener {
   if (!wrapped) {
     // Every event has one argument; `this` is the watcher unless a context was given (eventemitter3 passes it).
     wrapped = function (this: unknown, arg: never) {
-      callSafely(call, listener, this, arg);
+      callSafely(listener, arg, this);
     };
     SAFE.set(listener, wrapped);
     ORIGINAL.set(wrapped, listener);
   }
   return wrapped;
-}
-
-/** Calls `listener` with `self` as `this`, for `callSafely` (no function bound per call). */
-function call(listener: Listener, self: unknown, arg: never): unknown {
-  return listener.call(self, arg);
 }
 
 // Previews and node texts are of live interest only: a consumer that falls behind gets at most this many bytes of them.

@@ -120,6 +120,22 @@ describe('cloud.jobs.watch() progress', () => {
     expect(reader.progress).toBe(listener.progress);
   });
 
+  it('tells a job_progress listener added during the job of the changes from then on, as if it had been there', async () => {
+    // Nobody takes job_progress before the first progress message: the figures are then not
+    // worked out per message, and the listener added in it must still hear that message's change.
+    sim = await startSimulator({ stepDelayMs: 20, progressSteps: 2 });
+    cloud = new CloudClient({ baseUrl: sim.cloudUrl, apiKey: sim.apiKey, watcher: FAST });
+    const { name } = await cloud.files.upload(png(), { filename: 'cat.png' });
+    const workflow = scaleWorkflow(name);
+    const submitted = await cloud.jobs.submit(workflow);
+    const watcher = cloud.jobs.watch(submitted.promptId, { workflow });
+    const heard: JobProgress[] = [];
+    watcher.once('progress', () => watcher.on('job_progress', (p) => heard.push(p)));
+    await watcher.result();
+    expect(rounded(heard.map((p) => p.fraction))).toEqual(rounded([1 / 6, 2 / 6, 1 / 3, 1 / 2, 2 / 3, 2 / 3, 5 / 6, 1, 1]));
+    expect(heard.map((p) => p.done)).toEqual([0, 0, 1, 1, 1, 2, 2, 2, 3]);
+  });
+
   it('refuses a workflow option that is not a workflow', () => {
     const cloud = new CloudClient({ baseUrl: 'http://127.0.0.1:2', apiKey: 'k' });
     expect(() => cloud.jobs.watch('00000000-0000-4000-8000-000000000000', { workflow: 5 as never })).toThrow(ValidationError);

@@ -9,7 +9,8 @@ import type { JobProgress, WatchEvent } from './events.js';
  * ```ts
  * const progress = new ProgressTracker('p1');
  * progress.setNodes(Object.keys(workflow));
- * if (progress.update(event)) console.log(progress.snapshot.fraction);
+ * progress.update(event);
+ * console.log(progress.snapshot.fraction, progress.version);
  * ```
  */
 export class ProgressTracker {
@@ -21,8 +22,11 @@ export class ProgressTracker {
   #node: string | undefined;
   #share = 0;
   #finished = false;
-  // What the last change reported: an update compares against it and builds nothing; the frozen
-  // snapshot is built when it is read (progress messages nobody reads the job's progress for build none).
+  // An update only records the event: the figures are worked out when read (`snapshot`, `version`),
+  // so the messages of a job nobody reads the progress of cost next to nothing. What the last
+  // reading found: the next compares against it, and the frozen snapshot is built when it is read.
+  #stale = false;
+  #version = 0;
   #reportedDone = 0;
   #reportedCached = 0;
   #reportedTotal: number | undefined;
@@ -37,6 +41,7 @@ export class ProgressTracker {
 
   /** The latest overall progress (a new frozen object after every change). */
   get snapshot(): JobProgress {
+    this.#settle();
     this.#snapshot ??= Object.freeze({
       promptId: this.#promptId,
       done: this.#reportedDone,
@@ -49,16 +54,22 @@ export class ProgressTracker {
     return this.#snapshot;
   }
 
-  /** The ids of the workflow's nodes: the first call sets the total, later ones are ignored; true when the overall progress changed. */
-  setNodes(ids: readonly string[]): boolean {
-    // Only `setNodes` sets a total (the nodes done raise it once set): a later call finds it set.
-    if (this.#total !== undefined) return false;
-    this.#total = Math.max(new Set(ids).size, this.#done?.size ?? 0);
-    return this.#refresh();
+  /** How many times the overall progress has changed: a reader compares it with the one it last told. */
+  get version(): number {
+    this.#settle();
+    return this.#version;
   }
 
-  /** Feeds one event of the job; true when the overall progress changed. */
-  update(event: WatchEvent): boolean {
+  /** The ids of the workflow's nodes: the first call sets the total, later ones are ignored. */
+  setNodes(ids: readonly string[]): void {
+    // Only `setNodes` sets a total (the nodes done raise it once set): a later call finds it set.
+    if (this.#total !== undefined) return;
+    this.#total = Math.max(new Set(ids).size, this.#done?.size ?? 0);
+    this.#stale = true;
+  }
+
+  /** Feeds one event of the job. */
+  update(event: WatchEvent): void {
     switch (event.type) {
       case 'execution_cached':
         for (const id of event.data.nodes ?? []) {
@@ -86,16 +97,16 @@ export class ProgressTracker {
         break;
       default:
         // `execution_start` and the others change nothing this tracker reports.
-        return false;
+        return;
     }
-    return this.#refresh();
+    this.#stale = true;
   }
 
   /** The job completed (learned by polling, maybe without any message): every node counts as done. */
-  complete(): boolean {
+  complete(): void {
     this.#finishRunning();
     this.#finished = true;
-    return this.#refresh();
+    this.#stale = true;
   }
 
   #start(id: string): void {
@@ -121,7 +132,10 @@ export class ProgressTracker {
     if (this.#total !== undefined && done.size > this.#total) this.#total = done.size;
   }
 
-  #refresh(): boolean {
+  /** Works the figures out after updates; a change gets a new version and a new snapshot. */
+  #settle(): void {
+    if (!this.#stale) return;
+    this.#stale = false;
     const total = this.#total;
     const doneNow = this.#done?.size ?? 0;
     const done = this.#finished && total !== undefined ? Math.max(total, doneNow) : doneNow;
@@ -131,7 +145,7 @@ export class ProgressTracker {
     const cached = this.#cached?.size ?? 0;
     const node = this.#node;
     const share = this.#share;
-    if (done === this.#reportedDone && cached === this.#reportedCached && total === this.#reportedTotal && node === this.#reportedNode && share === this.#reportedShare && fraction === this.#reportedFraction) return false;
+    if (done === this.#reportedDone && cached === this.#reportedCached && total === this.#reportedTotal && node === this.#reportedNode && share === this.#reportedShare && fraction === this.#reportedFraction) return;
     this.#reportedDone = done;
     this.#reportedCached = cached;
     this.#reportedTotal = total;
@@ -139,6 +153,6 @@ export class ProgressTracker {
     this.#reportedShare = share;
     this.#reportedFraction = fraction;
     this.#snapshot = undefined;
-    return true;
+    this.#version++;
   }
 }

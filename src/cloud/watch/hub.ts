@@ -348,7 +348,11 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
    */
   #noteProgress(): ProgressTracker {
     const tracker = this.#progress();
-    if (this.watchers.some((watcher) => control.wants(watcher, 'job_progress'))) this.#told = tracker.version;
+    for (const watcher of this.watchers) {
+      if (!control.wants(watcher, 'job_progress')) continue;
+      this.#told = tracker.version;
+      break;
+    }
     return tracker;
   }
 

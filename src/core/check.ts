@@ -418,7 +418,8 @@ export function callSafely(callback: (() => unknown) | undefined): void;
 export function callSafely(callback: ((arg?: unknown) => unknown) | undefined, arg?: unknown, self?: unknown): void {
   if (typeof callback !== 'function') return;
   try {
-    const result = arguments.length > 1 ? callback.call(self, arg) : callback.call(self);
+    // A callback of no argument is handed `undefined`, which it ignores.
+    const result = callback.call(self, arg);
     // An async callback's rejection would otherwise be unhandled (which ends a Node process).
     if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, () => undefined);
   } catch {

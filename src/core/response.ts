@@ -80,11 +80,10 @@ export function raceSignal<T>(work: Promise<T>, signal: AbortSignal, onLate?: (v
 }
 
 /**
- * Reads a whole body as text under `signal` (the signal of the fetch that answered, so that its
- * abort also cancels the body), refusing more than `MAX_BODY_BYTES`: refused at once when a plain
- * body's `content-length` already says more (a server that declares a huge body and stalls would
- * otherwise hold the call until its timeout), read whole by the runtime when it declares less,
- * and counted as it arrives otherwise (compressed, chunked or undeclared).
+ * Reads a whole body as text under `signal` (cancelling the stream when it aborts), refusing more
+ * than `MAX_BODY_BYTES`: counted as it arrives, and refused at once when its `content-length`
+ * already says more (a server that declares a huge body and stalls would otherwise hold the call
+ * until its timeout).
  *
  * @example
  * ```ts
@@ -94,19 +93,11 @@ export function raceSignal<T>(work: Promise<T>, signal: AbortSignal, onLate?: (v
 export async function readText(response: Response, signal: AbortSignal): Promise<string> {
   const stream = response.body;
   if (!stream) return '';
-  // A compressed body's declared length is not its decoded size, and a chunked one's declared
-  // length is not its framing: such a body is only counted as it arrives.
-  const { headers } = response;
-  const length = headers.has('content-encoding') || headers.has('transfer-encoding') ? null : headers.get('content-length');
-  const declared = length !== null && /^\d{1,15}$/.test(length) ? Number(length) : Number.NaN;
-  if (declared > MAX_BODY_BYTES) {
+  // A compressed body's declared length is not its decoded size: it is only counted.
+  if (!response.headers.has('content-encoding') && Number(response.headers.get('content-length')) > MAX_BODY_BYTES) {
     stream.cancel().catch(() => undefined);
     throw tooLarge();
   }
-  // A plain body of a declared length within the bound cannot grow past it (HTTP framing ends it
-  // there): the runtime reads it whole, a chunk loop of ours costs more than the rest of a call.
-  // `signal` is the fetch's own, so its abort also ends this read.
-  if (declared >= 0) return raceSignal(response.text(), signal);
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   let text = '';

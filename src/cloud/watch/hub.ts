@@ -250,8 +250,6 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
   readonly #hub: WatchHub;
   /** The job's overall progress, fed by every event of the job (made at the first). */
   #tracker: ProgressTracker | undefined;
-  /** The progress version last given as `job_progress`, or noted before a change. */
-  #told = 0;
 
   constructor(hub: WatchHub, promptId: string, router: JobRouter, polls: PollShared, policy: PollPolicy) {
     this.#hub = hub;
@@ -268,21 +266,19 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
   /** One message of this job, for every watcher; then the overall progress when it changed. */
   event(event: WatchEvent): void {
     // Updated first: listeners of the message read `watcher.progress` as of that message.
-    this.#noteProgress().update(event);
+    const changed = this.#progress().update(event);
     for (const watcher of this.watchers) control.deliver(watcher, event);
-    this.#tellProgress();
+    if (changed) this.#progressChanged();
   }
 
   /** The workflow's node ids are known (the first watch that names them). */
   setNodes(ids: readonly string[]): void {
-    this.#noteProgress().setNodes(ids);
-    this.#tellProgress();
+    if (this.#progress().setNodes(ids)) this.#progressChanged();
   }
 
   /** The job completed, however that was learned: its progress reaches 1. */
   completed(): void {
-    this.#noteProgress().complete();
-    this.#tellProgress();
+    if (this.#progress().complete()) this.#progressChanged();
   }
 
   /** The socket told the end of the run. */
@@ -323,37 +319,14 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
     return (this.#tracker ??= new ProgressTracker(this.promptId));
   }
 
-  /**
-   * Gives `job_progress` to the watchers that take it when the progress changed since it was last
-   * given. Worked out only for such a watcher: most listen to `progress` and never read
-   * `job_progress`, and their messages then cost no progress arithmetic (docs/cloud.md#overall-progress).
-   */
-  #tellProgress(): void {
+  #progressChanged(): void {
     let event: WatchEvent | undefined;
     for (const watcher of this.watchers) {
+      // Built only for a watcher that takes it: most listen to `progress` and never read `job_progress`.
       if (!control.wants(watcher, 'job_progress')) continue;
-      if (!event) {
-        const version = this.#progress().version;
-        if (version === this.#told) return;
-        this.#told = version;
-        event = { type: 'job_progress', data: this.progress };
-      }
+      event ??= { type: 'job_progress', data: this.progress };
       control.deliver(watcher, event);
     }
-  }
-
-  /**
-   * The tracker, its version noted first when a watcher takes `job_progress`: what the coming
-   * change is measured from (a change made while nobody took it is not told later).
-   */
-  #noteProgress(): ProgressTracker {
-    const tracker = this.#progress();
-    for (const watcher of this.watchers) {
-      if (!control.wants(watcher, 'job_progress')) continue;
-      this.#told = tracker.version;
-      break;
-    }
-    return tracker;
   }
 
   /**

@@ -9,8 +9,7 @@ import type { JobProgress, WatchEvent } from './events.js';
  * ```ts
  * const progress = new ProgressTracker('p1');
  * progress.setNodes(Object.keys(workflow));
- * progress.update(event);
- * console.log(progress.snapshot.fraction, progress.version);
+ * if (progress.update(event)) console.log(progress.snapshot.fraction);
  * ```
  */
 export class ProgressTracker {
@@ -22,11 +21,8 @@ export class ProgressTracker {
   #node: string | undefined;
   #share = 0;
   #finished = false;
-  // An update only records the event: the figures are worked out when read (`snapshot`, `version`),
-  // so the messages of a job nobody reads the progress of cost next to nothing. What the last
-  // reading found: the next compares against it, and the frozen snapshot is built when it is read.
-  #stale = false;
-  #version = 0;
+  // What the last change reported: an update compares against it and builds nothing; the frozen
+  // snapshot is built when it is read (progress messages nobody reads the job's progress for build none).
   #reportedDone = 0;
   #reportedCached = 0;
   #reportedTotal: number | undefined;
@@ -41,7 +37,6 @@ export class ProgressTracker {
 
   /** The latest overall progress (a new frozen object after every change). */
   get snapshot(): JobProgress {
-    this.#settle();
     this.#snapshot ??= Object.freeze({
       promptId: this.#promptId,
       done: this.#reportedDone,
@@ -54,22 +49,16 @@ export class ProgressTracker {
     return this.#snapshot;
   }
 
-  /** How many times the overall progress has changed: a reader compares it with the one it last told. */
-  get version(): number {
-    this.#settle();
-    return this.#version;
-  }
-
-  /** The ids of the workflow's nodes: the first call sets the total, later ones are ignored. */
-  setNodes(ids: readonly string[]): void {
+  /** The ids of the workflow's nodes: the first call sets the total, later ones are ignored; true when the overall progress changed. */
+  setNodes(ids: readonly string[]): boolean {
     // Only `setNodes` sets a total (the nodes done raise it once set): a later call finds it set.
-    if (this.#total !== undefined) return;
+    if (this.#total !== undefined) return false;
     this.#total = Math.max(new Set(ids).size, this.#done?.size ?? 0);
-    this.#stale = true;
+    return this.#refresh();
   }
 
-  /** Feeds one event of the job. */
-  update(event: WatchEvent): void {
+  /** Feeds one event of the job; true when the overall progress changed. */
+  update(event: WatchEvent): boolean {
     switch (event.type) {
       case 'execution_cached':
         for (const id of event.data.nodes ?? []) {
@@ -97,16 +86,16 @@ export class ProgressTracker {
         break;
       default:
         // `execution_start` and the others change nothing this tracker reports.
-        return;
+        return false;
     }
-    this.#stale = true;
+    return this.#refresh();
   }
 
   /** The job completed (learned by polling, maybe without any message): every node counts as done. */
-  complete(): void {
+  complete(): boolean {
     this.#finishRunning();
     this.#finished = true;
-    this.#stale = true;
+    return this.#refresh();
   }
 
   #start(id: string): void {
@@ -132,10 +121,7 @@ export class ProgressTracker {
     if (this.#total !== undefined && done.size > this.#total) this.#total = done.size;
   }
 
-  /** Works the figures out after updates; a change gets a new version and a new snapshot. */
-  #settle(): void {
-    if (!this.#stale) return;
-    this.#stale = false;
+  #refresh(): boolean {
     const total = this.#total;
     const doneNow = this.#done?.size ?? 0;
     const done = this.#finished && total !== undefined ? Math.max(total, doneNow) : doneNow;
@@ -145,7 +131,7 @@ export class ProgressTracker {
     const cached = this.#cached?.size ?? 0;
     const node = this.#node;
     const share = this.#share;
-    if (done === this.#reportedDone && cached === this.#reportedCached && total === this.#reportedTotal && node === this.#reportedNode && share === this.#reportedShare && fraction === this.#reportedFraction) return;
+    if (done === this.#reportedDone && cached === this.#reportedCached && total === this.#reportedTotal && node === this.#reportedNode && share === this.#reportedShare && fraction === this.#reportedFraction) return false;
     this.#reportedDone = done;
     this.#reportedCached = cached;
     this.#reportedTotal = total;
@@ -153,6 +139,6 @@ export class ProgressTracker {
     this.#reportedShare = share;
     this.#reportedFraction = fraction;
     this.#snapshot = undefined;
-    this.#version++;
+    return true;
   }
 }

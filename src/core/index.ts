@@ -7,7 +7,7 @@ export { assertOptions, callSafely, Checker, checkIds, checkOptions, isPlainObje
 export { backoffRules, CLIENT_RULES, credentialRule, REQUEST_RULES, retryRule, rule, waitRules } from './check.js';
 export { HoldBuffer, type Held, type HoldBounds, type HoldCounters } from './hold.js';
 export { Limiter } from './limiter.js';
-export { MAX_TIMER_MS, poll, pollUntil, realClock, setTimer, sleep, STOPPED, throwIfAborted, Waker, type Clock, type PollOptions, type PollReading, type PollState } from './wait.js';
+export { MAX_TIMER_MS, onAbort, poll, pollUntil, realClock, setTimer, sleep, STOPPED, throwIfAborted, Waker, type Clock, type PollOptions, type PollReading, type PollState } from './wait.js';
 export { paginate, paginateOffsets, type OffsetPage, type PageInfo } from './pagination.js';
 export { buildUrl, checkAnsweredId, isDotSegment, isPathSegment, path, resolveBaseUrl, type QueryValue } from './request.js';
 export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';

@@ -1,3 +1,5 @@
+import { onAbort } from './wait.js';
+
 /**
  * Bounds how many tasks run at once: `run()` waits for a free slot. Slots are granted in call
  * order; a task that stalls holds one slot only, so the others keep going.
@@ -41,16 +43,15 @@ export class Limiter {
     }
     return new Promise<void>((resolve, reject) => {
       const grant = () => {
-        signal?.removeEventListener('abort', onAbort);
+        forget();
         this.#active++;
         resolve();
       };
-      const onAbort = () => {
+      const forget = onAbort(signal, () => {
         const at = this.#queue.indexOf(grant);
         if (at >= 0) this.#queue.splice(at, 1);
         reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      });
       this.#queue.push(grant);
     });
   }

@@ -10,7 +10,7 @@ import type * as z from 'zod/mini';
 import { GraphcloudError } from './errors/graphcloud-error.js';
 import { ResponseValidationError } from './errors/response-validation-error.js';
 import { redactFields, redactUrl, scrubSecrets } from './redact.js';
-import { follow, setTimer } from './wait.js';
+import { follow, onAbort, setTimer } from './wait.js';
 
 /**
  * True for any object that is not an array (what zod reads as an object): class instances too,
@@ -63,16 +63,17 @@ export function raceSignal<T>(work: Promise<T>, signal: AbortSignal, onLate?: (v
       reject(signal.reason);
     };
     // Aborted already: rejects at once, and a value that still arrives is late.
+    let forget = (): void => undefined;
     if (signal.aborted) abort();
-    else signal.addEventListener('abort', abort, { once: true });
+    else forget = onAbort(signal, abort);
     work.then(
       (value) => {
-        signal.removeEventListener('abort', abort);
+        forget();
         if (done) onLate?.(value);
         else resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', abort);
+        forget();
         if (!done) reject(error);
       },
     );

@@ -1,7 +1,6 @@
 import { NotFoundError } from './errors/status-errors.js';
 import { TimeoutError } from './errors/timeout-error.js';
 import { ApiError } from './errors/api-error.js';
-import type { Limiter } from './limiter.js';
 import type { Backoff } from './options.js';
 import { backoffDelay, isTransientError } from './retry.js';
 
@@ -33,22 +32,74 @@ export function setTimer(callback: () => void, ms: number): ReturnType<typeof se
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
+    const forget = onAbort(signal, () => {
       clearTimeout(timer);
       reject(signal?.reason);
-    };
+    });
     const timer = setTimer(() => {
-      signal?.removeEventListener('abort', onAbort);
+      forget();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** The SDK's waits on one signal: its one listener, and the callbacks it calls. */
+interface AbortWaits {
+  readonly callbacks: Set<{ readonly call: () => void }>;
+  readonly dispatch: () => void;
+}
+const ABORT_WAITS = new WeakMap<AbortSignal, AbortWaits>();
+
+/**
+ * Calls `callback` once when `signal` aborts (never when it has already: check `aborted` first);
+ * returns the function that forgets it. However many waits share a signal (a caller's signal
+ * given to 100 calls, a client's life with every call in flight), the signal holds one listener
+ * of the SDK's: Node warns of a leak at an 11th listener on one signal, and each
+ * `addEventListener` costs more than a set entry.
+ *
+ * @example
+ * ```ts
+ * const forget = onAbort(options.signal, () => reject(options.signal?.reason));
+ * try { await work(); } finally { forget(); }
+ * ```
+ */
+export function onAbort(signal: AbortSignal | undefined, callback: () => void): () => void {
+  if (!signal) return () => undefined;
+  let waits = ABORT_WAITS.get(signal);
+  if (!waits) {
+    const callbacks = new Set<{ readonly call: () => void }>();
+    const dispatch = () => {
+      ABORT_WAITS.delete(signal);
+      // In order, each on its own: one that throws is reported as a listener's would be.
+      for (const { call } of callbacks) {
+        try {
+          call();
+        } catch (error) {
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
+    };
+    waits = { callbacks, dispatch };
+    ABORT_WAITS.set(signal, waits);
+    signal.addEventListener('abort', dispatch, { once: true });
+  }
+  // One entry per call, so that a callback given twice is called twice and forgotten once.
+  const entry = { call: callback };
+  const current = waits;
+  current.callbacks.add(entry);
+  return () => {
+    if (!current.callbacks.delete(entry) || current.callbacks.size > 0 || ABORT_WAITS.get(signal) !== current) return;
+    ABORT_WAITS.delete(signal);
+    signal.removeEventListener('abort', current.dispatch);
+  };
 }
 
 /**
  * Aborts `controller` with the reason of the first of `signals` that aborts (at once when one
- * already has), through listeners of its own: not `AbortSignal.any`, whose derived signal a garbage
- * collection can drop mid-wait. Returns the function that removes those listeners.
+ * already has), through `onAbort`: not `AbortSignal.any`, whose derived signal a garbage
+ * collection can drop mid-wait. Returns the function that forgets those waits.
  *
  * @example
  * ```ts
@@ -62,12 +113,8 @@ export function follow(controller: AbortController, signals: readonly (AbortSign
     controller.abort(aborted.reason);
     return () => undefined;
   }
-  const listeners = signals.map((signal) => {
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    return onAbort;
-  });
-  return () => signals.forEach((signal, i) => signal?.removeEventListener('abort', listeners[i]!));
+  const forgets = signals.map((signal) => onAbort(signal, () => controller.abort(signal?.reason)));
+  return () => forgets.forEach((forget) => forget());
 }
 
 /**
@@ -209,8 +256,11 @@ export interface PollOptions<T> {
   notFoundGraceMs?: number | undefined;
   /** Which failed readings are worth another; default `isTransientError`. */
   isTransient?: ((error: unknown) => boolean) | undefined;
-  /** Shared bound on readings in flight at once (one slow answer delays no other wait). */
-  limiter?: Limiter | undefined;
+  /**
+   * Shared bound on readings in flight at once (one slow answer delays no other wait): a
+   * `Limiter` (`limiter.ts`, which uses this file's `onAbort`, so only its shape is named here).
+   */
+  limiter?: { run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> } | undefined;
   clock?: Clock | undefined;
   waker?: Waker | undefined;
   random?: (() => number) | undefined;
@@ -265,8 +315,7 @@ export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollRead
       // One signal for the sleep: the waker's, which the caller's abort also rings (a listener,
       // not AbortSignal.any: that allocates a tracked signal per sleep, for every waiting job).
       const wakeSignal = waker?.arm();
-      const onAbort = wakeSignal && signal ? () => waker?.wake() : undefined;
-      if (onAbort) signal?.addEventListener('abort', onAbort, { once: true });
+      const forget = wakeSignal ? onAbort(signal, () => waker?.wake()) : undefined;
       try {
         await clock.sleep(Math.min(due - now, budgetLeft()), wakeSignal ?? signal);
       } catch (error) {
@@ -274,7 +323,7 @@ export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollRead
         if (!wakeSignal?.aborted) throw error;
         // Woken: re-plan.
       } finally {
-        if (onAbort) signal?.removeEventListener('abort', onAbort);
+        forget?.();
         waker?.disarm();
       }
     }

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import { callSafely, setTimer, TimeoutError, ValidationError, withSubmitted, type WaitOptions } from '../../core/index.js';
+import { callSafely, onAbort, setTimer, TimeoutError, ValidationError, withSubmitted, type WaitOptions } from '../../core/index.js';
 import { JobFailedError, WatcherClosedError } from '../shared/errors.js';
 import type { JobResult, NodeErrors } from '../shared/types.js';
 import type { JobProgress, WatchEvent, WatcherListeners } from './events.js';
@@ -146,12 +146,9 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
     const { signal } = settings;
     if (signal) {
       // An abort rejects with the caller's own reason, unchanged.
-      const onAbort = () => this.#fail(signal.reason);
-      if (signal.aborted) queueMicrotask(onAbort);
-      else {
-        signal.addEventListener('abort', onAbort, { once: true });
-        this.#unlisten = () => signal.removeEventListener('abort', onAbort);
-      }
+      const fail = () => this.#fail(signal.reason);
+      if (signal.aborted) queueMicrotask(fail);
+      else this.#unlisten = onAbort(signal, fail);
     }
     if (waitTimeout !== false) {
       // A plain timer, cleared when the watcher settles: nobody awaits this deadline, so the

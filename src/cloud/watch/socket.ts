@@ -1,4 +1,4 @@
-import { AuthenticationError, backoffDelay, callSafely, redactUrl, setTimer, sleep, type HttpClient } from '../../core/index.js';
+import { AuthenticationError, backoffDelay, callSafely, onAbort, redactUrl, setTimer, sleep, type HttpClient } from '../../core/index.js';
 import type { SocketPolicy } from '../shared/defaults.js';
 import type { JobRouter } from './router.js';
 
@@ -340,15 +340,14 @@ export abstract class SocketLink {
     return new Promise<number>((resolve, reject) => {
       const waiter = (outcome: { epoch: number } | { error: unknown }) => {
         this.#waiters.delete(waiter);
-        signal?.removeEventListener('abort', onAbort);
+        forget();
         if ('epoch' in outcome) resolve(outcome.epoch);
         else reject(outcome.error);
       };
-      const onAbort = () => {
+      const forget = onAbort(signal, () => {
         waiter({ error: signal?.reason });
         this.maybeIdle();
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      });
       this.#waiters.add(waiter);
     });
   }

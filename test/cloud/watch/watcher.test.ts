@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { http, HttpResponse, ws } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthenticationError, PermissionDeniedError, TimeoutError } from '../../../src/core/index.js';
@@ -234,6 +235,20 @@ describe('cloud.jobs.watch()', () => {
     await expect(aborted.result()).rejects.toThrow('stop');
     await expect(closed.result()).rejects.toBeInstanceOf(WatcherClosedError);
     await expect(closed.result()).rejects.toMatchObject({ submitted: { kind: 'job', promptId: 'c' } });
+  });
+
+  it('20 watchers of one signal add one listener to it (Node warns at 11); its abort ends them all with its reason', async () => {
+    connect();
+    const cloud = make();
+    const controller = new AbortController();
+    const watchers = Array.from({ length: 20 }, (_, i) => cloud.jobs.watch(`w${i}`, { signal: controller.signal, waitTimeout: false }));
+    await tick(10);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    const reason = new Error('the user left');
+    controller.abort(reason);
+    const outcomes = await Promise.all(watchers.map((w) => w.result().catch((e: unknown) => e)));
+    expect(outcomes).toEqual(Array.from({ length: 20 }, () => reason));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });
 

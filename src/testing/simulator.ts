@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { Server } from 'node:http';
 import { jobSnapshot } from './cloud/job-views.js';
 import { nodeDefinitions } from './cloud/nodes.js';
@@ -71,6 +72,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const log = options.logger ?? ((): void => undefined);
   const controller = new AbortController();
   const signal = controller.signal;
+  // Every delayed answer, stalled body and running job waits on this one signal: dozens at once
+  // are the simulator's normal load, not a leak (Node 22 warns at an 11th listener).
+  setMaxListeners(0, signal);
   const internalSecret = randomBytes(16).toString('hex');
   const credentials = {
     apiKey: options.apiKey ?? generateApiKey(),

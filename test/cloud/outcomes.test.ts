@@ -29,6 +29,7 @@ describe('cloud.jobs.submit()', () => {
   it.each(['\ud800', '..', '%2e%2e', ' '])('refuses an answer whose prompt_id %j no URL can carry, saying the job may exist, and asks nothing more', async (promptId) => {
     const asked: string[] = [];
     server.use(
+      socket.addEventListener('connection', () => undefined),
       http.post(`${BASE}/api/prompt`, () => HttpResponse.json({ prompt_id: promptId, number: 1, node_errors: {} })),
       http.all(`${BASE}/*`, ({ request }) => (asked.push(`${request.method} ${new URL(request.url).pathname}`), HttpResponse.json({}))),
     );
@@ -129,9 +130,11 @@ describe('cloud.runWorkflow()', () => {
     const cloud = client();
     const controller = new AbortController();
     const seen: string[] = [];
+    const cancelled: string[] = [];
     server.use(
       socket.addEventListener('connection', () => undefined),
       http.post(`${BASE}/api/prompt`, () => HttpResponse.json({ prompt_id: 'p4', number: 1, node_errors: {} })),
+      http.post(`${BASE}/api/jobs/:id/cancel`, ({ params }) => (cancelled.push(String(params.id)), HttpResponse.json({}))),
     );
     const reason = new Error('user left');
     const run = cloud
@@ -147,6 +150,8 @@ describe('cloud.runWorkflow()', () => {
       .catch((e: unknown) => e);
     expect(await run).toBe(reason);
     expect(seen).toEqual(['p4']);
+    // The abort cancels the job it stopped waiting for (cancelOnAbort, on by default).
+    await expect.poll(() => cancelled).toEqual(['p4']);
     await cloud.close();
   });
 });

@@ -405,8 +405,8 @@ function isAbortSignal(value: unknown): value is AbortSignal {
  * Calls a user callback (a hook, a listener, `onProgress`, `onSubmitted`...) with one argument
  * and `self` as `this`, so that nothing it does can break the SDK's own work: what it throws, and
  * what an async one rejects with, is caught and dropped. A paid job must not be lost because a
- * logger failed. One argument, no rest parameter: a watcher's listeners come through here for
- * every socket message, and a rest array per call was a tenth of the SDK's cost per message.
+ * logger failed. Every caller passes at most one argument (a watcher's listeners pass their
+ * `this` too), so there is no rest parameter to build per call.
  *
  * @example
  * ```ts

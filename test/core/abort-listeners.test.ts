@@ -53,7 +53,7 @@ describe('abort listeners on a shared signal', () => {
     expect(abortListeners(caller.signal)).toBe(0);
   });
 
-  it('20 sleeps and 20 places in a limiter line on one signal hold one listener each, and an abort ends them all', async () => {
+  it('20 sleeps and 20 places in a limiter line on one signal hold one listener between them, and an abort ends them all', async () => {
     const caller = new AbortController();
     const sleeps = Array.from({ length: 20 }, () => sleep(60_000, caller.signal).catch((e: unknown) => e));
     const limiter = new Limiter(1);

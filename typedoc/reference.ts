@@ -55,7 +55,7 @@ export type { AddressCandidate } from '../src/cloud/workflow/address-error.js';
 export type { ResolvedAddress } from '../src/cloud/workflow/addresses.js';
 export type { WorkflowConversionCode, WorkflowNodeRef } from '../src/cloud/workflow/errors.js';
 export type { ToApiWorkflowOptions, UiLinkArray, UiLinkObject, UiNode, UiNodeId, UiWorkflow } from '../src/cloud/workflow/types.js';
-export type { ApiErrorInit } from '../src/core/errors/api-error.js';
+export type { ApiErrorInit } from '../src/core/api-errors.js';
 export type { Clock } from '../src/core/wait.js';
 export type { RelightAdvancedSettings, RelightParams, SkinEnhancerCreativeParams, SkinEnhancerFaithfulParams, StyleTransferParams, UpscaleParams } from '../src/proxy/image-params.js';
 export type { ImageFile, ProxyImageInput } from '../src/proxy/inputs.js';

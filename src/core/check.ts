@@ -1,7 +1,7 @@
 // What a caller gives, checked when given, before anything is sent: arguments (`Checker`, ids as
 // one path segment) and options objects (`checkOptions` with the rules of `rule.*`); and the
 // callbacks among them, called through `callSafely()`.
-import { ValidationError, type ValidationIssue } from './errors/validation-error.js';
+import { ValidationError, type ValidationIssue } from './errors.js';
 import { isDotSegment, LONE_SURROGATE, resolveBaseUrl } from './request.js';
 import { MAX_TIMER_MS } from './wait.js';
 

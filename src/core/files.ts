@@ -1,4 +1,4 @@
-import { ValidationError } from './errors/validation-error.js';
+import { ValidationError } from './errors.js';
 import type { OpenedFile } from './open-file.js';
 
 export type { OpenedFile } from './open-file.js';

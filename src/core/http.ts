@@ -1,7 +1,8 @@
 import ky, { NetworkError, TimeoutError as KyTimeoutError } from 'ky';
 import type * as z from 'zod/mini';
 import { HTTP_DEFAULTS } from './defaults.js';
-import { ClientClosedError, ConnectionError, createApiError, GraphcloudError, TimeoutError, type ApiError } from './errors/index.js';
+import { createApiError, type ApiError } from './api-errors.js';
+import { ClientClosedError, ConnectionError, GraphcloudError, TimeoutError } from './errors.js';
 import { guardStream, parseBody, parseResponse, raceSignal, readRequestId, readText } from './response.js';
 import { assertOptions, callSafely, REQUEST_RULES } from './check.js';
 import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';

@@ -1,4 +1,5 @@
-export * from './errors/index.js';
+export * from './errors.js';
+export * from './api-errors.js';
 export { HTTP_DEFAULTS } from './defaults.js';
 export { HttpClient, type HttpClientConfig, type RequestSpec } from './http.js';
 export type { Backoff, ClientOptions, RequestEvent, RequestOptions, ResponseEvent, RetryPolicy, WaitOptions } from './options.js';

@@ -1,4 +1,4 @@
-import { ValidationError } from './errors/validation-error.js';
+import { ValidationError } from './errors.js';
 
 // A file opened from a path through the runtime's `node:fs` promises API (Node, Bun, Deno), for
 // withFile() in files.ts, which loads this module on first use so browser bundles stay without it.

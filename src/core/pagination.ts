@@ -1,4 +1,4 @@
-import { GraphcloudError } from './errors/graphcloud-error.js';
+import { GraphcloudError } from './errors.js';
 
 /** What a page says about the paging; every field may be missing (the published schemas mark them optional). */
 export interface PageInfo {

@@ -1,4 +1,4 @@
-import { errorCode } from './errors/connection-error.js';
+import { errorCode } from './errors.js';
 
 const REDACTED = '[REDACTED]';
 /** Header names that carry credentials (lowercase). */

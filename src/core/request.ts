@@ -1,7 +1,6 @@
 // What a request is made of: its URL (the base URL, ids as one path segment each, the query) and
 // its credential header, resolved per request.
-import { ResponseValidationError } from './errors/response-validation-error.js';
-import { ValidationError } from './errors/validation-error.js';
+import { ResponseValidationError, ValidationError } from './errors.js';
 
 /** Query values: arrays repeat the key once per value (`statuses=A&statuses=B`); `undefined` is left out. */
 export type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | undefined | null;

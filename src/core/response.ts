@@ -7,8 +7,7 @@
 // can drop mid-read, after which a stalled body never settles. Each guard below holds a strong
 // reference to its signal (through its listener and timer) until the body is consumed.
 import type * as z from 'zod/mini';
-import { GraphcloudError } from './errors/graphcloud-error.js';
-import { ResponseValidationError } from './errors/response-validation-error.js';
+import { GraphcloudError, ResponseValidationError } from './errors.js';
 import { redactFields, redactUrl, scrubSecrets } from './redact.js';
 import { follow, onAbort, setTimer } from './wait.js';
 

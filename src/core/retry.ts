@@ -1,6 +1,5 @@
-import { ApiError } from './errors/api-error.js';
-import { ConnectionError } from './errors/connection-error.js';
-import { TimeoutError } from './errors/timeout-error.js';
+import { ApiError } from './api-errors.js';
+import { ConnectionError, TimeoutError } from './errors.js';
 import type { Backoff } from './options.js';
 
 /**

@@ -1,6 +1,5 @@
-import { NotFoundError } from './errors/status-errors.js';
-import { TimeoutError } from './errors/timeout-error.js';
-import { ApiError } from './errors/api-error.js';
+import { ApiError, NotFoundError } from './api-errors.js';
+import { TimeoutError } from './errors.js';
 import type { Backoff } from './options.js';
 import { backoffDelay, isTransientError } from './retry.js';
 

@@ -51,7 +51,8 @@ export class Checker {
     if (!rule.allowEmpty && value.trim() === '') return this.fail(path, 'a non-empty string', value);
     // Characters are code points: an emoji is one character, though two UTF-16 units.
     if (rule.maxLength !== undefined && value.length > rule.maxLength) {
-      const characters = countCodePoints(value);
+      // A string iterates by code point; a lone surrogate is one too.
+      const characters = [...value].length;
       if (characters > rule.maxLength) this.fail(path, `at most ${rule.maxLength} characters`, `${characters} characters`);
     }
   }
@@ -115,20 +116,6 @@ function describeRange(kind: string, rule: NumberRule): string {
   if (rule.min !== undefined) return `${kind} of at least ${rule.min}`;
   if (rule.max !== undefined) return `${kind} of at most ${rule.max}`;
   return kind;
-}
-
-function countCodePoints(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    // A high surrogate followed by a low one is a single code point.
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    count++;
-  }
-  return count;
 }
 
 // Options: every option checked when given; an unknown option is refused.

@@ -84,7 +84,7 @@ interface Call {
   raw: boolean;
   /** Aborts with the caller's signal and, unless the call finishes on close, the client's life. */
   signal: AbortSignal;
-  policy: RetryPolicy | false;
+  policy: RetryPolicy;
   perAttempt: number;
   total: number;
   started: number;
@@ -133,9 +133,8 @@ export class HttpClient {
     if (baseUrl === undefined) {
       throw new GraphcloudError(`baseUrl must be an absolute URL such as https://api.example.com, received ${JSON.stringify(redactUrl(String(config.baseUrl)))}`);
     }
-    const origin = new URL(baseUrl).origin;
     this.baseUrl = baseUrl.replace(/\/+$/, '');
-    this.#origin = origin;
+    this.#origin = new URL(baseUrl).origin;
     this.#config = config;
     // Looked up per call, as fetch itself would be: a test or an app may replace globalThis.fetch.
     this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -200,7 +199,8 @@ export class HttpClient {
     const options = spec.options ?? {};
     const caller = options.signal;
     if (caller?.aborted) throw caller.reason;
-    const policy = retryPolicy(this.#config.retry, options.retry);
+    const { retry } = this.#config;
+    const policy: RetryPolicy = { ...HTTP_DEFAULTS.retry, ...retry, ...options.retry };
     const idempotent = spec.idempotent ?? spec.method !== 'POST';
     // One controller per call, linked to the caller's signal and the client's life by listeners
     // (removed when the call ends, or when a streamed body is done); every wait of an attempt
@@ -209,7 +209,9 @@ export class HttpClient {
     const life = spec.finishOnClose ? undefined : this.#life.signal;
     const release = follow(controller, [caller, life]);
     this.#secrets.add(...(spec.secrets ?? []));
-    const url = this.#urlOf(spec);
+    // An absolute URL (a signed file URL) is used exactly as given, its own query kept.
+    const absolute = /^https?:\/\//i.test(spec.path);
+    const url = (absolute ? appendQuery(new URL(spec.path), spec.query) : buildUrl(this.baseUrl, spec.path, spec.query)).toString();
     const sameOrigin = this.#sameOrigin(spec, url);
     const headers = this.#headers(spec, undefined, spec.json !== undefined || spec.body !== undefined, sameOrigin);
     const call: Call = {
@@ -248,7 +250,8 @@ export class HttpClient {
         // it, which tees (buffers) a streamed upload whole.
         fetch: async (request) => this.#attempt(call, request as Request),
         retry: {
-          limit: policy === false || !idempotent ? 0 : policy.limit,
+          // No retry (`false`, a POST): ky then never asks `shouldRetry`.
+          limit: retry === false || options.retry === false || !idempotent ? 0 : policy.limit,
           methods: [spec.method.toLowerCase()],
           shouldRetry: ({ error }) => this.#shouldRetry(call, error),
           delay: () => call.nextDelay,
@@ -369,7 +372,7 @@ export class HttpClient {
     if (call.signal.aborted) return false;
     const error = this.#sdkError(call, cause);
     const policy = call.policy;
-    if (policy === false || (error instanceof TimeoutError && call.deadlineBound) || !isTransientError(error, this.#config.isRetryableStatus ?? isTransientStatus)) {
+    if ((error instanceof TimeoutError && call.deadlineBound) || !isTransientError(error, this.#config.isRetryableStatus ?? isTransientStatus)) {
       this.#report(call, error, undefined);
       return false;
     }
@@ -427,12 +430,6 @@ export class HttpClient {
     return !spec.anonymous && new URL(url).origin === this.#origin;
   }
 
-  #urlOf(spec: RequestSpec<z.ZodMiniType | undefined>): string {
-    // An absolute URL (a signed file URL) is used exactly as given, its own query kept.
-    if (/^https?:\/\//i.test(spec.path)) return appendQuery(new URL(spec.path), spec.query).toString();
-    return buildUrl(this.baseUrl, spec.path, spec.query).toString();
-  }
-
   async #auth(): Promise<AuthHeader | undefined> {
     const auth = this.#config.auth;
     if (!auth) return undefined;
@@ -463,10 +460,6 @@ export class HttpClient {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `HttpClient { baseUrl: '${redactUrl(this.baseUrl)}' }`;
   }
-}
-
-function retryPolicy(client: Partial<RetryPolicy> | false | undefined, call: Partial<RetryPolicy> | false | undefined): RetryPolicy | false {
-  return client === false || call === false ? false : { ...HTTP_DEFAULTS.retry, ...client, ...call };
 }
 
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);

@@ -118,6 +118,12 @@ function describeRange(kind: string, rule: NumberRule): string {
   return kind;
 }
 
+/** The rule of a finite number of milliseconds above 0 and at most `max`; the `allowed` values pass too. */
+const milliseconds = (expected: string, max: number, allowed: readonly unknown[]): Rule => (check, path, value) => {
+  const valid = typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= max;
+  if (!valid && !allowed.includes(value)) check.fail(path, expected, value);
+};
+
 // Options: every option checked when given; an unknown option is refused.
 /**
  * A rule for one option: records what is wrong with `value` on `check` (nothing when it is
@@ -152,19 +158,9 @@ export type OptionRules = Readonly<Record<string, Rule>>;
  */
 export const rule = Object.freeze({
   /** A timeout in ms: a finite number above 0 (up to the timer limit). */
-  duration: ((check, path, value) => {
-    if (value === undefined) return;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
-      check.fail(path, `a number of milliseconds above 0 and at most ${MAX_TIMER_MS}`, value);
-    }
-  }) as Rule,
+  duration: milliseconds(`a number of milliseconds above 0 and at most ${MAX_TIMER_MS}`, MAX_TIMER_MS, [undefined]),
   /** A deadline in ms, or `false` for none. */
-  deadline: ((check, path, value) => {
-    if (value === undefined || value === false) return;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-      check.fail(path, 'a number of milliseconds above 0, or false for no deadline', value);
-    }
-  }) as Rule,
+  deadline: milliseconds('a number of milliseconds above 0, or false for no deadline', Infinity, [undefined, false]),
   /** A function (a callback or hook). */
   callback: ((check, path, value) => {
     if (value !== undefined && typeof value !== 'function') check.fail(path, 'a function', value);

@@ -5,7 +5,7 @@ export { HttpClient, type HttpClientConfig, type RequestSpec } from './http.js';
 export type { Backoff, ClientOptions, RequestEvent, RequestOptions, ResponseEvent, RetryPolicy, WaitOptions } from './options.js';
 export type { AuthScheme, Credential } from './request.js';
 export { assertOptions, callSafely, Checker, checkIds, checkOptions, isPlainObject, type OptionRules, type Rule } from './check.js';
-export { backoffRules, CLIENT_RULES, credentialRule, REQUEST_RULES, retryRule, rule, waitRules } from './check.js';
+export { backoffRules, CLIENT_RULES, credentialRule, REQUEST_RULES, rule, waitRules } from './check.js';
 export { HoldBuffer, type Held, type HoldBounds, type HoldCounters } from './hold.js';
 export { Limiter } from './limiter.js';
 export { MAX_TIMER_MS, onAbort, poll, pollUntil, realClock, setTimer, sleep, STOPPED, throwIfAborted, Waker, type Clock, type PollOptions, type PollReading, type PollState } from './wait.js';
@@ -13,6 +13,5 @@ export { paginate, paginateOffsets, type OffsetPage, type PageInfo } from './pag
 export { buildUrl, checkAnsweredId, isDotSegment, isPathSegment, path, resolveBaseUrl, type QueryValue } from './request.js';
 export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
 export { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
-export { formatPath, parseResponse, raceSignal } from './response.js';
+export { formatPath, isRecord, own, raceSignal } from './response.js';
 export { toBlob, toBytes, withFile, bytesToBase64, mimeTypeOf, baseName, type FileInput, type OpenedFile } from './files.js';
-export { isRecord, own } from './response.js';

@@ -147,11 +147,7 @@ const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'c
  * ```
  */
 export function readRequestId(headers: Headers): string | undefined {
-  for (const name of REQUEST_ID_HEADERS) {
-    const value = headers.get(name);
-    if (value) return value;
-  }
-  return undefined;
+  return REQUEST_ID_HEADERS.map((name) => headers.get(name)).find(Boolean) ?? undefined;
 }
 
 /**

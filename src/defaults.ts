@@ -1,4 +1,4 @@
-import { HTTP_DEFAULTS } from './core/defaults.js';
+import { HTTP_DEFAULTS } from './core/options.js';
 import { CLOUD_DEFAULTS } from './cloud/shared/defaults.js';
 import { PROXY_DEFAULTS } from './proxy/defaults.js';
 import { REGISTRY_DEFAULTS } from './registry/defaults.js';

@@ -185,10 +185,8 @@ export const rule = Object.freeze({
   any: (() => undefined) as Rule,
   /** One of a fixed list of values. */
   oneOf: (values: readonly unknown[]): Rule => (check, path, value) => check.oneOf(path, value, values),
-  /** A nested options object with its own rules. */
-  object: (rules: OptionRules): Rule => (check, path, value) => {
-    if (value !== undefined) checkOptions(check, path, value, rules);
-  },
+  /** A nested options object with its own rules (`checkOptions` lets `undefined` pass). */
+  object: (rules: OptionRules): Rule => (check, path, value) => checkOptions(check, path, value, rules),
   /** An object with string keys, each value checked by `each`. */
   record: (each: Rule, what = 'an object'): Rule => (check, path, value) => {
     if (value === undefined) return;
@@ -230,8 +228,7 @@ const RETRY_RULES: OptionRules = {
  * ```
  */
 export const retryRule: Rule = (check, path, value) => {
-  if (value === undefined || value === false) return;
-  checkOptions(check, path, value, RETRY_RULES);
+  if (value !== false) checkOptions(check, path, value, RETRY_RULES);
 };
 
 // The options a client and each of its requests both take.

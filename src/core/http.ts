@@ -1,11 +1,10 @@
 import ky, { NetworkError, TimeoutError as KyTimeoutError } from 'ky';
 import type * as z from 'zod/mini';
-import { HTTP_DEFAULTS } from './defaults.js';
 import { createApiError, type ApiError } from './api-errors.js';
 import { ClientClosedError, ConnectionError, GraphcloudError, TimeoutError } from './errors.js';
 import { guardStream, parseBody, parseResponse, raceSignal, readRequestId, readText } from './response.js';
 import { assertOptions, callSafely, REQUEST_RULES } from './check.js';
-import type { ClientOptions, RequestOptions, RetryPolicy } from './options.js';
+import { HTTP_DEFAULTS, type ClientOptions, type RequestOptions, type RetryPolicy } from './options.js';
 import { headerSecrets, redactFields, redactHeaders, redactUrl, scrubCause, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
 import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 import { follow, MAX_TIMER_MS } from './wait.js';

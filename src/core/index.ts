@@ -1,7 +1,7 @@
 export * from './errors.js';
 export * from './api-errors.js';
-export { HTTP_DEFAULTS } from './defaults.js';
 export { HttpClient, type HttpClientConfig, type RequestSpec } from './http.js';
+export { HTTP_DEFAULTS } from './options.js';
 export type { Backoff, ClientOptions, RequestEvent, RequestOptions, ResponseEvent, RetryPolicy, WaitOptions } from './options.js';
 export type { AuthScheme, Credential } from './request.js';
 export { assertOptions, callSafely, Checker, checkIds, checkOptions, isPlainObject, type OptionRules, type Rule } from './check.js';

@@ -1,5 +1,6 @@
 // The one options vocabulary of the SDK. Every client, every call and every wait spells the same
-// thing the same way; `docs/options.md` and the README's options table list them.
+// thing the same way; `docs/options.md` and the README's options table list them. The defaults of
+// the HTTP options (`HTTP_DEFAULTS`) close the file.
 //
 //   timeout       per-attempt HTTP timeout (connect, headers and body), everywhere
 //   totalTimeout  one HTTP call, across its attempts and backoff sleeps
@@ -191,3 +192,32 @@ export interface WaitOptions {
   /** Delays between status reads, merged over the client's. */
   poll?: Partial<Backoff> | undefined;
 }
+
+/**
+ * The HTTP policies every client shares. Frozen; the README's options table refers to it.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULTS } from 'graphcloud';
+ * console.log(DEFAULTS.http.retry.limit); // 2
+ * ```
+ */
+export const HTTP_DEFAULTS = Object.freeze({
+  /** Per-attempt timeout in ms (connect, headers and body). */
+  timeout: 60_000,
+  /** Deadline of one call in ms, across attempts and backoff sleeps. */
+  totalTimeout: 180_000,
+  /** Retries of idempotent requests after a transient failure (a broken connection, a timeout, 408, 429, 5xx). */
+  retry: Object.freeze({
+    /** Retries after the first attempt (idempotent requests only; POST never). */
+    limit: 2,
+    /** Clock budget in ms for all retries of one call: no retry ends past it. */
+    budgetMs: 30_000,
+    /** First backoff delay in ms; grows by `growFactor` per retry, with jitter. */
+    minDelayMs: 500,
+    /** Cap of one backoff delay in ms. */
+    maxDelayMs: 8_000,
+    /** Growth of the backoff delay per retry. */
+    growFactor: 2,
+  }),
+});

@@ -375,8 +375,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 function isAbortSignal(value: unknown): value is AbortSignal {
-  if (typeof AbortSignal !== 'undefined' && value instanceof AbortSignal) return true;
-  // Signals from another realm or polyfill: the shape the SDK uses.
+  // The shape the SDK uses, so that signals from another realm or a polyfill pass too.
   const candidate = value as Partial<AbortSignal> | null;
   return typeof candidate === 'object' && candidate !== null && typeof candidate.aborted === 'boolean' && typeof candidate.addEventListener === 'function' && typeof candidate.removeEventListener === 'function';
 }

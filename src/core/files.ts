@@ -71,7 +71,6 @@ export async function toBlob(input: FileInput, field = 'input'): Promise<Blob> {
 
 /** Reads any `FileInput` into bytes (for inputs that must travel inline, such as Base64 images). */
 export async function toBytes(input: FileInput, field = 'input'): Promise<Uint8Array> {
-  if (input instanceof Uint8Array) return input;
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
   if (typeof input === 'string') return withFile(input, field, (file) => file.head(file.size));

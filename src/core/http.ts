@@ -98,8 +98,6 @@ interface Call {
   nextDelay: number;
   /** The first hop's URL, and the last hop's once an attempt followed redirects. */
   readonly firstUrl: string;
-  /** The first hop goes to the client's own origin and carries its credential. */
-  readonly sameOrigin: boolean;
   url: string;
   status: number;
   requestId?: string | undefined;
@@ -228,7 +226,6 @@ export class HttpClient {
       reported: 0,
       nextDelay: 0,
       firstUrl: url,
-      sameOrigin,
       url,
       status: 0,
       text: '',
@@ -390,7 +387,7 @@ export class HttpClient {
 
   /** ky's `beforeRequest` and `beforeRetry`: the credential, resolved per attempt, on the client's own origin only. */
   async #authorize(call: Call, request: Request): Promise<void> {
-    const auth = call.sameOrigin ? await this.#auth() : undefined;
+    const auth = this.#sameOrigin(call.spec, call.firstUrl) ? await this.#auth() : undefined;
     if (!auth) return;
     request.headers.set(auth.name, auth.value);
     call.secrets.push(auth.secret);

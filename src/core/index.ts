@@ -10,7 +10,7 @@ export { HoldBuffer, type Held, type HoldBounds, type HoldCounters } from './hol
 export { Limiter } from './limiter.js';
 export { MAX_TIMER_MS, onAbort, poll, pollUntil, realClock, setTimer, sleep, STOPPED, throwIfAborted, Waker, type Clock, type PollOptions, type PollReading, type PollState } from './wait.js';
 export { paginate, paginateOffsets, type OffsetPage, type PageInfo } from './pagination.js';
-export { buildUrl, checkAnsweredId, isDotSegment, isPathSegment, path, resolveBaseUrl, type QueryValue } from './request.js';
+export { buildUrl, checkAnsweredId, isDotSegment, path, resolveBaseUrl, type QueryValue } from './request.js';
 export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
 export { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
 export { formatPath, isRecord, own, raceSignal } from './response.js';

@@ -62,23 +62,9 @@ export function appendQuery(url: URL, query?: Record<string, QueryValue>): URL {
 export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * True when a string can be one URL path segment: not blank, not `.` or `..` (also
- * percent-encoded), and well-formed text. Ids a server hands back go through this before the SDK
- * puts them in a URL.
- *
- * @example
- * ```ts
- * isPathSegment('p-1'); // true
- * isPathSegment('%2e%2e'); // false
- * ```
- */
-export function isPathSegment(value: string): boolean {
-  return value.trim() !== '' && !isDotSegment(value) && !LONE_SURROGATE.test(value);
-}
-
-/**
- * Refuses the id a submission's answer named its job or task with, when no URL can carry it (see
- * `isPathSegment()`): the work may exist, but it cannot be followed, and it is not sent again.
+ * Refuses the id a submission's answer named its job or task with, when no URL can carry it as one
+ * path segment (blank, `.` or `..` also percent-encoded, or malformed text): the work may exist,
+ * but it cannot be followed, and it is not sent again.
  *
  * @example
  * ```ts
@@ -86,7 +72,7 @@ export function isPathSegment(value: string): boolean {
  * ```
  */
 export function checkAnsweredId(id: string, init: { field: string; work: 'job' | 'task'; body: unknown; method: string; url: string }): void {
-  if (isPathSegment(id)) return;
+  if (id.trim() !== '' && !isDotSegment(id) && !LONE_SURROGATE.test(id)) return;
   const problem = `${init.field}: not an id a URL can carry (blank, "." or "..", or malformed text): the ${init.work} may have been ${init.work === 'job' ? 'created' : 'accepted'} (and billed), but it cannot be followed; it was not submitted again`;
   throw new ResponseValidationError({ field: init.field, problems: [problem], body: init.body, method: init.method, url: init.url });
 }

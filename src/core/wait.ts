@@ -253,8 +253,6 @@ export interface PollOptions<T> {
   dueIn?: ((state: PollState) => number) | undefined;
   /** A `404` before the first successful reading is lag (not an error) for this long, in ms. */
   notFoundGraceMs?: number | undefined;
-  /** Which failed readings are worth another; default `isTransientError`. */
-  isTransient?: ((error: unknown) => boolean) | undefined;
   /**
    * Shared bound on readings in flight at once (one slow answer delays no other wait): a
    * `Limiter` (`limiter.ts`, which uses this file's `onAbort`, so only its shape is named here).
@@ -282,7 +280,6 @@ export interface PollOptions<T> {
 export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollReading<T>, void, undefined> {
   const clock = options.clock ?? realClock;
   const random = options.random ?? Math.random;
-  const isTransient = options.isTransient ?? isTransientError;
   const deadline = typeof options.waitTimeout === 'number' ? options.waitTimeout : undefined;
   const { signal, waker, backoff } = options;
   const startedAt = clock.now();
@@ -363,7 +360,7 @@ export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollRead
       if (signal?.aborted) throw signal.reason;
       if (deadlineHit) throw cutoff.signal.reason;
       const lag = failure instanceof NotFoundError && reads === 0 && now - startedAt < (options.notFoundGraceMs ?? 0);
-      if (!lag && !isTransient(failure)) throw failure;
+      if (!lag && !isTransientError(failure)) throw failure;
       lastError = failure;
       failures++;
       const retryAfter = failure instanceof ApiError ? (failure.retryAfterMs ?? 0) : 0;

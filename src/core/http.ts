@@ -238,7 +238,6 @@ export class HttpClient {
         method: spec.method,
         headers,
         signal: call.signal,
-        redirect: spec.streamBody ? 'error' : 'manual',
         // ky refuses a timeout beyond the timer limit; the option rules allow up to it.
         timeout: Math.min(call.perAttempt, MAX_TIMER_MS),
         totalTimeout: Math.min(call.total, MAX_TIMER_MS),
@@ -295,11 +294,7 @@ export class HttpClient {
     // and the fetch is aborted with it.
     const joined = new AbortController();
     const unfollow = follow(joined, [call.signal, request.signal]);
-    try {
-      return await this.#send(call, request.headers, joined.signal);
-    } finally {
-      unfollow();
-    }
+    return this.#send(call, request.headers, joined.signal).finally(unfollow);
   }
 
   async #send(call: Call, firstHeaders: Headers, signal: AbortSignal): Promise<Response> {

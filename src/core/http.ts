@@ -77,32 +77,37 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
 const MAX_REDIRECTS = 5;
 
 /** One call through ky: what its attempts share and what the last one found. */
-interface Call {
-  spec: RequestSpec<z.ZodMiniType | undefined>;
-  /** The success response is returned unread (downloads), under its own guard. */
-  raw: boolean;
-  /** Aborts with the caller's signal and, unless the call finishes on close, the client's life. */
-  signal: AbortSignal;
-  policy: RetryPolicy;
-  perAttempt: number;
-  total: number;
-  started: number;
-  secrets: string[];
-  attempt: number;
-  attemptStartedAt: number;
+class Call {
+  readonly started = Date.now();
+  attempt = 0;
+  attemptStartedAt = 0;
   /** The attempt's time limit was cut short by the total deadline: its timeout is not retried. */
-  deadlineBound: boolean;
+  deadlineBound = false;
   /** The last attempt whose outcome `onResponse` has reported. */
-  reported: number;
+  reported = 0;
   /** The delay the retry rule chose, which ky then waits (abortably). */
-  nextDelay: number;
+  nextDelay = 0;
   /** The first hop's URL, and the last hop's once an attempt followed redirects. */
-  readonly firstUrl: string;
   url: string;
-  status: number;
-  requestId?: string | undefined;
+  status = 0;
+  requestId: string | undefined;
   /** The success body, read inside the attempt (so its timeout and retries cover it). */
-  text: string;
+  text = '';
+
+  constructor(
+    readonly spec: RequestSpec<z.ZodMiniType | undefined>,
+    /** The success response is returned unread (downloads), under its own guard. */
+    readonly raw: boolean,
+    /** Aborts with the caller's signal and, unless the call finishes on close, the client's life. */
+    readonly signal: AbortSignal,
+    readonly policy: RetryPolicy,
+    readonly perAttempt: number,
+    readonly total: number,
+    readonly secrets: string[],
+    readonly firstUrl: string,
+  ) {
+    this.url = firstUrl;
+  }
 }
 
 /**
@@ -211,25 +216,9 @@ export class HttpClient {
     const url = (absolute ? appendQuery(new URL(spec.path), spec.query) : buildUrl(this.baseUrl, spec.path, spec.query)).toString();
     const sameOrigin = this.#sameOrigin(spec, url);
     const headers = this.#headers(spec, undefined, spec.json !== undefined || spec.body !== undefined, sameOrigin);
-    const call: Call = {
-      spec,
-      raw,
-      signal: controller.signal,
-      policy,
-      perAttempt: options.timeout ?? this.#config.timeout ?? HTTP_DEFAULTS.timeout,
-      total: options.totalTimeout ?? this.#config.totalTimeout ?? HTTP_DEFAULTS.totalTimeout,
-      started: Date.now(),
-      secrets: [...(spec.secrets ?? []), ...this.#secrets.list],
-      attempt: 0,
-      attemptStartedAt: 0,
-      deadlineBound: false,
-      reported: 0,
-      nextDelay: 0,
-      firstUrl: url,
-      url,
-      status: 0,
-      text: '',
-    };
+    const perAttempt = options.timeout ?? this.#config.timeout ?? HTTP_DEFAULTS.timeout;
+    const total = options.totalTimeout ?? this.#config.totalTimeout ?? HTTP_DEFAULTS.totalTimeout;
+    const call = new Call(spec, raw, controller.signal, policy, perAttempt, total, [...(spec.secrets ?? []), ...this.#secrets.list], url);
     let streaming = false;
     try {
       const authorize = async ({ request }: { request: Request }) => this.#authorize(call, request);

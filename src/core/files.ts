@@ -28,12 +28,6 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   mp4: 'video/mp4',
 };
 
-/** The runtime's `node:fs`, reached without an import statement so browser bundles stay free of `node:` modules. */
-function nodeFs(): NodeFs | undefined {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  return proc?.getBuiltinModule?.('node:fs') as NodeFs | undefined;
-}
-
 /** Guesses a MIME type from a file name. */
 export function mimeTypeOf(name: string): string | undefined {
   const extension = name.split('.').pop()?.toLowerCase() ?? '';
@@ -53,7 +47,9 @@ export function baseName(path: string): string {
  */
 export async function toBlob(input: FileInput, field = 'input'): Promise<Blob> {
   if (typeof input === 'string') {
-    const fs = nodeFs();
+    // The runtime's `node:fs`, reached without an import statement so browser bundles stay free of `node:` modules.
+    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    const fs = proc?.getBuiltinModule?.('node:fs') as NodeFs | undefined;
     if (!fs?.openAsBlob) throw new ValidationError([{ path: field, rule: 'a Blob, bytes or a stream (file paths need Node 22+, Bun or Deno)', received: input }]);
     const type = mimeTypeOf(input);
     try {

@@ -130,7 +130,7 @@ export class HoldBuffer<T> {
   /** Removes and returns what is held for a prompt; what is older than `maxAgeMs` is dropped. */
   take(promptId: string): Held<T> | undefined {
     const now = Date.now();
-    const [messages, previews] = this.#lanes.map((lane) => this.#remove(lane, promptId, now));
+    const [messages, previews] = this.#lanes.map((lane) => this.#remove(lane, promptId, (entry) => now - entry.firstAt > this.#maxAgeMs));
     const first = messages ?? previews;
     if (!first) return undefined;
     const items = [...(messages?.items ?? []), ...(previews?.items ?? [])].sort((a, b) => a[2] - b[2]);
@@ -145,12 +145,13 @@ export class HoldBuffer<T> {
     }
   }
 
-  #remove(lane: Lane<T>, promptId: string, now: number): Entry<T> | undefined {
+  /** Removes a prompt's entry from its lane and returns it, unless it is `stale`: then it counts as dropped. */
+  #remove(lane: Lane<T>, promptId: string, stale: (entry: Entry<T>) => boolean): Entry<T> | undefined {
     const entry = lane.entries.get(promptId);
     if (!entry) return undefined;
     lane.entries.delete(promptId);
     this.#count(lane, -entry.bytes);
-    if (now - entry.firstAt <= this.#maxAgeMs) return entry;
+    if (!stale(entry)) return entry;
     this.#counters.dropped += entry.items.length;
     return undefined;
   }
@@ -179,9 +180,7 @@ export class HoldBuffer<T> {
         if (entry.items.length === 0) lane.entries.delete(promptId);
         return;
       }
-      lane.entries.delete(promptId);
-      this.#count(lane, -entry.bytes);
-      this.#counters.dropped += entry.items.length;
+      this.#remove(lane, promptId, () => true);
     }
   }
 }

@@ -50,8 +50,8 @@ export function appendQuery(url: URL, query?: Record<string, QueryValue>): URL {
   const extra = new URLSearchParams();
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const item of value) extra.append(name, String(item));
-    else extra.append(name, String(value));
+    // An array repeats the key once per item.
+    for (const item of [value].flat()) extra.append(name, String(item));
   }
   const added = extra.toString();
   if (added) url.search = url.search.length > 1 ? `${url.search}&${added}` : added;

@@ -168,8 +168,8 @@ export class HttpClient {
    * carried. The one scrubber of what a server sends outside a request's own answer (socket
    * frames, job records); see docs/errors.md#secrets-in-errors.
    */
-  scrub<T>(value: T, minLength?: number): T {
-    return this.#secrets.scrub(value, minLength);
+  scrub<T>(value: T): T {
+    return this.#secrets.scrub(value);
   }
 
   /** Sends the call and returns its validated body. */

@@ -279,9 +279,9 @@ export interface PollOptions<T> {
  */
 export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollReading<T>, void, undefined> {
   const clock = options.clock ?? realClock;
-  const random = options.random ?? Math.random;
   const deadline = typeof options.waitTimeout === 'number' ? options.waitTimeout : undefined;
-  const { signal, waker, backoff } = options;
+  // backoffDelay() draws with Math.random when `random` is not given.
+  const { signal, waker, backoff, random } = options;
   const startedAt = clock.now();
   let lastAt = startedAt;
   let lastQueued = options.startsQueued === true;
@@ -333,12 +333,10 @@ export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollRead
     const cutoff = new AbortController();
     const unfollow = follow(cutoff, [signal]);
     const timer = Number.isFinite(left) && counting() ? setTimer(() => cutoff.abort(timedOut()), left) : undefined;
-    let deadlineHit = false;
     try {
       reading = await (options.limiter ? options.limiter.run(() => options.read(cutoff.signal), cutoff.signal) : options.read(cutoff.signal));
     } catch (error) {
       failure = error;
-      deadlineHit = cutoff.signal.aborted && !signal?.aborted;
     } finally {
       clearTimeout(timer);
       unfollow();
@@ -358,7 +356,8 @@ export async function* poll<T>(options: PollOptions<T>): AsyncGenerator<PollRead
       dueAt = options.dueIn ? undefined : now + backoffDelay(reads, backoff, random);
     } else {
       if (signal?.aborted) throw signal.reason;
-      if (deadlineHit) throw cutoff.signal.reason;
+      // Nothing awaited since the reading failed: the cut-off aborted it, not the caller.
+      if (cutoff.signal.aborted) throw cutoff.signal.reason;
       const lag = failure instanceof NotFoundError && reads === 0 && now - startedAt < (options.notFoundGraceMs ?? 0);
       if (!lag && !isTransientError(failure)) throw failure;
       lastError = failure;

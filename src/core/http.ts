@@ -351,15 +351,12 @@ export class HttpClient {
   #shouldRetry(call: Call, cause: unknown): boolean {
     if (call.signal.aborted) return false;
     const error = this.#sdkError(call, cause);
-    const policy = call.policy;
-    if ((error instanceof TimeoutError && call.deadlineBound) || !isTransientError(error, this.#config.isRetryableStatus ?? isTransientStatus)) {
-      this.#report(call, error, undefined);
-      return false;
-    }
+    const { policy } = call;
     const retryAfter = (error as ApiError).retryAfterMs;
     const delay = typeof retryAfter === 'number' ? retryAfter : backoffDelay(call.attempt, policy);
     const now = Date.now();
-    if (now - call.started + delay > policy.budgetMs) {
+    const transient = !(error instanceof TimeoutError && call.deadlineBound) && isTransientError(error, this.#config.isRetryableStatus ?? isTransientStatus);
+    if (!transient || now - call.started + delay > policy.budgetMs) {
       this.#report(call, error, undefined);
       return false;
     }

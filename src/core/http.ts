@@ -6,8 +6,7 @@ import { guardStream, parseBody, parseResponse, raceSignal, readRequestId, readT
 import { assertOptions, callSafely, REQUEST_RULES } from './check.js';
 import { HTTP_DEFAULTS, type ClientOptions, type RequestOptions, type RetryPolicy } from './options.js';
 import { headerSecrets, redactFields, redactHeaders, redactUrl, scrubCause, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
-import { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
-import { follow, MAX_TIMER_MS } from './wait.js';
+import { backoffDelay, follow, isTransientError, isTransientStatus, MAX_TIMER_MS, parseRetryAfter } from './wait.js';
 import { appendQuery, buildUrl, resolveAuth, resolveBaseUrl, type AuthHeader, type AuthScheme, type Credential, type QueryValue } from './request.js';
 
 /** Credentials shorter than this are not scrubbed from success answers (see `RequestSpec.scrubAnswer`). */

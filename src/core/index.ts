@@ -12,6 +12,6 @@ export { MAX_TIMER_MS, onAbort, poll, pollUntil, realClock, setTimer, sleep, STO
 export { paginate, paginateOffsets, type OffsetPage, type PageInfo } from './pagination.js';
 export { buildUrl, checkAnsweredId, isDotSegment, path, resolveBaseUrl, type QueryValue } from './request.js';
 export { redactFields, redactHeaders, redactUrl, scrubSecrets, SECRET_HEADERS, SecretSet } from './redact.js';
-export { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './retry.js';
+export { backoffDelay, isTransientError, isTransientStatus, parseRetryAfter } from './wait.js';
 export { formatPath, isRecord, own, raceSignal } from './response.js';
 export { toBlob, toBytes, withFile, bytesToBase64, mimeTypeOf, baseName, type FileInput, type OpenedFile } from './files.js';

@@ -77,19 +77,15 @@ export function readErrorBody(body: unknown): { message?: string; code?: string;
   }
   if (typeof body !== 'object') return { message: String(body) };
   const record = body as Record<string, unknown>;
-  const error = record.error;
-  const out: { message?: string; code?: string; details?: unknown } = {};
-  if (typeof error === 'string' && error !== '') out.code = error;
-  if (error && typeof error === 'object') {
-    const inner = error as Record<string, unknown>;
-    if (typeof inner.type === 'string') out.code = inner.type;
-    if (typeof inner.message === 'string') out.message = inner.message;
-    if (inner.details !== undefined) out.details = inner.details;
-  }
-  if (typeof record.message === 'string' && record.message !== '') out.message = record.message;
-  else if (!out.message && typeof error === 'string' && error !== '') out.message = error;
-  if (record.details !== undefined) out.details = record.details;
-  return out;
+  // `error` is a code (a non-empty string, also the message when there is no other) or an object.
+  const code = typeof record.error === 'string' && record.error !== '' ? record.error : undefined;
+  const inner = record.error && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : {};
+  const innerMessage = typeof inner.message === 'string' ? inner.message : code;
+  return {
+    message: typeof record.message === 'string' && record.message !== '' ? record.message : innerMessage,
+    code: typeof inner.type === 'string' ? inner.type : code,
+    details: record.details !== undefined ? record.details : inner.details,
+  };
 }
 
 const ENTITIES: Readonly<Record<string, string>> = { '&nbsp;': ' ', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' };

@@ -59,8 +59,8 @@ export async function toBlob(input: FileInput, field = 'input'): Promise<Blob> {
     }
   }
   if (input instanceof Blob) return input;
-  if (input instanceof ArrayBuffer) return new Blob([input]);
-  if (ArrayBuffer.isView(input)) return new Blob([new Uint8Array(input.buffer, input.byteOffset, input.byteLength) as Uint8Array<ArrayBuffer>]);
+  // A view gives the Blob its own bytes only (its offset and length).
+  if (input instanceof ArrayBuffer || ArrayBuffer.isView(input)) return new Blob([input as ArrayBuffer | ArrayBufferView<ArrayBuffer>]);
   if (input instanceof ReadableStream) return new Response(input).blob();
   throw new ValidationError([{ path: field, rule: 'a Blob, File, ArrayBuffer, Uint8Array, ReadableStream or file path', received: typeof input }]);
 }

@@ -252,12 +252,7 @@ export function parseResponse<S extends z.ZodMiniType>(schema: S, body: unknown,
   throw new ResponseValidationError({ field, problems, body: redactFields(scrubSecrets(body, secrets), secretFields), method, url: redactUrl(url) });
 }
 
-interface Issue {
-  path: readonly PropertyKey[];
-  message: string;
-  code?: string;
-  errors?: readonly (readonly Issue[])[];
-}
+type Issue = z.core.$ZodIssue;
 
 // A union (a body with or without a `data` wrapper) reports one issue at its own path; the field
 // that failed is inside the branch the body followed furthest (the most path segments present in

@@ -299,9 +299,8 @@ export class HttpClient {
         if (auth) call.secrets.push(auth.secret);
         headers = this.#headers(spec, auth, body !== undefined, sameOrigin);
       }
-      const sent = headers;
       // Hooks observe; a failing logger must never fail (or repeat) a paid request.
-      callSafely(() => this.#config.onRequest?.({ method, url: redactUrl(url), headers: redactHeaders(sent), attempt: call.attempt }));
+      callSafely(() => this.#config.onRequest?.({ method, url: redactUrl(url), headers: redactHeaders(headers), attempt: call.attempt }));
       const init: RequestInit & { duplex?: 'half' } = { method, headers, body: body ?? null, signal, redirect: spec.streamBody ? 'error' : 'manual' };
       // Fetch requires it for a streamed body (and ignores it for others), as ky sets it.
       if (body !== undefined) init.duplex = 'half';

@@ -79,17 +79,15 @@ export function checkAnsweredId(id: string, init: { field: string; work: 'job' |
 
 /** True for `.`, `..` and any percent-encoding of them, decoded up to three times. */
 export function isDotSegment(value: string): boolean {
-  let current = value;
-  for (let i = 0; i < 4; i++) {
-    if (current === '.' || current === '..') return true;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(current);
-    } catch {
-      return false;
+  try {
+    for (let i = 0, current = value; i < 4; i++) {
+      if (current === '.' || current === '..') return true;
+      const decoded = decodeURIComponent(current);
+      if (decoded === current) return false;
+      current = decoded;
     }
-    if (decoded === current) return false;
-    current = decoded;
+  } catch {
+    // Malformed percent-encoding (a URIError): no decoding makes it a dot segment.
   }
   return false;
 }

@@ -118,11 +118,12 @@ function describeRange(kind: string, rule: NumberRule): string {
   return kind;
 }
 
-/** The rule of a finite number of milliseconds above 0 and at most `max`; the `allowed` values pass too. */
-const milliseconds = (expected: string, max: number, allowed: readonly unknown[]): Rule => (check, path, value) => {
-  const valid = typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= max;
-  if (!valid && !allowed.includes(value)) check.fail(path, expected, value);
+/** The rule of a value that passes `test` or is one of `allowed` (by default, left out): else it fails with `expected`. */
+const valueRule = (expected: string, test: (value: unknown) => boolean, allowed: unknown[] = [undefined]): Rule => (check, path, value) => {
+  if (!allowed.includes(value) && !test(value)) check.fail(path, expected, value);
 };
+/** A finite number of milliseconds above 0 and at most `max`. */
+const isMs = (max: number) => (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= max;
 
 // Options: every option checked when given; an unknown option is refused.
 /**
@@ -158,17 +159,13 @@ export type OptionRules = Readonly<Record<string, Rule>>;
  */
 export const rule = Object.freeze({
   /** A timeout in ms: a finite number above 0 (up to the timer limit). */
-  duration: milliseconds(`a number of milliseconds above 0 and at most ${MAX_TIMER_MS}`, MAX_TIMER_MS, [undefined]),
+  duration: valueRule(`a number of milliseconds above 0 and at most ${MAX_TIMER_MS}`, isMs(MAX_TIMER_MS)),
   /** A deadline in ms, or `false` for none. */
-  deadline: milliseconds('a number of milliseconds above 0, or false for no deadline', Infinity, [undefined, false]),
+  deadline: valueRule('a number of milliseconds above 0, or false for no deadline', isMs(Infinity), [undefined, false]),
   /** A function (a callback or hook). */
-  callback: ((check, path, value) => {
-    if (value !== undefined && typeof value !== 'function') check.fail(path, 'a function', value);
-  }) as Rule,
+  callback: valueRule('a function', (value) => typeof value === 'function'),
   /** An `AbortSignal`. */
-  signal: ((check, path, value) => {
-    if (value !== undefined && !isAbortSignal(value)) check.fail(path, 'an AbortSignal (for example AbortSignal.timeout(ms) or controller.signal)', value);
-  }) as Rule,
+  signal: valueRule('an AbortSignal (for example AbortSignal.timeout(ms) or controller.signal)', isAbortSignal),
   /** Header names to string values. */
   headers: ((check, path, value) => {
     if (value === undefined) return;

@@ -54,7 +54,12 @@ export async function openFile(path: string, field: string, type: string): Promi
   const fs = proc?.getBuiltinModule?.('node:fs/promises') as NodeFsPromises | undefined;
   if (!fs?.open) throw new ValidationError([{ path: field, rule: 'a Blob, bytes or a stream (file paths need Node 22+, Bun or Deno)', received: path }]);
   const unreadable = (cause: unknown) => new ValidationError([{ path: field, rule: `a readable file (${(cause as Error).message})`, received: path }]);
-  const handle = await fs.open(path, 'r').catch((cause: unknown) => Promise.reject(unreadable(cause)));
+  let handle: NodeFileHandle;
+  try {
+    handle = await fs.open(path, 'r');
+  } catch (cause) {
+    throw unreadable(cause);
+  }
   let size: number;
   try {
     const stat = await handle.stat();

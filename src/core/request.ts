@@ -49,9 +49,8 @@ export function buildUrl(baseUrl: string, pathname: string, query?: Record<strin
 export function appendQuery(url: URL, query?: Record<string, QueryValue>): URL {
   const extra = new URLSearchParams();
   for (const [name, value] of Object.entries(query ?? {})) {
-    if (value === undefined || value === null) continue;
-    // An array repeats the key once per item.
-    for (const item of [value].flat()) extra.append(name, String(item));
+    // An array repeats the key once per item; `undefined` and `null` add nothing.
+    for (const item of [value ?? []].flat()) extra.append(name, String(item));
   }
   const added = extra.toString();
   if (added) url.search = url.search.length > 1 ? `${url.search}&${added}` : added;

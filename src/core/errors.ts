@@ -45,8 +45,11 @@ export class GraphcloudError extends Error {
 
   /** A plain, credential-free description used by `JSON.stringify(error)`. */
   toJSON(): Record<string, unknown> {
-    const fields = Object.entries(this).filter(([key]) => key !== 'cause');
-    return { name: this.name, message: this.message, ...Object.fromEntries(fields) };
+    const out: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) {
+      if (key !== 'cause') out[key] = value;
+    }
+    return out;
   }
 }
 

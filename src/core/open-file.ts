@@ -77,7 +77,7 @@ export async function openFile(path: string, field: string, type: string): Promi
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return filled === length ? buffer : buffer.subarray(0, filled);
+    return buffer.subarray(0, filled);
   };
   return {
     size,

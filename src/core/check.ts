@@ -326,9 +326,9 @@ export function checkOptions(check: Checker, path: string, value: unknown, rules
  * assertOptions('registry.nodes.get()', options, { ...REQUEST_RULES, includeTranslations: rule.boolean });
  * ```
  */
-export function assertOptions(context: string, value: unknown, rules: OptionRules, path = 'options'): void {
+export function assertOptions(context: string, value: unknown, rules: OptionRules): void {
   const check = new Checker();
-  checkOptions(check, path, value, rules);
+  checkOptions(check, 'options', value, rules);
   check.throwIfInvalid(context);
 }
 

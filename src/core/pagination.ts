@@ -7,7 +7,7 @@ export interface PageInfo {
 }
 
 /** A bound no real listing reaches: a server that never says "last page" cannot make a loop run forever. */
-export const MAX_PAGES = 10_000;
+const MAX_PAGES = 10_000;
 
 /**
  * Iterates every item of every page, fetching pages lazily (the next page is requested only when

@@ -43,7 +43,7 @@ export function own(record: unknown, key: string | number): unknown {
 }
 
 /** Largest body the SDK buffers (JSON and error answers); a larger one is an error, not an out-of-memory. */
-export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
  * Settles with `work`, or rejects with `signal.reason` as soon as the signal aborts. A value that

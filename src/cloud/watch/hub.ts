@@ -1,4 +1,4 @@
-import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff } from '../../core/index.js';
+import { AuthenticationError, Limiter, onAbort, setTimer, sleep, withSubmitted, type Backoff, type HttpClient } from '../../core/index.js';
 import { defined, type PollPolicy, type WatcherPolicy } from '../shared/defaults.js';
 import { initOf, WatcherClosedError } from '../shared/errors.js';
 import type { JobReader } from '../shared/job-reader.js';
@@ -10,7 +10,7 @@ import { JobPoll, PollSchedule, ReadGate, type PollShared, type PollTarget } fro
 import { control, type JobWatcher, type WatchedJob, type WatchSettings } from './job-watcher.js';
 import { ProgressTracker } from './progress.js';
 import { JobRouter, type RouteTarget, type Seen, type TerminalEnd } from './router.js';
-import { SocketLink, type Refusal, type SocketLinkOptions } from './socket.js';
+import { ReconnectingSocket, socketUrl, type SocketDown, type WebSocketConstructor } from './socket.js';
 
 /**
  * What a `WatchHub` needs from its client.
@@ -20,7 +20,12 @@ import { SocketLink, type Refusal, type SocketLinkOptions } from './socket.js';
  * new WatchHub({ http, clientId, WebSocket: undefined, reader, policy: resolvePolicy() });
  * ```
  */
-export interface WatchHubOptions extends Omit<SocketLinkOptions, 'router'> {
+export interface WatchHubOptions {
+  /** The client's transport: its credential (the socket's `token`) and its `closed` signal. */
+  http: HttpClient;
+  clientId: string;
+  /** The socket constructor; the runtime's global one when `undefined`, polling only without either. */
+  WebSocket: WebSocketConstructor | undefined;
   reader: JobReader;
   policy: WatcherPolicy;
   /** Tokens of jobs submitted through a relay: each watched one is subscribed on the socket. */
@@ -44,11 +49,14 @@ const RECORD_PAUSE_MS = 250;
  */
 export type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'>;
 
+type State = 'idle' | 'connecting' | 'open' | 'down';
+
 /**
  * The one shared socket of a `CloudClient` and everything attached to it: the router, one poll
- * loop per watched job (on the core wait engine, sharing one `Limiter`), the watchers. Opens
- * lazily, reconnects, falls back to polling, and closes after a short idle delay once no job is
- * watched and no submission is pending. Closes for good with the client's transport.
+ * loop per watched job (on the core wait engine, sharing one `Limiter`), the watchers. It owns the
+ * socket's lifecycle: opened lazily, reconnected, `ready()` for a submission, kept open while a
+ * job is watched or a submission is pending (`retain()`), polled for while down, and closed after
+ * `idleCloseMs` once neither is left. Closes for good with the client's transport.
  *
  * @example
  * ```ts
@@ -57,19 +65,28 @@ export type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'
  * const watcher = hub.watch(promptId, {}, epoch);
  * ```
  */
-export class WatchHub extends SocketLink {
-  readonly stats: WatcherStats;
+export class WatchHub {
+  readonly stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 };
   readonly #options: WatchHubOptions;
+  /** Where the socket's frames go; it keeps the epoch the hub moves. */
+  readonly #router: JobRouter;
   readonly #polls: PollShared;
   readonly #tracks = new Map<string, Track>();
+  /** Callers of `ready()` waiting for the socket: each is told once, then forgets its abort listener. */
+  readonly #waiters = new Set<(outcome: { epoch: number } | { error: unknown }) => void>();
+  #socket: ReconnectingSocket | undefined;
+  #state: State = 'idle';
+  #redactedUrl = '';
+  /** Set once the server refused the credential, until the next attempt: one new error per call (each names its own job). */
+  #refused: (() => AuthenticationError) | undefined;
+  #leases = 0;
+  #idle: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: WatchHubOptions) {
-    const stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 };
-    super({ ...options, router: new JobRouter({ hold: options.policy.hold, stats }) });
-    this.stats = stats;
     this.#options = options;
+    this.#router = new JobRouter({ hold: options.policy.hold, stats: this.stats });
     const { concurrency } = options.policy.poll;
-    this.#polls = { reader: options.reader, stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), socket: this, schedule: new PollSchedule(), random: options.random };
+    this.#polls = { reader: options.reader, stats: this.stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), socket: this, schedule: new PollSchedule() };
     options.http.closed.addEventListener('abort', () => this.#close(), { once: true });
   }
 
@@ -82,19 +99,19 @@ export class WatchHub extends SocketLink {
    */
   watch(promptId: string, options: WatchSettings, since?: number): JobWatcher {
     this.#options.http.throwIfClosed();
-    this.ensure();
+    this.#ensure();
     const track = this.#tracks.get(promptId) ?? this.#follow(promptId, options.poll);
     if (options.outputNodes) track.outputNodes ??= new Set(options.outputNodes);
     const watcher = control.open(promptId, options, options.waitTimeout ?? this.#options.policy.waitTimeout, track);
     track.watchers = [...track.watchers, watcher];
     if (options.nodes) track.setNodes(options.nodes);
-    if (since === undefined || since !== this.router.epoch || this.state !== 'open') {
-      if (since !== undefined) this.router.markGap(promptId);
+    if (since === undefined || since !== this.#router.epoch || this.state !== 'open') {
+      if (since !== undefined) this.#router.markGap(promptId);
       track.poll.readWhenReady();
     }
-    if (this.refused) control.fail(watcher, withSubmitted(this.refused(), { kind: 'job', promptId }));
+    if (this.#refused) control.fail(watcher, withSubmitted(this.#refused(), { kind: 'job', promptId }));
     // Held messages go out after the caller attached its listeners (same tick, before any frame).
-    queueMicrotask(() => this.router.drain(promptId));
+    queueMicrotask(() => this.#router.drain(promptId));
     return watcher;
   }
 
@@ -166,15 +183,111 @@ export class WatchHub extends SocketLink {
   retire(track: Track): void {
     track.settling = true;
     track.poll.stop();
-    this.router.unfollow(track.promptId);
+    this.#router.unfollow(track.promptId);
     if (this.#tracks.get(track.promptId) === track) this.#tracks.delete(track.promptId);
   }
 
-  protected override get busy(): boolean {
-    return this.#tracks.size > 0;
+  /** The socket state: `open`, `down` (polling while reconnecting), `connecting` or `idle`. */
+  get state(): State {
+    return this.#state;
   }
 
-  protected override opened(reconnected: boolean): void {
+  /**
+   * Opens the socket if needed and resolves once it is open, or has failed (jobs are then
+   * polled), with the router's epoch. Rejects when the server refused the credential, or with
+   * the `ClientClosedError` once the client is closed.
+   */
+  ready(signal?: AbortSignal): Promise<number> {
+    const closed = this.#options.http.closed;
+    if (closed.aborted) return Promise.reject(closed.reason);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    this.#ensure();
+    if (this.#refused) return Promise.reject(this.#refused());
+    if (this.#state === 'open' || this.#state === 'down') return Promise.resolve(this.#router.epoch);
+    return new Promise<number>((resolve, reject) => {
+      const waiter = (outcome: { epoch: number } | { error: unknown }) => {
+        this.#waiters.delete(waiter);
+        forget();
+        if ('epoch' in outcome) resolve(outcome.epoch);
+        else reject(outcome.error);
+      };
+      const forget = onAbort(signal, () => {
+        waiter({ error: signal?.reason });
+        this.maybeIdle();
+      });
+      this.#waiters.add(waiter);
+    });
+  }
+
+  /** Keeps the socket open (a submission is in flight); call the returned function when done. */
+  retain(): () => void {
+    this.#leases++;
+    this.#cancelIdle();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#leases--;
+      this.maybeIdle();
+    };
+  }
+
+  /** Closes the socket after `idleCloseMs` once no job is watched and nothing waits for it. */
+  maybeIdle(): void {
+    if (this.#idle || this.#tracks.size > 0 || this.#leases > 0 || this.#waiters.size > 0) return;
+    if (this.#state === 'idle') return;
+    // A delay nobody awaits, cancelled by the next watch: a timer (no promise to settle).
+    this.#idle = setTimer(() => {
+      this.#idle = undefined;
+      this.#shutdown();
+    }, this.#options.policy.socket.idleCloseMs);
+  }
+
+  /** Opens the socket unless it is open, opening or polled for; cancels a pending idle close. */
+  #ensure(): void {
+    this.#cancelIdle();
+    // Only an idle hub has no socket: `idle` is set where the socket goes, `connecting` where it comes.
+    if (this.#state !== 'idle' || this.#options.http.closed.aborted) return;
+    this.#refused = undefined;
+    const WebSocket = this.#options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+    if (!WebSocket) {
+      // No WebSocket in this runtime: poll only.
+      this.#setState('down');
+      return;
+    }
+    this.#state = 'connecting';
+    const { http, clientId, policy } = this.#options;
+    this.#socket = new ReconnectingSocket({
+      url: async () => {
+        const token = await http.credential();
+        const built = socketUrl(http.baseUrl, clientId, token);
+        this.#redactedUrl = built.redacted;
+        return built.url;
+      },
+      WebSocket,
+      policy: policy.socket,
+      handlers: {
+        onOpen: () => this.#onOpen(),
+        // Every secret the client was given (the key in the socket URL, a partner key a submission
+        // carried) is scrubbed from the frames, should the server echo one (a traceback, `extra_data`).
+        onText: (text) => this.#router.handleText(http.scrub(text)),
+        onBinary: (bytes) => this.#router.handleBinary(bytes, (text) => http.scrub(text)),
+        onDown: () => this.#onDown(),
+        onRefused: (down) => this.#onRefused(down),
+      },
+    });
+    this.#socket.start();
+  }
+
+  /** The socket is open, or down (jobs are polled): the callers of `ready()` go on. */
+  #setState(state: 'open' | 'down'): void {
+    this.#state = state;
+    for (const waiter of [...this.#waiters]) waiter({ epoch: this.#router.epoch });
+  }
+
+  #onOpen(): void {
+    const reconnected = this.#state === 'down';
+    this.#setState('open');
     this.stats.connections++;
     for (const track of this.#tracks.values()) {
       // A relay forgets a browser's subscriptions with its socket: ask again on every connection.
@@ -185,18 +298,45 @@ export class WatchHub extends SocketLink {
     }
   }
 
-  protected override wentDown(): void {
+  #onDown(): void {
+    // Failed reconnect attempts while already down keep the poll schedule (and its backoff).
+    if (this.#state === 'down') return;
+    if (this.#state === 'open') this.#router.disconnected();
+    this.#setState('down');
     for (const track of this.#tracks.values()) track.poll.readNow();
   }
 
-  protected override credentialRefused(refused: Refusal): void {
+  #onRefused(raw: SocketDown): void {
+    const down = { ...raw, reason: this.#options.http.scrub(raw.reason) };
+    const url = this.#redactedUrl;
+    const message = `The WebSocket refused the credential (close code ${down.code}${down.reason ? `: ${down.reason}` : ''})`;
+    const refused = () => new AuthenticationError({ status: 401, method: 'GET', url, body: { message } });
+    this.#refused = refused;
+    this.#socket = undefined;
+    this.#state = 'idle';
+    for (const waiter of [...this.#waiters]) waiter({ error: refused() });
     this.failAll(refused);
+  }
+
+  #cancelIdle(): void {
+    clearTimeout(this.#idle);
+    this.#idle = undefined;
+  }
+
+  #shutdown(): void {
+    if (this.#socket) {
+      this.#socket.stop();
+      this.#socket = undefined;
+      // Messages sent while closed are lost: runs that straddle this are not "whole".
+      this.#router.disconnected();
+    }
+    this.#state = 'idle';
   }
 
   #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {
     // Shared by every job watched without a backoff of its own.
     const policy: PollPolicy = backoff ? { ...this.#options.policy.poll, ...defined(backoff) } : this.#options.policy.poll;
-    const track = new Track(this, promptId, this.router, this.#polls, policy);
+    const track = new Track(this, promptId, this.#router, this.#polls, policy);
     this.#tracks.set(promptId, track);
     track.poll.replan(); // the loop's first plan
     this.#subscribe(promptId);
@@ -206,13 +346,16 @@ export class WatchHub extends SocketLink {
   /** A relay passes a job's messages once asked with its token (docs/browser.md); the cloud has no such step. */
   #subscribe(promptId: string): void {
     const subscription = this.#options.tokens?.subscription(promptId);
-    if (subscription) this.send(subscription);
+    if (subscription) this.#socket?.send(subscription);
   }
 
+  /** Stops for good (the client closed): waiters reject, the socket and timers go, every watcher fails. */
   #close(): void {
     const reason: unknown = this.#options.http.closed.reason;
-    this.close(reason);
-    this.router.clear();
+    this.#cancelIdle();
+    this.#shutdown();
+    for (const waiter of [...this.#waiters]) waiter({ error: reason });
+    this.#router.clear();
     this.failAll((track) => new WatcherClosedError(track.promptId, reason));
   }
 }

@@ -6,7 +6,7 @@ import { NotFoundError, paginateOffsets, path, redactUrl, ValidationError, type 
 import { CLOUD_DEFAULTS } from './defaults.js';
 import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams, QueueItem } from './job-types.js';
 import { listOutputFiles } from './outputs.js';
-import { historyStatus, mapJobStatus, type StatusMapping } from './status.js';
+import { historyMessage, historyStatus, mapJobStatus, type StatusMapping } from './status.js';
 import type { JobStatusInfo, NodeOutput } from './types.js';
 import { AnyObjectSchema, jobTimes, JobDetailSchema, JobListSchema, JobStatusSchema, QueueSchema, toEpochMs, toErrorInfo, toExtraData, toJobDetail, toJobPage, toJobQueue, toOutputs, readOutputs, type RelayTokens } from './wire.js';
 
@@ -351,11 +351,8 @@ export function historySummary(promptId: string, entry: unknown, statusMap?: Rea
   const info = historyStatus(promptId, { [promptId]: data }, statusMap);
   const prompt = Array.isArray(data.prompt) ? data.prompt : [];
   const extra = AnyObjectSchema.safeParse(prompt[3]);
-  const status = AnyObjectSchema.safeParse(data.status);
-  const messages = status.success && Array.isArray(status.data.messages) ? status.data.messages : [];
   const message = (types: readonly string[]): Record<string, unknown> | undefined => {
-    const found = messages.find((m: unknown) => Array.isArray(m) && types.includes(m[0]));
-    const parsed = AnyObjectSchema.safeParse(Array.isArray(found) ? found[1] : undefined);
+    const parsed = AnyObjectSchema.safeParse(historyMessage(data, types));
     return parsed.success ? parsed.data : undefined;
   };
   const time = (value: unknown) => toEpochMs(typeof value === 'number' ? value : undefined);

@@ -1,4 +1,4 @@
-import { Limiter } from '../../core/index.js';
+import { Limiter, own } from '../../core/index.js';
 import type { FileRef, NodeOutput, OutputFileRef } from './types.js';
 
 /**
@@ -58,9 +58,8 @@ export async function eachFile<F, T>(files: F[], task: (file: F, signal: AbortSi
  * ```
  */
 export function wireMap<T>(...sources: (Readonly<Record<string, T>> | undefined)[]): Record<string, T> {
-  const map = Object.create(null) as Record<string, T>;
-  for (const source of sources) if (source) for (const [key, value] of Object.entries(source)) map[key] = value;
-  return map;
+  // Object.assign defines a `__proto__` key as an own property of a target without a prototype.
+  return Object.assign(Object.create(null) as Record<string, T>, ...sources);
 }
 
 /**
@@ -73,7 +72,7 @@ export function wireMap<T>(...sources: (Readonly<Record<string, T>> | undefined)
  * ```
  */
 export function mergeOutput(outputs: Record<string, NodeOutput>, nodeId: string, output: NodeOutput): void {
-  const existing = (Object.hasOwn(outputs, nodeId) ? outputs[nodeId] : undefined) ?? wireMap<unknown>();
+  const existing = own(outputs, nodeId) ?? wireMap<unknown>();
   outputs[nodeId] = existing;
   for (const [kind, value] of Object.entries(output)) {
     const previous = existing[kind];

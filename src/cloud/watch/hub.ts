@@ -5,7 +5,7 @@ import type { JobReader } from '../shared/job-reader.js';
 import type { RelayTokens } from '../shared/wire.js';
 import { wireMap } from '../shared/outputs.js';
 import type { JobErrorInfo, JobResult, JobStatusInfo } from '../shared/types.js';
-import type { JobProgress, WatchEvent, WatcherStats } from './events.js';
+import type { WatchEvent, WatcherStats } from './events.js';
 import { JobPoll, PollSchedule, ReadGate, type PollShared, type PollTarget } from './job-poll.js';
 import { control, type JobWatcher, type WatchedJob, type WatchSettings } from './job-watcher.js';
 import { ProgressTracker } from './progress.js';
@@ -104,7 +104,7 @@ export class WatchHub {
     if (options.outputNodes) track.outputNodes ??= new Set(options.outputNodes);
     const watcher = control.open(promptId, options, options.waitTimeout ?? this.#options.policy.waitTimeout, track);
     track.watchers = [...track.watchers, watcher];
-    if (options.nodes) track.setNodes(options.nodes);
+    if (options.nodes && track.setNodes(options.nodes)) track.progressChanged();
     if (since === undefined || since !== this.#router.epoch || this.state !== 'open') {
       if (since !== undefined) this.#router.markGap(promptId);
       track.poll.readWhenReady();
@@ -160,7 +160,7 @@ export class WatchHub {
         outputsComplete = false;
       }
     }
-    if (end.status === 'completed') track.completed();
+    if (end.status === 'completed' && track.complete()) track.progressChanged();
     const result = { promptId: track.promptId, ...end, outputs, outputsComplete };
     for (const watcher of track.watchers) control.finish(watcher, result);
     this.maybeIdle();
@@ -234,8 +234,7 @@ export class WatchHub {
 
   /** Closes the socket after `idleCloseMs` once no job is watched and nothing waits for it. */
   maybeIdle(): void {
-    if (this.#idle || this.#tracks.size > 0 || this.#leases > 0 || this.#waiters.size > 0) return;
-    if (this.#state === 'idle') return;
+    if (this.#idle || this.#state === 'idle' || this.#tracks.size > 0 || this.#leases > 0 || this.#waiters.size > 0) return;
     // A delay nobody awaits, cancelled by the next watch: a timer (no promise to settle).
     this.#idle = setTimer(() => {
       this.#idle = undefined;
@@ -250,11 +249,8 @@ export class WatchHub {
     if (this.#state !== 'idle' || this.#options.http.closed.aborted) return;
     this.#refused = undefined;
     const WebSocket = this.#options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-    if (!WebSocket) {
-      // No WebSocket in this runtime: poll only.
-      this.#setState('down');
-      return;
-    }
+    // No WebSocket in this runtime: poll only.
+    if (!WebSocket) return this.#setState('down');
     this.#state = 'connecting';
     const { http, clientId, policy } = this.#options;
     this.#socket = new ReconnectingSocket({
@@ -367,7 +363,8 @@ export class WatchHub {
  * - `seen` (outputs, start seen, gap, last activity): the router, from messages;
  * - the poll state (when the next status read is due, failures, backoff): the job's own
  *   `JobPoll` loop, inside the core wait engine;
- * - the lifecycle (`watchers`, `settling`, when the loop starts and stops): the hub.
+ * - the lifecycle (`watchers`, `settling`, when the loop starts and stops): the hub;
+ * - the job's overall progress: the track itself, a `ProgressTracker` fed by every event of the job.
  *
  * @example
  * ```ts
@@ -375,8 +372,7 @@ export class WatchHub {
  * track.poll.replan();
  * ```
  */
-export class Track implements RouteTarget, PollTarget, WatchedJob {
-  readonly promptId: string;
+export class Track extends ProgressTracker implements RouteTarget, PollTarget, WatchedJob {
   /** What the messages told (the router's record of this job). */
   readonly seen: Readonly<Seen>;
   /** The job's poll loop. */
@@ -391,37 +387,20 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
   /** The output nodes of the submitted workflow, when the watch named them (written by the hub). */
   outputNodes: ReadonlySet<string> | undefined;
   readonly #hub: WatchHub;
-  /** The job's overall progress, fed by every event of the job (made at the first). */
-  #tracker: ProgressTracker | undefined;
 
   constructor(hub: WatchHub, promptId: string, router: JobRouter, polls: PollShared, policy: PollPolicy) {
+    super(promptId);
     this.#hub = hub;
-    this.promptId = promptId;
     this.seen = router.follow(promptId, this);
     this.poll = new JobPoll(polls, policy, this);
-  }
-
-  /** The job's overall progress now (`watcher.progress`). */
-  get progress(): JobProgress {
-    return this.#progress().snapshot;
   }
 
   /** One message of this job, for every watcher; then the overall progress when it changed. */
   event(event: WatchEvent): void {
     // Updated first: listeners of the message read `watcher.progress` as of that message.
-    const changed = this.#progress().update(event);
+    const changed = this.update(event);
     for (const watcher of this.watchers) control.deliver(watcher, event);
-    if (changed) this.#progressChanged();
-  }
-
-  /** The workflow's node ids are known (the first watch that names them). */
-  setNodes(ids: readonly string[]): void {
-    if (this.#progress().setNodes(ids)) this.#progressChanged();
-  }
-
-  /** The job completed, however that was learned: its progress reaches 1. */
-  completed(): void {
-    if (this.#progress().complete()) this.#progressChanged();
+    if (changed) this.progressChanged();
   }
 
   /** The socket told the end of the run. */
@@ -458,11 +437,8 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
     this.#hub.maybeIdle();
   }
 
-  #progress(): ProgressTracker {
-    return (this.#tracker ??= new ProgressTracker(this.promptId));
-  }
-
-  #progressChanged(): void {
+  /** The job's overall progress changed: a `job_progress` event for the watchers that take it. */
+  progressChanged(): void {
     let event: WatchEvent | undefined;
     for (const watcher of this.watchers) {
       // Built only for a watcher that takes it: most listen to `progress` and never read `job_progress`.

@@ -2,18 +2,19 @@ import type { JobProgress, WatchEvent } from './events.js';
 
 /**
  * Follows how far along a whole job is from its events: nodes done (run, or served from cache),
- * the node running and its share, over the nodes of the workflow when they are known. One per
- * watched job; every watcher of the job reads the same snapshots.
+ * the node running and its share, over the nodes of the workflow when they are known. The hub's
+ * `Track` of each watched job is one; every watcher of the job reads the same snapshots.
  *
  * @example
  * ```ts
  * const progress = new ProgressTracker('p1');
  * progress.setNodes(Object.keys(workflow));
- * if (progress.update(event)) console.log(progress.snapshot.fraction);
+ * if (progress.update(event)) console.log(progress.progress.fraction);
  * ```
  */
 export class ProgressTracker {
-  readonly #promptId: string;
+  /** The id of the job. */
+  readonly promptId: string;
   // Made at the first node done or cached: a job mostly sends `progress` before either.
   #done: Set<string> | undefined;
   #cached: Set<string> | undefined;
@@ -32,13 +33,13 @@ export class ProgressTracker {
   #snapshot: JobProgress | undefined;
 
   constructor(promptId: string) {
-    this.#promptId = promptId;
+    this.promptId = promptId;
   }
 
   /** The latest overall progress (a new frozen object after every change). */
-  get snapshot(): JobProgress {
+  get progress(): JobProgress {
     this.#snapshot ??= Object.freeze({
-      promptId: this.#promptId,
+      promptId: this.promptId,
       done: this.#reportedDone,
       cached: this.#reportedCached,
       total: this.#reportedTotal,

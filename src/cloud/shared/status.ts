@@ -21,6 +21,19 @@ export const JOB_STATUSES: readonly JobStatus[] = Object.freeze(['pending', 'in_
 
 const entry = (status: JobStatus, terminal: boolean): StatusMapping => Object.freeze({ status, terminal });
 
+// Each documented status, whether it is final, and the raw values that stand for it.
+const VOCABULARY: readonly (readonly [JobStatus, boolean, readonly string[]])[] = [
+  ['pending', false, ['pending', 'submitted', 'queued_limited', 'queued_waiting']],
+  ['pending', false, ['waiting_to_dispatch', 'allocated', 'preparing', 'pending_execution']],
+  ['in_progress', false, ['in_progress', 'executing', 'executed']],
+  ['completed', true, ['completed', 'success']],
+  ['failed', true, ['failed', 'error', 'non_retryable_error', 'lost']],
+  ['cancelled', true, ['cancelled', 'canceled']],
+  // Not yet final: the run is winding down and will report the final state shortly.
+  ['failed', false, ['erroring']],
+  ['cancelled', false, ['cancel_requested', 'cancel_pending', 'cancelling_preparing']],
+];
+
 /**
  * Both status vocabularies of the job status route: the documented values and the raw internal
  * states deployed servers have been seen to send (docs/wire-protocol.md#cloud-job-status-vocabularies).
@@ -31,32 +44,9 @@ const entry = (status: JobStatus, terminal: boolean): StatusMapping => Object.fr
  * JOB_STATUS_MAP.queued_waiting; // { status: 'pending', terminal: false }
  * ```
  */
-export const JOB_STATUS_MAP: Readonly<Record<string, StatusMapping>> = Object.freeze({
-  pending: entry('pending', false),
-  in_progress: entry('in_progress', false),
-  completed: entry('completed', true),
-  failed: entry('failed', true),
-  cancelled: entry('cancelled', true),
-  canceled: entry('cancelled', true),
-  success: entry('completed', true),
-  error: entry('failed', true),
-  non_retryable_error: entry('failed', true),
-  lost: entry('failed', true),
-  submitted: entry('pending', false),
-  queued_limited: entry('pending', false),
-  queued_waiting: entry('pending', false),
-  waiting_to_dispatch: entry('pending', false),
-  allocated: entry('pending', false),
-  preparing: entry('pending', false),
-  pending_execution: entry('pending', false),
-  executing: entry('in_progress', false),
-  executed: entry('in_progress', false),
-  // Not yet final: the run is winding down and will report the final state shortly.
-  erroring: entry('failed', false),
-  cancel_requested: entry('cancelled', false),
-  cancel_pending: entry('cancelled', false),
-  cancelling_preparing: entry('cancelled', false),
-});
+export const JOB_STATUS_MAP: Readonly<Record<string, StatusMapping>> = Object.freeze(
+  Object.fromEntries(VOCABULARY.flatMap(([status, terminal, raws]) => raws.map((raw) => [raw, entry(status, terminal)]))),
+);
 
 const IN_FLIGHT = entry('in_progress', false);
 

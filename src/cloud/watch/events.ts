@@ -157,21 +157,15 @@ export interface ExecutedData {
 }
 
 /**
- * `execution_success`: the run completed.
+ * `execution_success`: the run completed. It carries the fields of `execution_start`: the job's
+ * `prompt_id` and the server's `timestamp`.
  *
  * @example
  * ```ts
  * watcher.on('execution_success', (e) => console.log('done', e.prompt_id));
  * ```
  */
-export interface ExecutionSuccessData {
-  /** The id of the job the message is about. */
-  prompt_id: string;
-  /** When the server sent the message, in ms since the epoch. */
-  timestamp?: number;
-  /** Any other field the server sends, kept as it is. */
-  [key: string]: unknown;
-}
+export type ExecutionSuccessData = ExecutionStartData;
 
 /**
  * `execution_error`: the run failed (or, with `exception_type: 'ExecutionBlocked'`, a branch was blocked).

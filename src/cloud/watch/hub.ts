@@ -302,10 +302,10 @@ export class WatchHub {
     for (const track of this.#tracks.values()) track.poll.readNow();
   }
 
-  #onRefused(raw: SocketDown): void {
-    const down = { ...raw, reason: this.#options.http.scrub(raw.reason) };
+  #onRefused(down: SocketDown): void {
+    const reason = this.#options.http.scrub(down.reason);
     const url = this.#redactedUrl;
-    const message = `The WebSocket refused the credential (close code ${down.code}${down.reason ? `: ${down.reason}` : ''})`;
+    const message = `The WebSocket refused the credential (close code ${down.code}${reason ? `: ${reason}` : ''})`;
     const refused = () => new AuthenticationError({ status: 401, method: 'GET', url, body: { message } });
     this.#refused = refused;
     this.#socket = undefined;

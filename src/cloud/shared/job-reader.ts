@@ -197,7 +197,7 @@ export class JobReader {
       throw new ValidationError([{ path: 'params.outputType', rule: 'the cloud only: a local runtime cannot filter jobs by output type', received: params.outputType }], 'cloud.jobs.list()');
     }
     const offset = params.offset ?? 0;
-    const status = params.status === undefined ? undefined : typeof params.status === 'string' ? params.status : params.status.join(',');
+    const status = params.status === undefined ? undefined : [params.status].flat().join(',');
     // Only a local runtime is ever found without the listing route: from then on, asked no more.
     const body = this.#listingMissing ? undefined : await http.request({
       method: 'GET',
@@ -394,7 +394,7 @@ export function historyPage(
   const queued = [...queue.running, ...queue.pending].map((item) => queuedSummary(item));
   const inQueue = new Set(queued.map((job) => job.promptId));
   const done = Object.keys(history).filter((id) => !inQueue.has(id)).map((id) => historySummary(id, history[id], statusMap));
-  const wanted = params.status === undefined ? undefined : new Set(typeof params.status === 'string' ? [params.status] : params.status);
+  const wanted = params.status === undefined ? undefined : new Set([params.status].flat());
   const found = [...queued, ...done].filter((job) => !wanted || wanted.has(job.status));
   // A queued job has no number only on a broken answer: it sorts as the newest.
   const key = params.sortBy === 'executionTime' ? (job: JobSummary) => job.durationMs ?? -1 : (job: JobSummary) => job.number ?? Number.MAX_SAFE_INTEGER;

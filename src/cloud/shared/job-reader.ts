@@ -5,7 +5,7 @@
 import { NotFoundError, paginateOffsets, path, redactUrl, ValidationError, type HttpClient, type RequestOptions } from '../../core/index.js';
 import { CLOUD_DEFAULTS } from './defaults.js';
 import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams, QueueItem } from './job-types.js';
-import { listOutputFiles } from './outputs.js';
+import { listOutputFiles, wireMap } from './outputs.js';
 import { historyMessage, historyStatus, mapJobStatus, type StatusMapping } from './status.js';
 import type { JobStatusInfo, NodeOutput } from './types.js';
 import { AnyObjectSchema, jobTimes, JobDetailSchema, JobListSchema, JobStatusSchema, QueueSchema, toEpochMs, toErrorInfo, toExtraData, toJobDetail, toJobPage, toJobQueue, toOutputs, readOutputs, type RelayTokens } from './wire.js';
@@ -183,7 +183,7 @@ export class JobReader {
         // A missing route or a failing one: try the next; the caller reports the outputs as incomplete.
       }
     }
-    return { outputs: Object.create(null) as Record<string, NodeOutput>, complete: false };
+    return { outputs: wireMap<NodeOutput>(), complete: false };
   }
 
   /**
@@ -272,7 +272,7 @@ export class JobReader {
   /** A job of a local runtime without the job route: in its queue, in its history, or unknown. */
   async #findLocally(promptId: string, options: RequestOptions | undefined): Promise<JobDetail | undefined> {
     const queued = findQueued(await this.queue(options), promptId);
-    const none = Object.create(null) as JobDetail['outputs'];
+    const none = wireMap<NodeOutput>();
     if (queued) return { ...queuedSummary(queued), outputs: none, workflow: queued.workflow, extraData: undefined };
     const body = await this.#config.http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options });
     if (!Object.hasOwn(body, promptId)) return undefined;

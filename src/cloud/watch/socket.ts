@@ -66,7 +66,8 @@ export interface SocketDown {
  * ```
  */
 export interface SocketHandlers {
-  onOpen(reconnected: boolean): void;
+  /** A connection opened (the owner tells a reconnection by its own state). */
+  onOpen(): void;
   onText(text: string): void;
   onBinary(bytes: Uint8Array<ArrayBuffer>): void;
   onDown(down: SocketDown): void;
@@ -108,7 +109,6 @@ export class ReconnectingSocket {
   readonly #options: ReconnectingSocketOptions;
   #controller: AbortController | undefined;
   #current: WebSocketLike | undefined;
-  #opens = 0;
 
   constructor(options: ReconnectingSocketOptions) {
     this.#options = options;
@@ -190,11 +190,9 @@ export class ReconnectingSocket {
       socket.addEventListener('open', () => {
         if (settled) return;
         openedAt = Date.now();
-        const reconnected = this.#opens > 0;
-        this.#opens += 1;
         // Ask for type-4 previews, which name their prompt and node (docs/wire-protocol.md#cloud-binary-frames).
         callSafely(() => socket.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } })));
-        callSafely(() => handlers.onOpen(reconnected));
+        callSafely(() => handlers.onOpen());
       });
       socket.addEventListener('message', (event: { data: unknown }) => {
         if (settled) return;

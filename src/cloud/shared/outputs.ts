@@ -11,17 +11,12 @@ import type { FileRef, NodeOutput, OutputFileRef } from './types.js';
  * ```
  */
 export function listOutputFiles(outputs: Record<string, NodeOutput>): OutputFileRef[] {
-  const found: OutputFileRef[] = [];
-  for (const [nodeId, output] of Object.entries(outputs)) {
-    for (const [kind, list] of Object.entries(output)) {
-      if (!Array.isArray(list)) continue;
-      for (const item of list) {
-        const ref = toFileRef(item);
-        if (ref) found.push({ nodeId, kind, ref });
-      }
-    }
-  }
-  return found;
+  const items = Object.entries(outputs).flatMap(([nodeId, output]) =>
+    Object.entries(output).flatMap(([kind, list]) =>
+      (Array.isArray(list) ? list : []).map((item) => ({ nodeId, kind, ref: toFileRef(item) })),
+    ),
+  );
+  return items.filter((item): item is OutputFileRef => item.ref !== undefined);
 }
 
 /** Output files fetched or written at once (`runWorkflow({ download: true })`, `saveOutputs()`). */

@@ -82,9 +82,7 @@ export class ProgressTracker {
         this.#finishNode(String(event.data.node));
         break;
       case 'execution_success':
-        this.#finishRunning();
-        this.#finished = true;
-        break;
+        return this.complete();
       default:
         // `execution_start` and the others change nothing this tracker reports.
         return false;
@@ -92,7 +90,7 @@ export class ProgressTracker {
     return this.#refresh();
   }
 
-  /** The job completed (learned by polling, maybe without any message): every node counts as done. */
+  /** The job completed (its `execution_success`, or learned by polling without any message): every node counts as done. */
   complete(): boolean {
     this.#finishRunning();
     this.#finished = true;

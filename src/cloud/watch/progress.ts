@@ -75,7 +75,7 @@ export class ProgressTracker {
         if (event.data.node !== undefined && event.data.node !== null) this.#start(String(event.data.node));
         const { value, max } = event.data;
         // A node reports `value` of `max` steps; anything else leaves its share as it was.
-        if (typeof value === 'number' && typeof max === 'number' && Number.isFinite(value) && Number.isFinite(max) && max > 0) this.#share = Math.min(1, Math.max(0, value / max));
+        if (Number.isFinite(value) && Number.isFinite(max) && max > 0) this.#share = Math.min(1, Math.max(0, value / max));
         break;
       }
       case 'executed':

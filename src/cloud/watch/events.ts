@@ -133,24 +133,18 @@ export interface ProgressStateData {
 }
 
 /**
- * `executed`: the output of a node with UI output.
+ * `executed`: the output of a node with UI output. It names its node as `executing` does.
  *
  * @example
  * ```ts
  * watcher.on('executed', (e) => console.log(e.node, e.output));
  * ```
  */
-export interface ExecutedData {
-  /** The id of the job the message is about. */
-  prompt_id: string;
+export interface ExecutedData extends ExecutingData {
   /** The id of the node that produced the output. */
   node: string;
-  /** The id the web UI shows for that node (the outer node of a subgraph), when it differs. */
-  display_node?: string;
   /** The node's output (`{images: [{filename, subfolder, type}]}`...); `listOutputFiles()` picks out the files. */
   output: NodeOutput;
-  /** Any other field the server sends, kept as it is. */
-  [key: string]: unknown;
 }
 
 /**

@@ -106,13 +106,11 @@ export class JobReader {
    * finished job reaches the history just after its last message.
    */
   async watchStatus(promptId: string, options: RequestOptions, absence: Absence): Promise<JobStatusInfo> {
-    let info: JobStatusInfo;
-    try {
-      info = await this.status(promptId, options);
-    } catch (error) {
+    const info = await this.status(promptId, options).catch((error: unknown) => {
       if (error instanceof NotFoundError && this.#cancelled.has(promptId)) return cancelledHere(promptId);
       throw error;
-    }
+    });
+    // Found, or cancelled by this client (terminal): not absent.
     if (info.raw !== ABSENT || (await this.#queued(promptId, options)) !== false) {
       absence.reads = 0;
       return info;

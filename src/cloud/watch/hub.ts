@@ -79,7 +79,8 @@ export class WatchHub {
   #redactedUrl = '';
   /** Set once the server refused the credential, until the next attempt: one new error per call (each names its own job). */
   #refused: (() => AuthenticationError) | undefined;
-  #leases = 0;
+  /** Submissions in flight (`retain()`): each keeps the socket open until released, once. */
+  readonly #leases = new Set<symbol>();
   #idle: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: WatchHubOptions) {
@@ -221,20 +222,17 @@ export class WatchHub {
 
   /** Keeps the socket open (a submission is in flight); call the returned function when done. */
   retain(): () => void {
-    this.#leases++;
+    const lease = Symbol('lease');
+    this.#leases.add(lease);
     this.#cancelIdle();
-    let released = false;
     return () => {
-      if (released) return;
-      released = true;
-      this.#leases--;
-      this.maybeIdle();
+      if (this.#leases.delete(lease)) this.maybeIdle();
     };
   }
 
   /** Closes the socket after `idleCloseMs` once no job is watched and nothing waits for it. */
   maybeIdle(): void {
-    if (this.#idle || this.#state === 'idle' || this.#tracks.size > 0 || this.#leases > 0 || this.#waiters.size > 0) return;
+    if (this.#idle || this.#state === 'idle' || this.#tracks.size > 0 || this.#leases.size > 0 || this.#waiters.size > 0) return;
     // A delay nobody awaits, cancelled by the next watch: a timer (no promise to settle).
     this.#idle = setTimer(() => {
       this.#idle = undefined;

@@ -138,11 +138,9 @@ export class JobReader {
    */
   async detect(options?: RequestOptions): Promise<'cloud' | 'local'> {
     if (this.#runtime) return this.#runtime;
-    try {
-      await this.#status(globalThis.crypto.randomUUID(), options);
-    } catch (error) {
+    await this.#status(globalThis.crypto.randomUUID(), options).catch((error: unknown) => {
       if (!(error instanceof NotFoundError)) throw error;
-    }
+    });
     this.#runtime ??= 'cloud';
     return this.#runtime;
   }
@@ -300,12 +298,11 @@ export class JobReader {
   }
 
   async #history(promptId: string, options: RequestOptions | undefined, statusRoute404?: NotFoundError): Promise<JobStatusInfo> {
-    let body: Record<string, unknown>;
-    try {
-      body = await this.#config.http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options });
-    } catch (error) {
-      throw statusRoute404 && error instanceof NotFoundError ? statusRoute404 : error;
-    }
+    const body = await this.#config.http
+      .request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options })
+      .catch((error: unknown) => {
+        throw statusRoute404 && error instanceof NotFoundError ? statusRoute404 : error;
+      });
     // The status route is missing but /history answers: a local runtime.
     this.#runtime ??= 'local';
     return historyStatus(promptId, body, this.#config.statusMap);

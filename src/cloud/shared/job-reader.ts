@@ -5,8 +5,8 @@
 import { NotFoundError, paginateOffsets, path, redactUrl, ValidationError, type HttpClient, type RequestOptions } from '../../core/index.js';
 import { CLOUD_DEFAULTS } from './defaults.js';
 import type { JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams, QueueItem } from './job-types.js';
-import { listOutputFiles } from './outputs.js';
-import { historyStatus, mapJobStatus, type StatusMapping } from './status.js';
+import { listOutputFiles, wireMap } from './outputs.js';
+import { historyMessage, historyStatus, mapJobStatus, type StatusMapping } from './status.js';
 import type { JobStatusInfo, NodeOutput } from './types.js';
 import { AnyObjectSchema, jobTimes, JobDetailSchema, JobListSchema, JobStatusSchema, QueueSchema, toEpochMs, toErrorInfo, toExtraData, toJobDetail, toJobPage, toJobQueue, toOutputs, readOutputs, type RelayTokens } from './wire.js';
 
@@ -106,13 +106,11 @@ export class JobReader {
    * finished job reaches the history just after its last message.
    */
   async watchStatus(promptId: string, options: RequestOptions, absence: Absence): Promise<JobStatusInfo> {
-    let info: JobStatusInfo;
-    try {
-      info = await this.status(promptId, options);
-    } catch (error) {
+    const info = await this.status(promptId, options).catch((error: unknown) => {
       if (error instanceof NotFoundError && this.#cancelled.has(promptId)) return cancelledHere(promptId);
       throw error;
-    }
+    });
+    // Found, or cancelled by this client (terminal): not absent.
     if (info.raw !== ABSENT || (await this.#queued(promptId, options)) !== false) {
       absence.reads = 0;
       return info;
@@ -140,11 +138,9 @@ export class JobReader {
    */
   async detect(options?: RequestOptions): Promise<'cloud' | 'local'> {
     if (this.#runtime) return this.#runtime;
-    try {
-      await this.#status(globalThis.crypto.randomUUID(), options);
-    } catch (error) {
+    await this.#status(globalThis.crypto.randomUUID(), options).catch((error: unknown) => {
       if (!(error instanceof NotFoundError)) throw error;
-    }
+    });
     this.#runtime ??= 'cloud';
     return this.#runtime;
   }
@@ -183,7 +179,7 @@ export class JobReader {
         // A missing route or a failing one: try the next; the caller reports the outputs as incomplete.
       }
     }
-    return { outputs: Object.create(null) as Record<string, NodeOutput>, complete: false };
+    return { outputs: wireMap<NodeOutput>(), complete: false };
   }
 
   /**
@@ -197,7 +193,7 @@ export class JobReader {
       throw new ValidationError([{ path: 'params.outputType', rule: 'the cloud only: a local runtime cannot filter jobs by output type', received: params.outputType }], 'cloud.jobs.list()');
     }
     const offset = params.offset ?? 0;
-    const status = params.status === undefined ? undefined : typeof params.status === 'string' ? params.status : params.status.join(',');
+    const status = params.status === undefined ? undefined : [params.status].flat().join(',');
     // Only a local runtime is ever found without the listing route: from then on, asked no more.
     const body = this.#listingMissing ? undefined : await http.request({
       method: 'GET',
@@ -272,7 +268,7 @@ export class JobReader {
   /** A job of a local runtime without the job route: in its queue, in its history, or unknown. */
   async #findLocally(promptId: string, options: RequestOptions | undefined): Promise<JobDetail | undefined> {
     const queued = findQueued(await this.queue(options), promptId);
-    const none = Object.create(null) as JobDetail['outputs'];
+    const none = wireMap<NodeOutput>();
     if (queued) return { ...queuedSummary(queued), outputs: none, workflow: queued.workflow, extraData: undefined };
     const body = await this.#config.http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options });
     if (!Object.hasOwn(body, promptId)) return undefined;
@@ -302,12 +298,11 @@ export class JobReader {
   }
 
   async #history(promptId: string, options: RequestOptions | undefined, statusRoute404?: NotFoundError): Promise<JobStatusInfo> {
-    let body: Record<string, unknown>;
-    try {
-      body = await this.#config.http.request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options });
-    } catch (error) {
-      throw statusRoute404 && error instanceof NotFoundError ? statusRoute404 : error;
-    }
+    const body = await this.#config.http
+      .request({ method: 'GET', path: path`/history/${promptId}`, schema: AnyObjectSchema, options })
+      .catch((error: unknown) => {
+        throw statusRoute404 && error instanceof NotFoundError ? statusRoute404 : error;
+      });
     // The status route is missing but /history answers: a local runtime.
     this.#runtime ??= 'local';
     return historyStatus(promptId, body, this.#config.statusMap);
@@ -351,11 +346,8 @@ export function historySummary(promptId: string, entry: unknown, statusMap?: Rea
   const info = historyStatus(promptId, { [promptId]: data }, statusMap);
   const prompt = Array.isArray(data.prompt) ? data.prompt : [];
   const extra = AnyObjectSchema.safeParse(prompt[3]);
-  const status = AnyObjectSchema.safeParse(data.status);
-  const messages = status.success && Array.isArray(status.data.messages) ? status.data.messages : [];
   const message = (types: readonly string[]): Record<string, unknown> | undefined => {
-    const found = messages.find((m: unknown) => Array.isArray(m) && types.includes(m[0]));
-    const parsed = AnyObjectSchema.safeParse(Array.isArray(found) ? found[1] : undefined);
+    const parsed = AnyObjectSchema.safeParse(historyMessage(data, types));
     return parsed.success ? parsed.data : undefined;
   };
   const time = (value: unknown) => toEpochMs(typeof value === 'number' ? value : undefined);
@@ -397,7 +389,7 @@ export function historyPage(
   const queued = [...queue.running, ...queue.pending].map((item) => queuedSummary(item));
   const inQueue = new Set(queued.map((job) => job.promptId));
   const done = Object.keys(history).filter((id) => !inQueue.has(id)).map((id) => historySummary(id, history[id], statusMap));
-  const wanted = params.status === undefined ? undefined : new Set(typeof params.status === 'string' ? [params.status] : params.status);
+  const wanted = params.status === undefined ? undefined : new Set([params.status].flat());
   const found = [...queued, ...done].filter((job) => !wanted || wanted.has(job.status));
   // A queued job has no number only on a broken answer: it sorts as the newest.
   const key = params.sortBy === 'executionTime' ? (job: JobSummary) => job.durationMs ?? -1 : (job: JobSummary) => job.number ?? Number.MAX_SAFE_INTEGER;

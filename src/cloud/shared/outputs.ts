@@ -1,4 +1,4 @@
-import { Limiter } from '../../core/index.js';
+import { Limiter, own } from '../../core/index.js';
 import type { FileRef, NodeOutput, OutputFileRef } from './types.js';
 
 /**
@@ -11,17 +11,12 @@ import type { FileRef, NodeOutput, OutputFileRef } from './types.js';
  * ```
  */
 export function listOutputFiles(outputs: Record<string, NodeOutput>): OutputFileRef[] {
-  const found: OutputFileRef[] = [];
-  for (const [nodeId, output] of Object.entries(outputs)) {
-    for (const [kind, list] of Object.entries(output)) {
-      if (!Array.isArray(list)) continue;
-      for (const item of list) {
-        const ref = toFileRef(item);
-        if (ref) found.push({ nodeId, kind, ref });
-      }
-    }
-  }
-  return found;
+  const items = Object.entries(outputs).flatMap(([nodeId, output]) =>
+    Object.entries(output).flatMap(([kind, list]) =>
+      (Array.isArray(list) ? list : []).map((item) => ({ nodeId, kind, ref: toFileRef(item) })),
+    ),
+  );
+  return items.filter((item): item is OutputFileRef => item.ref !== undefined);
 }
 
 /** Output files fetched or written at once (`runWorkflow({ download: true })`, `saveOutputs()`). */
@@ -58,9 +53,8 @@ export async function eachFile<F, T>(files: F[], task: (file: F, signal: AbortSi
  * ```
  */
 export function wireMap<T>(...sources: (Readonly<Record<string, T>> | undefined)[]): Record<string, T> {
-  const map = Object.create(null) as Record<string, T>;
-  for (const source of sources) if (source) for (const [key, value] of Object.entries(source)) map[key] = value;
-  return map;
+  // Object.assign defines a `__proto__` key as an own property of a target without a prototype.
+  return Object.assign(Object.create(null) as Record<string, T>, ...sources);
 }
 
 /**
@@ -73,7 +67,7 @@ export function wireMap<T>(...sources: (Readonly<Record<string, T>> | undefined)
  * ```
  */
 export function mergeOutput(outputs: Record<string, NodeOutput>, nodeId: string, output: NodeOutput): void {
-  const existing = (Object.hasOwn(outputs, nodeId) ? outputs[nodeId] : undefined) ?? wireMap<unknown>();
+  const existing = own(outputs, nodeId) ?? wireMap<unknown>();
   outputs[nodeId] = existing;
   for (const [kind, value] of Object.entries(output)) {
     const previous = existing[kind];

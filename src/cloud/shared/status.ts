@@ -1,3 +1,4 @@
+import { own } from '../../core/index.js';
 import type { JobStatus, JobStatusInfo } from './types.js';
 
 /**
@@ -20,6 +21,19 @@ export const JOB_STATUSES: readonly JobStatus[] = Object.freeze(['pending', 'in_
 
 const entry = (status: JobStatus, terminal: boolean): StatusMapping => Object.freeze({ status, terminal });
 
+// Each documented status, whether it is final, and the raw values that stand for it.
+const VOCABULARY: readonly (readonly [JobStatus, boolean, readonly string[]])[] = [
+  ['pending', false, ['pending', 'submitted', 'queued_limited', 'queued_waiting']],
+  ['pending', false, ['waiting_to_dispatch', 'allocated', 'preparing', 'pending_execution']],
+  ['in_progress', false, ['in_progress', 'executing', 'executed']],
+  ['completed', true, ['completed', 'success']],
+  ['failed', true, ['failed', 'error', 'non_retryable_error', 'lost']],
+  ['cancelled', true, ['cancelled', 'canceled']],
+  // Not yet final: the run is winding down and will report the final state shortly.
+  ['failed', false, ['erroring']],
+  ['cancelled', false, ['cancel_requested', 'cancel_pending', 'cancelling_preparing']],
+];
+
 /**
  * Both status vocabularies of the job status route: the documented values and the raw internal
  * states deployed servers have been seen to send (docs/wire-protocol.md#cloud-job-status-vocabularies).
@@ -30,32 +44,9 @@ const entry = (status: JobStatus, terminal: boolean): StatusMapping => Object.fr
  * JOB_STATUS_MAP.queued_waiting; // { status: 'pending', terminal: false }
  * ```
  */
-export const JOB_STATUS_MAP: Readonly<Record<string, StatusMapping>> = Object.freeze({
-  pending: entry('pending', false),
-  in_progress: entry('in_progress', false),
-  completed: entry('completed', true),
-  failed: entry('failed', true),
-  cancelled: entry('cancelled', true),
-  canceled: entry('cancelled', true),
-  success: entry('completed', true),
-  error: entry('failed', true),
-  non_retryable_error: entry('failed', true),
-  lost: entry('failed', true),
-  submitted: entry('pending', false),
-  queued_limited: entry('pending', false),
-  queued_waiting: entry('pending', false),
-  waiting_to_dispatch: entry('pending', false),
-  allocated: entry('pending', false),
-  preparing: entry('pending', false),
-  pending_execution: entry('pending', false),
-  executing: entry('in_progress', false),
-  executed: entry('in_progress', false),
-  // Not yet final: the run is winding down and will report the final state shortly.
-  erroring: entry('failed', false),
-  cancel_requested: entry('cancelled', false),
-  cancel_pending: entry('cancelled', false),
-  cancelling_preparing: entry('cancelled', false),
-});
+export const JOB_STATUS_MAP: Readonly<Record<string, StatusMapping>> = Object.freeze(
+  Object.fromEntries(VOCABULARY.flatMap(([status, terminal, raws]) => raws.map((raw) => [raw, entry(status, terminal)]))),
+);
 
 const IN_FLIGHT = entry('in_progress', false);
 
@@ -72,7 +63,7 @@ const IN_FLIGHT = entry('in_progress', false);
 export function mapJobStatus(raw: string, overrides?: Readonly<Record<string, StatusMapping>>): StatusMapping {
   const key = raw.trim().toLowerCase();
   // Own keys only: a status named `constructor` or `__proto__` is an unknown value, not a method.
-  return (overrides && Object.hasOwn(overrides, key) ? overrides[key] : undefined) ?? (Object.hasOwn(JOB_STATUS_MAP, key) ? JOB_STATUS_MAP[key] : undefined) ?? IN_FLIGHT;
+  return (overrides && own(overrides, key)) ?? own(JOB_STATUS_MAP, key) ?? IN_FLIGHT;
 }
 
 /**
@@ -86,18 +77,28 @@ export function mapJobStatus(raw: string, overrides?: Readonly<Record<string, St
  * ```
  */
 export function historyStatus(promptId: string, body: Record<string, unknown>, overrides?: Readonly<Record<string, StatusMapping>>): JobStatusInfo {
-  const entry = Object.hasOwn(body, promptId) ? body[promptId] : undefined;
+  const entry = own(body, promptId);
   if (!entry || typeof entry !== 'object') return { promptId, status: 'pending', raw: 'history:absent', terminal: false };
-  const status = (entry as { status?: unknown }).status;
-  const record = status && typeof status === 'object' ? (status as Record<string, unknown>) : {};
-  const messages = Array.isArray(record.messages) ? record.messages : [];
-  const event = (type: string) => messages.find((m): m is [string, Record<string, unknown>] => Array.isArray(m) && m[0] === type)?.[1];
-  const interrupted = event('execution_interrupted');
-  const failure = event('execution_error');
-  const raw = typeof record.status_str === 'string' ? record.status_str : record.completed === true ? 'success' : 'history:present';
-  if (interrupted) return { promptId, status: 'cancelled', raw, terminal: true, errorMessage: 'Execution was interrupted' };
+  const status = own(entry, 'status');
+  const statusStr = own(status, 'status_str');
+  const raw = typeof statusStr === 'string' ? statusStr : own(status, 'completed') === true ? 'success' : 'history:present';
+  if (historyMessage(entry, ['execution_interrupted'])) return { promptId, status: 'cancelled', raw, terminal: true, errorMessage: 'Execution was interrupted' };
   if (raw === 'history:present') return { promptId, status: 'completed', raw, terminal: true };
-  const mapped = mapJobStatus(raw, overrides);
-  const errorMessage = typeof failure?.exception_message === 'string' ? failure.exception_message : undefined;
-  return { promptId, ...mapped, raw, errorMessage };
+  const errorMessage = own(historyMessage(entry, ['execution_error']), 'exception_message');
+  return { promptId, ...mapJobStatus(raw, overrides), raw, errorMessage: typeof errorMessage === 'string' ? errorMessage : undefined };
+}
+
+/**
+ * The data of the first message of one of `types` in a history entry's `status.messages`
+ * (`[type, data]` pairs), or `undefined`.
+ *
+ * @example
+ * ```ts
+ * historyMessage({ status: { messages: [['execution_error', { node_id: '3' }]] } }, ['execution_error']); // { node_id: '3' }
+ * ```
+ */
+export function historyMessage(entry: unknown, types: readonly string[]): unknown {
+  const messages = own(own(entry, 'status'), 'messages');
+  const found: unknown = Array.isArray(messages) ? messages.find((m: unknown) => Array.isArray(m) && types.includes(m[0] as string)) : undefined;
+  return Array.isArray(found) ? found[1] : undefined;
 }

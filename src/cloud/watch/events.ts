@@ -27,7 +27,9 @@ export interface StatusData {
 }
 
 /**
- * `execution_start`: the run began.
+ * `execution_start`: the run began. Its fields (the job's `prompt_id`, the server's `timestamp`)
+ * are carried by `execution_cached`, `execution_success`, `execution_error` and
+ * `execution_interrupted` too.
  *
  * @example
  * ```ts
@@ -44,22 +46,17 @@ export interface ExecutionStartData {
 }
 
 /**
- * `execution_cached`: nodes whose cached outputs are reused (may be empty).
+ * `execution_cached`: nodes whose cached outputs are reused (may be empty), with the fields of
+ * `execution_start`.
  *
  * @example
  * ```ts
  * watcher.on('execution_cached', (e) => console.log('cached', e.nodes));
  * ```
  */
-export interface ExecutionCachedData {
-  /** The id of the job the message is about. */
-  prompt_id: string;
+export interface ExecutionCachedData extends ExecutionStartData {
   /** The ids of the nodes whose cached outputs are reused (they do not run); may be empty. */
   nodes?: string[];
-  /** When the server sent the message, in ms since the epoch. */
-  timestamp?: number;
-  /** Any other field the server sends, kept as it is. */
-  [key: string]: unknown;
 }
 
 /**
@@ -136,54 +133,40 @@ export interface ProgressStateData {
 }
 
 /**
- * `executed`: the output of a node with UI output.
+ * `executed`: the output of a node with UI output. It names its node as `executing` does.
  *
  * @example
  * ```ts
  * watcher.on('executed', (e) => console.log(e.node, e.output));
  * ```
  */
-export interface ExecutedData {
-  /** The id of the job the message is about. */
-  prompt_id: string;
+export interface ExecutedData extends ExecutingData {
   /** The id of the node that produced the output. */
   node: string;
-  /** The id the web UI shows for that node (the outer node of a subgraph), when it differs. */
-  display_node?: string;
   /** The node's output (`{images: [{filename, subfolder, type}]}`...); `listOutputFiles()` picks out the files. */
   output: NodeOutput;
-  /** Any other field the server sends, kept as it is. */
-  [key: string]: unknown;
 }
 
 /**
- * `execution_success`: the run completed.
+ * `execution_success`: the run completed. It carries the fields of `execution_start`.
  *
  * @example
  * ```ts
  * watcher.on('execution_success', (e) => console.log('done', e.prompt_id));
  * ```
  */
-export interface ExecutionSuccessData {
-  /** The id of the job the message is about. */
-  prompt_id: string;
-  /** When the server sent the message, in ms since the epoch. */
-  timestamp?: number;
-  /** Any other field the server sends, kept as it is. */
-  [key: string]: unknown;
-}
+export type ExecutionSuccessData = ExecutionStartData;
 
 /**
- * `execution_error`: the run failed (or, with `exception_type: 'ExecutionBlocked'`, a branch was blocked).
+ * `execution_error`: the run failed (or, with `exception_type: 'ExecutionBlocked'`, a branch was
+ * blocked), with the fields of `execution_start`.
  *
  * @example
  * ```ts
  * watcher.on('execution_error', (e) => console.error(e.exception_type, e.exception_message));
  * ```
  */
-export interface ExecutionErrorData {
-  /** The id of the job the message is about. */
-  prompt_id: string;
+export interface ExecutionErrorData extends ExecutionStartData {
   /** What went wrong, in the server's words. */
   exception_message?: string;
   /** The exception's class on the server (`ExecutionBlocked` for a blocked branch). */
@@ -198,33 +181,23 @@ export interface ExecutionErrorData {
   current_inputs?: unknown;
   /** The outputs known when it failed, as the server describes them. */
   current_outputs?: unknown;
-  /** When the server sent the message, in ms since the epoch. */
-  timestamp?: number;
-  /** Any other field the server sends, kept as it is. */
-  [key: string]: unknown;
 }
 
 /**
- * `execution_interrupted`: the run was cancelled.
+ * `execution_interrupted`: the run was cancelled, with the fields of `execution_start`.
  *
  * @example
  * ```ts
  * watcher.on('execution_interrupted', (e) => console.log('interrupted at', e.node_id));
  * ```
  */
-export interface ExecutionInterruptedData {
-  /** The id of the job the message is about. */
-  prompt_id: string;
+export interface ExecutionInterruptedData extends ExecutionStartData {
   /** The id of the node that was running when the run was interrupted. */
   node_id?: string;
   /** That node's type. */
   node_type?: string;
   /** The ids of the nodes that had finished before the interruption. */
   executed?: string[];
-  /** When the server sent the message, in ms since the epoch. */
-  timestamp?: number;
-  /** Any other field the server sends, kept as it is. */
-  [key: string]: unknown;
 }
 
 /**

@@ -1,16 +1,16 @@
-import { AuthenticationError, Limiter, sleep, withSubmitted, type Backoff } from '../../core/index.js';
+import { AuthenticationError, Limiter, onAbort, setTimer, sleep, withSubmitted, type Backoff, type HttpClient } from '../../core/index.js';
 import { defined, type PollPolicy, type WatcherPolicy } from '../shared/defaults.js';
 import { initOf, WatcherClosedError } from '../shared/errors.js';
 import type { JobReader } from '../shared/job-reader.js';
 import type { RelayTokens } from '../shared/wire.js';
 import { wireMap } from '../shared/outputs.js';
 import type { JobErrorInfo, JobResult, JobStatusInfo } from '../shared/types.js';
-import type { JobProgress, WatchEvent, WatcherStats } from './events.js';
+import type { WatchEvent, WatcherStats } from './events.js';
 import { JobPoll, PollSchedule, ReadGate, type PollShared, type PollTarget } from './job-poll.js';
 import { control, type JobWatcher, type WatchedJob, type WatchSettings } from './job-watcher.js';
 import { ProgressTracker } from './progress.js';
 import { JobRouter, type RouteTarget, type Seen, type TerminalEnd } from './router.js';
-import { SocketLink, type Refusal, type SocketLinkOptions } from './socket.js';
+import { ReconnectingSocket, socketUrl, type SocketDown, type WebSocketConstructor } from './socket.js';
 
 /**
  * What a `WatchHub` needs from its client.
@@ -20,7 +20,12 @@ import { SocketLink, type Refusal, type SocketLinkOptions } from './socket.js';
  * new WatchHub({ http, clientId, WebSocket: undefined, reader, policy: resolvePolicy() });
  * ```
  */
-export interface WatchHubOptions extends Omit<SocketLinkOptions, 'router'> {
+export interface WatchHubOptions {
+  /** The client's transport: its credential (the socket's `token`) and its `closed` signal. */
+  http: HttpClient;
+  clientId: string;
+  /** The socket constructor; the runtime's global one when `undefined`, polling only without either. */
+  WebSocket: WebSocketConstructor | undefined;
   reader: JobReader;
   policy: WatcherPolicy;
   /** Tokens of jobs submitted through a relay: each watched one is subscribed on the socket. */
@@ -44,11 +49,14 @@ const RECORD_PAUSE_MS = 250;
  */
 export type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'>;
 
+type State = 'idle' | 'connecting' | 'open' | 'down';
+
 /**
  * The one shared socket of a `CloudClient` and everything attached to it: the router, one poll
- * loop per watched job (on the core wait engine, sharing one `Limiter`), the watchers. Opens
- * lazily, reconnects, falls back to polling, and closes after a short idle delay once no job is
- * watched and no submission is pending. Closes for good with the client's transport.
+ * loop per watched job (on the core wait engine, sharing one `Limiter`), the watchers. It owns the
+ * socket's lifecycle: opened lazily, reconnected, `ready()` for a submission, kept open while a
+ * job is watched or a submission is pending (`retain()`), polled for while down, and closed after
+ * `idleCloseMs` once neither is left. Closes for good with the client's transport.
  *
  * @example
  * ```ts
@@ -57,19 +65,29 @@ export type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'
  * const watcher = hub.watch(promptId, {}, epoch);
  * ```
  */
-export class WatchHub extends SocketLink {
-  readonly stats: WatcherStats;
+export class WatchHub {
+  readonly stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 };
   readonly #options: WatchHubOptions;
+  /** Where the socket's frames go; it keeps the epoch the hub moves. */
+  readonly #router: JobRouter;
   readonly #polls: PollShared;
   readonly #tracks = new Map<string, Track>();
+  /** Callers of `ready()` waiting for the socket: each is told once, then forgets its abort listener. */
+  readonly #waiters = new Set<(outcome: { epoch: number } | { error: unknown }) => void>();
+  #socket: ReconnectingSocket | undefined;
+  #state: State = 'idle';
+  #redactedUrl = '';
+  /** Set once the server refused the credential, until the next attempt: one new error per call (each names its own job). */
+  #refused: (() => AuthenticationError) | undefined;
+  /** Submissions in flight (`retain()`): each keeps the socket open until released, once. */
+  readonly #leases = new Set<symbol>();
+  #idle: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: WatchHubOptions) {
-    const stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 };
-    super({ ...options, router: new JobRouter({ hold: options.policy.hold, stats }) });
-    this.stats = stats;
     this.#options = options;
+    this.#router = new JobRouter({ hold: options.policy.hold, stats: this.stats });
     const { concurrency } = options.policy.poll;
-    this.#polls = { reader: options.reader, stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), socket: this, schedule: new PollSchedule(), random: options.random };
+    this.#polls = { reader: options.reader, stats: this.stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), socket: this, schedule: new PollSchedule() };
     options.http.closed.addEventListener('abort', () => this.#close(), { once: true });
   }
 
@@ -82,19 +100,19 @@ export class WatchHub extends SocketLink {
    */
   watch(promptId: string, options: WatchSettings, since?: number): JobWatcher {
     this.#options.http.throwIfClosed();
-    this.ensure();
+    this.#ensure();
     const track = this.#tracks.get(promptId) ?? this.#follow(promptId, options.poll);
     if (options.outputNodes) track.outputNodes ??= new Set(options.outputNodes);
     const watcher = control.open(promptId, options, options.waitTimeout ?? this.#options.policy.waitTimeout, track);
     track.watchers = [...track.watchers, watcher];
-    if (options.nodes) track.setNodes(options.nodes);
-    if (since === undefined || since !== this.router.epoch || this.state !== 'open') {
-      if (since !== undefined) this.router.markGap(promptId);
+    if (options.nodes && track.setNodes(options.nodes)) track.progressChanged();
+    if (since === undefined || since !== this.#router.epoch || this.state !== 'open') {
+      if (since !== undefined) this.#router.markGap(promptId);
       track.poll.readWhenReady();
     }
-    if (this.refused) control.fail(watcher, withSubmitted(this.refused(), { kind: 'job', promptId }));
+    if (this.#refused) control.fail(watcher, withSubmitted(this.#refused(), { kind: 'job', promptId }));
     // Held messages go out after the caller attached its listeners (same tick, before any frame).
-    queueMicrotask(() => this.router.drain(promptId));
+    queueMicrotask(() => this.#router.drain(promptId));
     return watcher;
   }
 
@@ -143,7 +161,7 @@ export class WatchHub extends SocketLink {
         outputsComplete = false;
       }
     }
-    if (end.status === 'completed') track.completed();
+    if (end.status === 'completed' && track.complete()) track.progressChanged();
     const result = { promptId: track.promptId, ...end, outputs, outputsComplete };
     for (const watcher of track.watchers) control.finish(watcher, result);
     this.maybeIdle();
@@ -166,15 +184,104 @@ export class WatchHub extends SocketLink {
   retire(track: Track): void {
     track.settling = true;
     track.poll.stop();
-    this.router.unfollow(track.promptId);
+    this.#router.unfollow(track.promptId);
     if (this.#tracks.get(track.promptId) === track) this.#tracks.delete(track.promptId);
   }
 
-  protected override get busy(): boolean {
-    return this.#tracks.size > 0;
+  /** The socket state: `open`, `down` (polling while reconnecting), `connecting` or `idle`. */
+  get state(): State {
+    return this.#state;
   }
 
-  protected override opened(reconnected: boolean): void {
+  /**
+   * Opens the socket if needed and resolves once it is open, or has failed (jobs are then
+   * polled), with the router's epoch. Rejects when the server refused the credential, or with
+   * the `ClientClosedError` once the client is closed.
+   */
+  ready(signal?: AbortSignal): Promise<number> {
+    const closed = this.#options.http.closed;
+    if (closed.aborted) return Promise.reject(closed.reason);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    this.#ensure();
+    if (this.#refused) return Promise.reject(this.#refused());
+    if (this.#state === 'open' || this.#state === 'down') return Promise.resolve(this.#router.epoch);
+    return new Promise<number>((resolve, reject) => {
+      const waiter = (outcome: { epoch: number } | { error: unknown }) => {
+        this.#waiters.delete(waiter);
+        forget();
+        if ('epoch' in outcome) resolve(outcome.epoch);
+        else reject(outcome.error);
+      };
+      const forget = onAbort(signal, () => {
+        waiter({ error: signal?.reason });
+        this.maybeIdle();
+      });
+      this.#waiters.add(waiter);
+    });
+  }
+
+  /** Keeps the socket open (a submission is in flight); call the returned function when done. */
+  retain(): () => void {
+    const lease = Symbol('lease');
+    this.#leases.add(lease);
+    this.#cancelIdle();
+    return () => {
+      if (this.#leases.delete(lease)) this.maybeIdle();
+    };
+  }
+
+  /** Closes the socket after `idleCloseMs` once no job is watched and nothing waits for it. */
+  maybeIdle(): void {
+    if (this.#idle || this.#state === 'idle' || this.#tracks.size > 0 || this.#leases.size > 0 || this.#waiters.size > 0) return;
+    // A delay nobody awaits, cancelled by the next watch: a timer (no promise to settle).
+    this.#idle = setTimer(() => {
+      this.#idle = undefined;
+      this.#shutdown();
+    }, this.#options.policy.socket.idleCloseMs);
+  }
+
+  /** Opens the socket unless it is open, opening or polled for; cancels a pending idle close. */
+  #ensure(): void {
+    this.#cancelIdle();
+    // Only an idle hub has no socket: `idle` is set where the socket goes, `connecting` where it comes.
+    if (this.#state !== 'idle' || this.#options.http.closed.aborted) return;
+    this.#refused = undefined;
+    const WebSocket = this.#options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+    // No WebSocket in this runtime: poll only.
+    if (!WebSocket) return this.#setState('down');
+    this.#state = 'connecting';
+    const { http, clientId, policy } = this.#options;
+    this.#socket = new ReconnectingSocket({
+      url: async () => {
+        const token = await http.credential();
+        const built = socketUrl(http.baseUrl, clientId, token);
+        this.#redactedUrl = built.redacted;
+        return built.url;
+      },
+      WebSocket,
+      policy: policy.socket,
+      handlers: {
+        onOpen: () => this.#onOpen(),
+        // Every secret the client was given (the key in the socket URL, a partner key a submission
+        // carried) is scrubbed from the frames, should the server echo one (a traceback, `extra_data`).
+        onText: (text) => this.#router.handleText(http.scrub(text)),
+        onBinary: (bytes) => this.#router.handleBinary(bytes, (text) => http.scrub(text)),
+        onDown: () => this.#onDown(),
+        onRefused: (down) => this.#onRefused(down),
+      },
+    });
+    this.#socket.start();
+  }
+
+  /** The socket is open, or down (jobs are polled): the callers of `ready()` go on. */
+  #setState(state: 'open' | 'down'): void {
+    this.#state = state;
+    for (const waiter of [...this.#waiters]) waiter({ epoch: this.#router.epoch });
+  }
+
+  #onOpen(): void {
+    const reconnected = this.#state === 'down';
+    this.#setState('open');
     this.stats.connections++;
     for (const track of this.#tracks.values()) {
       // A relay forgets a browser's subscriptions with its socket: ask again on every connection.
@@ -185,18 +292,45 @@ export class WatchHub extends SocketLink {
     }
   }
 
-  protected override wentDown(): void {
+  #onDown(): void {
+    // Failed reconnect attempts while already down keep the poll schedule (and its backoff).
+    if (this.#state === 'down') return;
+    if (this.#state === 'open') this.#router.disconnected();
+    this.#setState('down');
     for (const track of this.#tracks.values()) track.poll.readNow();
   }
 
-  protected override credentialRefused(refused: Refusal): void {
+  #onRefused(down: SocketDown): void {
+    const reason = this.#options.http.scrub(down.reason);
+    const url = this.#redactedUrl;
+    const message = `The WebSocket refused the credential (close code ${down.code}${reason ? `: ${reason}` : ''})`;
+    const refused = () => new AuthenticationError({ status: 401, method: 'GET', url, body: { message } });
+    this.#refused = refused;
+    this.#socket = undefined;
+    this.#state = 'idle';
+    for (const waiter of [...this.#waiters]) waiter({ error: refused() });
     this.failAll(refused);
+  }
+
+  #cancelIdle(): void {
+    clearTimeout(this.#idle);
+    this.#idle = undefined;
+  }
+
+  #shutdown(): void {
+    if (this.#socket) {
+      this.#socket.stop();
+      this.#socket = undefined;
+      // Messages sent while closed are lost: runs that straddle this are not "whole".
+      this.#router.disconnected();
+    }
+    this.#state = 'idle';
   }
 
   #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {
     // Shared by every job watched without a backoff of its own.
     const policy: PollPolicy = backoff ? { ...this.#options.policy.poll, ...defined(backoff) } : this.#options.policy.poll;
-    const track = new Track(this, promptId, this.router, this.#polls, policy);
+    const track = new Track(this, promptId, this.#router, this.#polls, policy);
     this.#tracks.set(promptId, track);
     track.poll.replan(); // the loop's first plan
     this.#subscribe(promptId);
@@ -206,13 +340,16 @@ export class WatchHub extends SocketLink {
   /** A relay passes a job's messages once asked with its token (docs/browser.md); the cloud has no such step. */
   #subscribe(promptId: string): void {
     const subscription = this.#options.tokens?.subscription(promptId);
-    if (subscription) this.send(subscription);
+    if (subscription) this.#socket?.send(subscription);
   }
 
+  /** Stops for good (the client closed): waiters reject, the socket and timers go, every watcher fails. */
   #close(): void {
     const reason: unknown = this.#options.http.closed.reason;
-    this.close(reason);
-    this.router.clear();
+    this.#cancelIdle();
+    this.#shutdown();
+    for (const waiter of [...this.#waiters]) waiter({ error: reason });
+    this.#router.clear();
     this.failAll((track) => new WatcherClosedError(track.promptId, reason));
   }
 }
@@ -224,7 +361,8 @@ export class WatchHub extends SocketLink {
  * - `seen` (outputs, start seen, gap, last activity): the router, from messages;
  * - the poll state (when the next status read is due, failures, backoff): the job's own
  *   `JobPoll` loop, inside the core wait engine;
- * - the lifecycle (`watchers`, `settling`, when the loop starts and stops): the hub.
+ * - the lifecycle (`watchers`, `settling`, when the loop starts and stops): the hub;
+ * - the job's overall progress: the track itself, a `ProgressTracker` fed by every event of the job.
  *
  * @example
  * ```ts
@@ -232,8 +370,7 @@ export class WatchHub extends SocketLink {
  * track.poll.replan();
  * ```
  */
-export class Track implements RouteTarget, PollTarget, WatchedJob {
-  readonly promptId: string;
+export class Track extends ProgressTracker implements RouteTarget, PollTarget, WatchedJob {
   /** What the messages told (the router's record of this job). */
   readonly seen: Readonly<Seen>;
   /** The job's poll loop. */
@@ -248,37 +385,20 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
   /** The output nodes of the submitted workflow, when the watch named them (written by the hub). */
   outputNodes: ReadonlySet<string> | undefined;
   readonly #hub: WatchHub;
-  /** The job's overall progress, fed by every event of the job (made at the first). */
-  #tracker: ProgressTracker | undefined;
 
   constructor(hub: WatchHub, promptId: string, router: JobRouter, polls: PollShared, policy: PollPolicy) {
+    super(promptId);
     this.#hub = hub;
-    this.promptId = promptId;
     this.seen = router.follow(promptId, this);
     this.poll = new JobPoll(polls, policy, this);
-  }
-
-  /** The job's overall progress now (`watcher.progress`). */
-  get progress(): JobProgress {
-    return this.#progress().snapshot;
   }
 
   /** One message of this job, for every watcher; then the overall progress when it changed. */
   event(event: WatchEvent): void {
     // Updated first: listeners of the message read `watcher.progress` as of that message.
-    const changed = this.#progress().update(event);
+    const changed = this.update(event);
     for (const watcher of this.watchers) control.deliver(watcher, event);
-    if (changed) this.#progressChanged();
-  }
-
-  /** The workflow's node ids are known (the first watch that names them). */
-  setNodes(ids: readonly string[]): void {
-    if (this.#progress().setNodes(ids)) this.#progressChanged();
-  }
-
-  /** The job completed, however that was learned: its progress reaches 1. */
-  completed(): void {
-    if (this.#progress().complete()) this.#progressChanged();
+    if (changed) this.progressChanged();
   }
 
   /** The socket told the end of the run. */
@@ -315,11 +435,8 @@ export class Track implements RouteTarget, PollTarget, WatchedJob {
     this.#hub.maybeIdle();
   }
 
-  #progress(): ProgressTracker {
-    return (this.#tracker ??= new ProgressTracker(this.promptId));
-  }
-
-  #progressChanged(): void {
+  /** The job's overall progress changed: a `job_progress` event for the watchers that take it. */
+  progressChanged(): void {
     let event: WatchEvent | undefined;
     for (const watcher of this.watchers) {
       // Built only for a watcher that takes it: most listen to `progress` and never read `job_progress`.

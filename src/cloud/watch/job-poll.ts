@@ -4,7 +4,6 @@ import type { Absence, JobReader } from '../shared/job-reader.js';
 import type { JobStatusInfo } from '../shared/types.js';
 import type { WatcherStats } from './events.js';
 import type { Seen } from './router.js';
-import type { SocketLink } from './socket.js';
 
 /**
  * What the poll loops of one client share: its job reader, socket, counters, the bound on reads
@@ -21,11 +20,10 @@ export interface PollShared {
   stats: WatcherStats;
   /** Bounds the reads in flight: one slow answer holds one slot. */
   limiter: Limiter;
-  /** The client's socket: its state decides when a read is due. */
-  socket: SocketLink;
+  /** The client's socket (the hub): its state decides when a read is due. */
+  socket: { readonly state: string };
   schedule: PollSchedule;
   gate: ReadGate;
-  random?: (() => number) | undefined;
 }
 
 /**
@@ -137,7 +135,7 @@ export class JobPoll {
     this.#downSince ??= this.#reads;
     const step = this.#reads - this.#downSince + 1;
     if (this.#drawn?.reads !== this.#reads || this.#drawn.step !== step) {
-      this.#drawn = { reads: this.#reads, step, delay: backoffDelay(step, policy, this.#shared.random) };
+      this.#drawn = { reads: this.#reads, step, delay: backoffDelay(step, policy) };
     }
     return this.#lastReadAt + this.#drawn.delay;
   }
@@ -154,7 +152,7 @@ export class JobPoll {
 
   /** One read on the core wait engine, with its retries, until a successful reading or the end. */
   async #read(): Promise<void> {
-    const { reader, stats, limiter, random, schedule, gate } = this.#shared;
+    const { reader, stats, limiter, schedule, gate } = this.#shared;
     const { promptId } = this.#target;
     schedule.remove(this);
     this.#urgent = false;
@@ -174,7 +172,7 @@ export class JobPoll {
     const grace = this.#reads === 0 ? Math.max(0, this.#policy.notFoundGraceMs - (Date.now() - this.#startedAt)) : 0;
     let found: PollReading<JobStatusInfo> | undefined;
     try {
-      const readings = poll({ describe: `job ${promptId}`, read, backoff: this.#policy, signal: reading.stop.signal, notFoundGraceMs: grace, limiter, waker: reading.waker, random });
+      const readings = poll({ describe: `job ${promptId}`, read, backoff: this.#policy, signal: reading.stop.signal, notFoundGraceMs: grace, limiter, waker: reading.waker });
       for await (const each of readings) {
         found = each;
         break;

@@ -307,17 +307,15 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
     this.#settle({ result: full });
     this.emit('result', full);
     if (full.status !== 'completed') this.emit('error', new JobFailedError(full as JobResult & { status: 'failed' | 'cancelled' }));
-    if (this.#queues) for (const queue of this.#queues) queue.end();
   }
 
   #fail(error: unknown): void {
     if (this.#outcome) return;
     this.#settle({ error });
     this.emit('error', error instanceof Error ? error : new Error(String(error)));
-    if (this.#queues) for (const queue of this.#queues) queue.end(error);
   }
 
-  /** Settles once: the deadline and the abort listener go, the job is released, `result()` settles. */
+  /** Settles once: the deadline and the abort listener go, the job is released, `result()` and the iterations settle. */
   #settle(outcome: { result: JobResult } | { error: unknown }): void {
     this.#outcome = outcome;
     clearTimeout(this.#timer);
@@ -327,6 +325,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
     if ('result' in outcome) this.#resolve?.(outcome.result);
     else this.#reject?.(outcome.error);
     this.#resolve = this.#reject = undefined;
+    if (this.#queues) for (const queue of this.#queues) queue.end('error' in outcome ? outcome.error : undefined);
   }
 
   /**

@@ -2,18 +2,19 @@ import type { JobProgress, WatchEvent } from './events.js';
 
 /**
  * Follows how far along a whole job is from its events: nodes done (run, or served from cache),
- * the node running and its share, over the nodes of the workflow when they are known. One per
- * watched job; every watcher of the job reads the same snapshots.
+ * the node running and its share, over the nodes of the workflow when they are known. The hub's
+ * `Track` of each watched job is one; every watcher of the job reads the same snapshots.
  *
  * @example
  * ```ts
  * const progress = new ProgressTracker('p1');
  * progress.setNodes(Object.keys(workflow));
- * if (progress.update(event)) console.log(progress.snapshot.fraction);
+ * if (progress.update(event)) console.log(progress.progress.fraction);
  * ```
  */
 export class ProgressTracker {
-  readonly #promptId: string;
+  /** The id of the job. */
+  readonly promptId: string;
   // Made at the first node done or cached: a job mostly sends `progress` before either.
   #done: Set<string> | undefined;
   #cached: Set<string> | undefined;
@@ -32,13 +33,13 @@ export class ProgressTracker {
   #snapshot: JobProgress | undefined;
 
   constructor(promptId: string) {
-    this.#promptId = promptId;
+    this.promptId = promptId;
   }
 
   /** The latest overall progress (a new frozen object after every change). */
-  get snapshot(): JobProgress {
+  get progress(): JobProgress {
     this.#snapshot ??= Object.freeze({
-      promptId: this.#promptId,
+      promptId: this.promptId,
       done: this.#reportedDone,
       cached: this.#reportedCached,
       total: this.#reportedTotal,
@@ -74,16 +75,14 @@ export class ProgressTracker {
         if (event.data.node !== undefined && event.data.node !== null) this.#start(String(event.data.node));
         const { value, max } = event.data;
         // A node reports `value` of `max` steps; anything else leaves its share as it was.
-        if (typeof value === 'number' && typeof max === 'number' && Number.isFinite(value) && Number.isFinite(max) && max > 0) this.#share = Math.min(1, Math.max(0, value / max));
+        if (Number.isFinite(value) && Number.isFinite(max) && max > 0) this.#share = Math.min(1, Math.max(0, value / max));
         break;
       }
       case 'executed':
         this.#finishNode(String(event.data.node));
         break;
       case 'execution_success':
-        this.#finishRunning();
-        this.#finished = true;
-        break;
+        return this.complete();
       default:
         // `execution_start` and the others change nothing this tracker reports.
         return false;
@@ -91,7 +90,7 @@ export class ProgressTracker {
     return this.#refresh();
   }
 
-  /** The job completed (learned by polling, maybe without any message): every node counts as done. */
+  /** The job completed (its `execution_success`, or learned by polling without any message): every node counts as done. */
   complete(): boolean {
     this.#finishRunning();
     this.#finished = true;

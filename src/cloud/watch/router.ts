@@ -2,7 +2,7 @@ import type { HoldPolicy } from '../shared/defaults.js';
 import { mergeOutput, wireMap } from '../shared/outputs.js';
 import type { JobErrorInfo, NodeOutput } from '../shared/types.js';
 import { PROMPT_MESSAGE_TYPES, type ExecutionErrorData, type PreviewData, type TextData, type WatchEvent, type WatcherStats } from './events.js';
-import { HoldBuffer } from '../../core/index.js';
+import { HoldBuffer, isRecord } from '../../core/index.js';
 
 /**
  * What the socket's messages told about one job. The router is its only writer; everyone else
@@ -251,10 +251,6 @@ function endOf(type: string, data: Record<string, unknown>, wholeRun: boolean): 
     default:
       return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The fields the SDK reads must have their documented types, or the message is ignored. */

@@ -1,10 +1,9 @@
-import { AuthenticationError, backoffDelay, callSafely, onAbort, redactUrl, setTimer, sleep, type HttpClient } from '../../core/index.js';
+import { backoffDelay, callSafely, redactUrl, setTimer, sleep } from '../../core/index.js';
 import type { SocketPolicy } from '../shared/defaults.js';
-import type { JobRouter } from './router.js';
 
-// The client's one socket, in two parts: `ReconnectingSocket` (one reconnecting WebSocket, also
-// used by the relay, graphcloud/server) and `SocketLink` (its lifecycle for the watcher: opened
-// lazily, `ready()` for a submission, kept open while jobs are watched, closed when idle).
+// The client's one socket: `ReconnectingSocket`, one reconnecting WebSocket, also used by the relay
+// (graphcloud/server); its lifecycle for the watcher (opened lazily, `ready()` for a submission,
+// kept open while jobs are watched, closed when idle) is the hub's (hub.ts).
 
 /**
  * The part of the WebSocket API the watcher uses: the global `WebSocket` (Node 22+, browsers,
@@ -67,7 +66,8 @@ export interface SocketDown {
  * ```
  */
 export interface SocketHandlers {
-  onOpen(reconnected: boolean): void;
+  /** A connection opened (the owner tells a reconnection by its own state). */
+  onOpen(): void;
   onText(text: string): void;
   onBinary(bytes: Uint8Array<ArrayBuffer>): void;
   onDown(down: SocketDown): void;
@@ -109,7 +109,6 @@ export class ReconnectingSocket {
   readonly #options: ReconnectingSocketOptions;
   #controller: AbortController | undefined;
   #current: WebSocketLike | undefined;
-  #opens = 0;
 
   constructor(options: ReconnectingSocketOptions) {
     this.#options = options;
@@ -191,11 +190,9 @@ export class ReconnectingSocket {
       socket.addEventListener('open', () => {
         if (settled) return;
         openedAt = Date.now();
-        const reconnected = this.#opens > 0;
-        this.#opens += 1;
         // Ask for type-4 previews, which name their prompt and node (docs/wire-protocol.md#cloud-binary-frames).
         callSafely(() => socket.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } })));
-        callSafely(() => handlers.onOpen(reconnected));
+        callSafely(() => handlers.onOpen());
       });
       socket.addEventListener('message', (event: { data: unknown }) => {
         if (settled) return;
@@ -244,231 +241,4 @@ export function socketUrl(baseUrl: string, clientId: string, token: string | und
   url.searchParams.set('clientId', clientId);
   if (token) url.searchParams.set('token', token);
   return { url: url.toString(), redacted: redactUrl(url) };
-}
-
-/**
- * The error a refused credential gives, one new instance per call (per job: each names its own).
- *
- * @example
- * ```ts
- * const refused: Refusal = () => new AuthenticationError({ ... });
- * ```
- */
-export type Refusal = () => AuthenticationError;
-
-/**
- * What a `SocketLink` needs: the client's transport and id, its socket policy, and the router its
- * frames go to.
- *
- * @example
- * ```ts
- * const options: SocketLinkOptions = { http, clientId, WebSocket: undefined, policy, router };
- * ```
- */
-export interface SocketLinkOptions {
-  /** The client's transport: its credential (the socket's `token`) and its `closed` signal. */
-  http: HttpClient;
-  clientId: string;
-  /** The socket constructor; the runtime's global one when `undefined`, polling only without either. */
-  WebSocket: WebSocketConstructor | undefined;
-  /** The watcher's policies: the socket's is read here. */
-  policy: { socket: SocketPolicy };
-  router: JobRouter;
-  random?: (() => number) | undefined;
-}
-
-type State = 'idle' | 'connecting' | 'open' | 'down';
-
-/**
- * The lifecycle of a client's one shared socket: opened lazily, reconnected, `ready()` for a
- * submission, kept open while a job is watched or a submission is pending (`retain()`), and
- * closed after `idleCloseMs` once neither is left. It owns the socket state and the epoch moves.
- * The watcher's hub extends it: the link tells it, by the methods it overrides, when the socket
- * opened, went down or was refused, and asks it whether a job keeps the socket busy.
- *
- * @example
- * ```ts
- * class Hub extends SocketLink { ... }
- * const epoch = await hub.ready();
- * ```
- */
-export abstract class SocketLink {
-  readonly #options: SocketLinkOptions;
-  /** Where the socket's frames go; it keeps the epoch the link moves. */
-  protected readonly router: JobRouter;
-  /** Callers of `ready()` waiting for the socket: each is told once, then forgets its abort listener. */
-  readonly #waiters = new Set<(outcome: { epoch: number } | { error: unknown }) => void>();
-  #socket: ReconnectingSocket | undefined;
-  #state: State = 'idle';
-  #redactedUrl = '';
-  /** Set once the server refused the credential, until the next attempt. */
-  protected refused: Refusal | undefined;
-  #leases = 0;
-  #idle: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(options: SocketLinkOptions) {
-    this.#options = options;
-    this.router = options.router;
-  }
-
-  /** True while a job is watched: the socket stays open. */
-  protected abstract get busy(): boolean;
-  /** The socket opened; `reconnected` after an outage (messages may have been lost). */
-  protected abstract opened(reconnected: boolean): void;
-  /** The socket went down (polling takes over while it reconnects). */
-  protected abstract wentDown(): void;
-  /** The server refused the credential: no more attempts. */
-  protected abstract credentialRefused(refusal: Refusal): void;
-
-  /** The socket state: `open`, `down` (polling while reconnecting), `connecting` or `idle`. */
-  get state(): State {
-    return this.#state;
-  }
-
-  /**
-   * Opens the socket if needed and resolves once it is open, or has failed (jobs are then
-   * polled), with the router's epoch. Rejects when the server refused the credential, or with
-   * the `ClientClosedError` once the client is closed.
-   */
-  ready(signal?: AbortSignal): Promise<number> {
-    const closed = this.#options.http.closed;
-    if (closed.aborted) return Promise.reject(closed.reason);
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    this.ensure();
-    if (this.refused) return Promise.reject(this.refused());
-    if (this.#state === 'open' || this.#state === 'down') return Promise.resolve(this.router.epoch);
-    return new Promise<number>((resolve, reject) => {
-      const waiter = (outcome: { epoch: number } | { error: unknown }) => {
-        this.#waiters.delete(waiter);
-        forget();
-        if ('epoch' in outcome) resolve(outcome.epoch);
-        else reject(outcome.error);
-      };
-      const forget = onAbort(signal, () => {
-        waiter({ error: signal?.reason });
-        this.maybeIdle();
-      });
-      this.#waiters.add(waiter);
-    });
-  }
-
-  /** Keeps the socket open (a submission is in flight); call the returned function when done. */
-  retain(): () => void {
-    this.#leases++;
-    this.#cancelIdle();
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#leases--;
-      this.maybeIdle();
-    };
-  }
-
-  /** Opens the socket unless it is open, opening or polled for; cancels a pending idle close. */
-  ensure(): void {
-    this.#cancelIdle();
-    // Only an idle link has no socket: `idle` is set where the socket goes, `connecting` where it comes.
-    if (this.#state !== 'idle' || this.#options.http.closed.aborted) return;
-    this.refused = undefined;
-    const WebSocket = this.#options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-    if (!WebSocket) {
-      // No WebSocket in this runtime: poll only.
-      this.#setState('down');
-      return;
-    }
-    this.#state = 'connecting';
-    const { http, clientId, policy, random } = this.#options;
-    this.#socket = new ReconnectingSocket({
-      url: async () => {
-        const token = await http.credential();
-        const built = socketUrl(http.baseUrl, clientId, token);
-        this.#redactedUrl = built.redacted;
-        return built.url;
-      },
-      WebSocket,
-      policy: policy.socket,
-      random,
-      handlers: {
-        onOpen: () => this.#onOpen(),
-        // Every secret the client was given (the key in the socket URL, a partner key a submission
-        // carried) is scrubbed from the frames, should the server echo one (a traceback, `extra_data`).
-        onText: (text) => this.router.handleText(http.scrub(text)),
-        onBinary: (bytes) => this.router.handleBinary(bytes, (text) => http.scrub(text)),
-        onDown: () => this.#onDown(),
-        onRefused: (down) => this.#onRefused(down),
-      },
-    });
-    this.#socket.start();
-  }
-
-  /** Sends a text message on the socket when it is open (a relay subscription); dropped otherwise. */
-  send(text: string): void {
-    this.#socket?.send(text);
-  }
-
-  /** Closes the socket after `idleCloseMs` once no job is watched and nothing waits for it. */
-  maybeIdle(): void {
-    if (this.#idle || this.busy || this.#leases > 0 || this.#waiters.size > 0) return;
-    if (this.#state === 'idle') return;
-    // A delay nobody awaits, cancelled by the next watch: a timer (no promise to settle).
-    this.#idle = setTimer(() => {
-      this.#idle = undefined;
-      this.#shutdown();
-    }, this.#options.policy.socket.idleCloseMs);
-  }
-
-  /** Stops for good (the client closed): waiters reject with `reason`, the socket and timers go. */
-  close(reason: unknown): void {
-    this.#cancelIdle();
-    this.#shutdown();
-    for (const waiter of [...this.#waiters]) waiter({ error: reason });
-  }
-
-  /** The socket is open, or down (jobs are polled): the callers of `ready()` go on. */
-  #setState(state: 'open' | 'down'): void {
-    this.#state = state;
-    for (const waiter of [...this.#waiters]) waiter({ epoch: this.router.epoch });
-  }
-
-  #onOpen(): void {
-    const reconnected = this.#state === 'down';
-    this.#setState('open');
-    this.opened(reconnected);
-  }
-
-  #onDown(): void {
-    // Failed reconnect attempts while already down keep the poll schedule (and its backoff).
-    if (this.#state === 'down') return;
-    if (this.#state === 'open') this.router.disconnected();
-    this.#setState('down');
-    this.wentDown();
-  }
-
-  #onRefused(raw: SocketDown): void {
-    const down = { ...raw, reason: this.#options.http.scrub(raw.reason) };
-    const url = this.#redactedUrl;
-    const message = `The WebSocket refused the credential (close code ${down.code}${down.reason ? `: ${down.reason}` : ''})`;
-    const refused: Refusal = () => new AuthenticationError({ status: 401, method: 'GET', url, body: { message } });
-    this.refused = refused;
-    this.#socket = undefined;
-    this.#state = 'idle';
-    for (const waiter of [...this.#waiters]) waiter({ error: refused() });
-    this.credentialRefused(refused);
-  }
-
-  #cancelIdle(): void {
-    clearTimeout(this.#idle);
-    this.#idle = undefined;
-  }
-
-  #shutdown(): void {
-    if (this.#socket) {
-      this.#socket.stop();
-      this.#socket = undefined;
-      // Messages sent while closed are lost: runs that straddle this are not "whole".
-      this.router.disconnected();
-    }
-    this.#state = 'idle';
-  }
 }

@@ -40,14 +40,15 @@ export interface StreamedForm {
  * ```
  */
 export async function streamForm(formOf: (file: Blob) => FormData, file: OpenedFile, type: string): Promise<StreamedForm> {
-  const marker = new TextEncoder().encode(`graphcloud-file-${crypto.randomUUID()}`);
+  const marker = `graphcloud-file-${crypto.randomUUID()}`;
   const encoded = new Response(formOf(new Blob([marker], { type })));
   const headers: Record<string, string> = { 'content-type': encoded.headers.get('content-type') ?? '' };
   const bytes = new Uint8Array(await encoded.arrayBuffer());
-  const at = indexOf(bytes, marker);
+  // latin1 (windows-1252) decodes each byte to one code unit: the ASCII marker's index is its byte offset.
+  const at = new TextDecoder('latin1').decode(bytes).indexOf(marker);
   if (at === -1) throw new GraphcloudError('The runtime\'s multipart encoder did not keep the file\'s bytes as they are; pass the file as a Blob instead of a path');
   const before = bytes.subarray(0, at);
-  const after = bytes.subarray(at + marker.byteLength);
+  const after = bytes.subarray(at + marker.length);
   headers['content-length'] = String(before.byteLength + file.size + after.byteLength);
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   const body = new ReadableStream<Uint8Array>(
@@ -74,10 +75,3 @@ export async function streamForm(formOf: (file: Blob) => FormData, file: OpenedF
   return { body, headers };
 }
 
-function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
-  search: for (let i = 0; i + needle.byteLength <= haystack.byteLength; i++) {
-    for (let j = 0; j < needle.byteLength; j++) if (haystack[i + j] !== needle[j]) continue search;
-    return i;
-  }
-  return -1;
-}

@@ -8,7 +8,7 @@ import type { JobReader } from './shared/job-reader.js';
 import { AnyObjectSchema, PromptResponseSchema, toNodeErrors, type RelayTokens } from './shared/wire.js';
 import type { SubmitResult, Workflow } from './shared/types.js';
 import { readObjectInfo } from './workflow/node-definitions.js';
-import { checkWorkflowShape, describeWorkflowFormat, isUiWorkflow, splitIssues, validateWorkflow, type ObjectInfo } from './workflow/validate.js';
+import { describeWorkflowFormat, isUiWorkflow, splitIssues, validateWorkflow, type ObjectInfo } from './workflow/validate.js';
 import { WorkflowConversionError } from './workflow/errors.js';
 import type { UiWorkflow } from './workflow/types.js';
 
@@ -64,7 +64,15 @@ export const SUBMIT_RULES: OptionRules = Object.freeze({ ...REQUEST_RULES, valid
 export function checkWorkflowArgument(check: Checker, workflow: unknown): void {
   if (isUiWorkflow(workflow)) return;
   const shape = new Checker();
-  checkWorkflowShape(shape, workflow);
+  const nodes = isPlainObject(workflow) ? Object.entries(workflow) : [];
+  if (nodes.length === 0) shape.fail('workflow', 'an API-format workflow with at least one node ({"<nodeId>": {class_type, inputs}})', workflow);
+  // Every node has the shape the server needs, whether or not `validate` checks it further: a node
+  // of `null` must never be sent (and paid for).
+  for (const [nodeId, node] of nodes) {
+    if (!isPlainObject(node) || typeof node.class_type !== 'string' || node.class_type === '' || !isPlainObject(node.inputs)) {
+      shape.fail(`workflow["${nodeId}"]`, 'a node {class_type: string, inputs: object}', node);
+    }
+  }
   if (shape.issues.length === 0) return;
   const { hint } = describeWorkflowFormat(workflow);
   const specific = isPlainObject(workflow) && ('nodes' in workflow || 'prompt' in workflow);

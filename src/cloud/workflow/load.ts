@@ -90,17 +90,15 @@ function loadSubgraphs(context: LoadContext, definitions: unknown[], rootNodes: 
     // A group node's inner ids are their indexes in its definition, `outer:index` in the prompt.
     for (const node of (raw as Record<symbol, unknown>)[GROUP_DEFINITION] === true ? [] : nodes) {
       if (typeof node.id !== 'number') continue;
-      if (used.has(node.id)) {
-        let next = context.state.lastNodeId + 1;
-        while (used.has(next)) next++;
-        context.state.lastNodeId = next;
-        remap.set(node.id, next);
-        node.id = next;
-        used.add(next);
-      } else {
-        used.add(node.id);
-        if (node.id > context.state.lastNodeId) context.state.lastNodeId = node.id;
+      let id = node.id;
+      if (used.has(id)) {
+        id = context.state.lastNodeId + 1;
+        while (used.has(id)) id++;
+        remap.set(node.id, id);
+        node.id = id;
       }
+      used.add(id);
+      context.state.lastNodeId = Math.max(context.state.lastNodeId, id);
     }
     for (const link of links) {
       link.origin_id = remap.get(link.origin_id) ?? link.origin_id;

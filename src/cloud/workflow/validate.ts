@@ -1,7 +1,7 @@
 // Checking a workflow before it is sent: which of the two formats it is in (a caller who passes a
-// file saved from the web UI gets one clear hint instead of one validation issue per key), the
-// shape every submission needs, and its nodes against the server's definitions.
-import { isPlainObject, isRecord, own, type Checker } from '../../core/index.js';
+// file saved from the web UI gets one clear hint instead of one validation issue per key), and its
+// nodes against the server's definitions (the shape every submission needs is submit.ts's).
+import { isRecord, own } from '../../core/index.js';
 import { readNodeDefinition, type InputSpec, type ObjectInfo } from './node-definitions.js';
 import type { WorkflowIssue } from '../shared/errors.js';
 import type { Workflow, WorkflowNode } from '../shared/types.js';
@@ -142,33 +142,6 @@ export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, opt
     }
   }
   return issues;
-}
-
-/**
- * Records on `check` when `workflow` is not an API-format workflow with at least one node: the
- * shape every call that sends one needs (the node-level checks are `validateWorkflow`'s).
- *
- * @example
- * ```ts
- * const check = new Checker();
- * checkWorkflowShape(check, workflow);
- * check.throwIfInvalid('cloud.jobs.submit()');
- * ```
- */
-export function checkWorkflowShape(check: Checker, workflow: unknown): void {
-  if (isUiWorkflow(workflow)) {
-    check.fail('workflow', UI_FORMAT_ISSUE, '(a UI-format workflow)');
-  } else if (!isPlainObject(workflow) || Object.keys(workflow).length === 0) {
-    check.fail('workflow', 'an API-format workflow with at least one node ({"<nodeId>": {class_type, inputs}})', workflow);
-  } else {
-    // Every node has the shape the server needs, whether or not `validate` checks it further:
-    // a node of `null` must never be sent (and paid for).
-    for (const [nodeId, node] of Object.entries(workflow)) {
-      if (!isPlainObject(node) || typeof node.class_type !== 'string' || node.class_type === '' || !isPlainObject(node.inputs)) {
-        check.fail(`workflow["${nodeId}"]`, 'a node {class_type: string, inputs: object}', node);
-      }
-    }
-  }
 }
 
 const UI_FORMAT_ISSUE =

@@ -114,12 +114,12 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
   checkOptions(check, 'options', options, RUN_RULES);
   const targets = readUploads(check, isPlainObject(options) ? options.uploads : undefined);
   check.throwIfInvalid('cloud.runWorkflow()');
+  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId } = options ?? {};
   // An address naming no node fails before any request: at once for an API-format workflow, and
   // for a UI-format one whenever its file alone can tell (untitled nodes need the definitions).
-  if (!isUiWorkflow(input)) placeInputs(input, options?.inputs ?? {}, targets, undefined);
-  else checkUiAddresses(input, [...Object.keys(options?.inputs ?? {}), ...targets.map((target) => target.address)]);
+  if (!isUiWorkflow(input)) placeInputs(input, inputs, targets, undefined);
+  else checkUiAddresses(input, [...Object.keys(inputs), ...targets.map((target) => target.address)]);
   const { http, definitions, files, jobs, hub, submitter } = parts;
-  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId } = options ?? {};
   const request: RequestOptions = { signal, timeout, totalTimeout, retry, headers };
   throwIfAborted(signal);
   http.throwIfClosed();
@@ -173,18 +173,15 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
   } catch (error) {
     // Nobody waits for this job any more: stop paying for it (an abort, or the wait's deadline).
     const abandoned = (signal?.aborted === true && error === signal.reason) || (error instanceof TimeoutError && error.submitted !== undefined);
-    if (cancelOnAbort && abandoned && sent !== undefined && !http.closed.aborted) await cancelQuietly(jobs, sent, { timeout, headers });
+    if (cancelOnAbort && abandoned && sent !== undefined && !http.closed.aborted) {
+      // Without the caller's (aborted) signal, bounded in time; a failed cancel changes nothing.
+      const bound = CLOUD_DEFAULTS.cancelTimeoutMs;
+      await jobs.cancel(sent, { headers, timeout: Math.min(timeout ?? bound, bound), totalTimeout: bound }).catch(() => undefined);
+    }
     throw error;
   } finally {
     release();
   }
-}
-
-/** Cancels a job whose wait ended, without the caller's (aborted) signal, bounded in time; never throws. */
-async function cancelQuietly(jobs: JobsResource, promptId: string, request: RequestOptions): Promise<void> {
-  const totalTimeout = CLOUD_DEFAULTS.cancelTimeoutMs;
-  const timeout = request.timeout === undefined ? totalTimeout : Math.min(request.timeout, totalTimeout);
-  await jobs.cancel(promptId, { headers: request.headers, timeout, totalTimeout }).catch(() => undefined);
 }
 
 /** Downloads every output file, a few at a time; the first failure stops the others. */

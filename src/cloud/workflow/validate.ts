@@ -151,32 +151,25 @@ function isLink(value: unknown): value is [string | number, number] {
   return Array.isArray(value) && value.length === 2 && (typeof value[0] === 'string' || typeof value[0] === 'number') && Number.isInteger(value[1]);
 }
 
+// Literal types checked by their JavaScript type: [typeof, what the message asks for].
+const LITERALS: Readonly<Record<string, [string, string]>> = { BOOLEAN: ['boolean', 'true or false'], STRING: ['string', 'a string'] };
+
 function checkLiteral(spec: InputSpec, value: unknown): Pick<WorkflowIssue, 'code' | 'message'> | undefined {
   const [type, options] = spec;
   const list = Array.isArray(type) ? type : type === 'COMBO' ? options?.options : undefined;
   if (list) {
     return list.includes(value as never) ? undefined : { code: 'not_in_options', message: `one of: ${preview(list)}` };
   }
-  switch (type) {
-    case 'INT':
-    case 'FLOAT': {
-      const integer = type === 'INT';
-      if (typeof value !== 'number' || Number.isNaN(value) || (integer && !Number.isInteger(value))) return { code: 'wrong_type', message: integer ? 'an integer' : 'a number' };
-      const min = options?.min ?? undefined;
-      const max = options?.max ?? undefined;
-      if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
-        return { code: 'out_of_range', message: `${integer ? 'an integer' : 'a number'} from ${min ?? '-∞'} to ${max ?? '∞'}` };
-      }
-      return undefined;
-    }
-    case 'BOOLEAN':
-      return typeof value === 'boolean' ? undefined : { code: 'wrong_type', message: 'true or false' };
-    case 'STRING':
-      return typeof value === 'string' ? undefined : { code: 'wrong_type', message: 'a string' };
-    default:
-      // Connection types (IMAGE, MODEL...) and node-pack types: the server decides.
-      return undefined;
-  }
+  const kind = typeof type === 'string' ? own(LITERALS, type) : undefined;
+  if (kind) return typeof value === kind[0] ? undefined : { code: 'wrong_type', message: kind[1] };
+  // Connection types (IMAGE, MODEL...) and node-pack types: the server decides.
+  if (type !== 'INT' && type !== 'FLOAT') return undefined;
+  const number = type === 'INT' ? 'an integer' : 'a number';
+  if (typeof value !== 'number' || Number.isNaN(value) || (type === 'INT' && !Number.isInteger(value))) return { code: 'wrong_type', message: number };
+  const min = options?.min ?? undefined;
+  const max = options?.max ?? undefined;
+  if ((min !== undefined && value < min) || (max !== undefined && value > max)) return { code: 'out_of_range', message: `${number} from ${min ?? '-∞'} to ${max ?? '∞'}` };
+  return undefined;
 }
 
 function preview(list: readonly unknown[]): string {

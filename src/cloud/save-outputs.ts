@@ -117,18 +117,14 @@ async function writeFile(fs: NodeFs, path: string, body: Uint8Array | ReadableSt
     throw error;
   }
   let bytes = 0;
+  const write = async (chunk: Uint8Array) => {
+    await handle.write(chunk);
+    bytes += chunk.byteLength;
+  };
   try {
-    if (body instanceof Uint8Array) {
-      await handle.write(body);
-      bytes = body.byteLength;
-    } else if (body) {
-      // A failed write cancels the download with its error; a failed download rejects the pipe.
-      const write = async (chunk: Uint8Array) => {
-        await handle.write(chunk);
-        bytes += chunk.byteLength;
-      };
-      await body.pipeTo(new WritableStream({ write }));
-    }
+    if (body instanceof Uint8Array) await write(body);
+    // A failed write cancels the download with its error; a failed download rejects the pipe.
+    else if (body) await body.pipeTo(new WritableStream({ write }));
     await handle.close();
     return bytes;
   } catch (error) {

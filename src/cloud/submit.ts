@@ -3,10 +3,10 @@
 // `DefinitionCache`). On a local runtime the client chooses the prompt id before sending, so an
 // answer lost on the way back can be looked up (docs/wire-protocol.md#cloud-local-runtimes).
 import { Checker, checkAnsweredId, ConnectionError, isPlainObject, raceSignal, redactUrl, REQUEST_RULES, rule, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
-import { initOf, InvalidWorkflowError, SubmissionUnknownError, WorkflowError, WorkflowValidationError, type WorkflowIssue } from './shared/errors.js';
+import { initOf, InvalidWorkflowError, SubmissionUnknownError, WorkflowError, WorkflowValidationError } from './shared/errors.js';
 import type { JobReader } from './shared/job-reader.js';
 import { AnyObjectSchema, PromptResponseSchema, toNodeErrors, type RelayTokens } from './shared/wire.js';
-import type { SubmitResult, Workflow } from './shared/types.js';
+import type { SubmitResult, Workflow, WorkflowIssue } from './shared/types.js';
 import { readObjectInfo } from './workflow/node-definitions.js';
 import { describeWorkflowFormat, isUiWorkflow, splitIssues, validateWorkflow, type ObjectInfo } from './workflow/validate.js';
 import { WorkflowConversionError } from './workflow/errors.js';

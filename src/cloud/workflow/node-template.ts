@@ -211,14 +211,10 @@ function orderSpecs(def: NodeDefinition, specs: Map<string, InputSpecV2>): Input
   return [...listed, ...[...specs.values()].filter((spec) => !seen.has(spec))];
 }
 
-/** The template of a node type the server defines; `null` for a type it lacks. */
-export function templateOf(objectInfo: ObjectInfo, type: string): NodeTemplate | null {
-  const def = own(objectInfo, type);
-  return isRecord(def) ? createNodeTemplate(type, def) : null;
-}
-
-/** Builds the template of a node type from its object_info definition. */
-export function createNodeTemplate(className: string, def: NodeDefinition): NodeTemplate {
+/** The template of a node type, built from its object_info definition; `null` for a type the server lacks. */
+export function templateOf(objectInfo: ObjectInfo, className: string): NodeTemplate | null {
+  const def = own(objectInfo, className);
+  if (!isRecord(def)) return null;
   const { required, optional } = definitionInputs(className, def);
   const specs = new Map<string, InputSpecV2>();
   for (const [name, raw] of required) specs.set(name, toSpecV2(name, raw, false));

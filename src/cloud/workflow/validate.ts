@@ -3,8 +3,7 @@
 // nodes against the server's definitions (the shape every submission needs is submit.ts's).
 import { isRecord, own } from '../../core/index.js';
 import { readNodeDefinition, type InputSpec, type ObjectInfo } from './node-definitions.js';
-import type { WorkflowIssue } from '../shared/errors.js';
-import type { Workflow, WorkflowNode } from '../shared/types.js';
+import type { Workflow, WorkflowIssue, WorkflowNode } from '../shared/types.js';
 import type { UiWorkflow } from './types.js';
 
 // The definition types live beside the schemas that read them; re-exported for the modules that read definitions.

@@ -10,8 +10,7 @@ import { isUiWorkflow, type ObjectInfo } from './workflow/validate.js';
 import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
-import { WorkflowAddressError } from './workflow/address-error.js';
-import { namesNode, outputNodesOf, resolveAddress, setInputs } from './workflow/addresses.js';
+import { namesNode, outputNodesOf, resolveAddress, resolveInputs, setInputs } from './workflow/addresses.js';
 import type { UiWorkflow } from './workflow/types.js';
 
 /**
@@ -265,19 +264,10 @@ export function readUploads(check: Checker, uploads: unknown): UploadTarget[] {
  * ```
  */
 export function placeInputs(api: Workflow, inputs: Record<string, unknown>, uploads: readonly UploadTarget[], info: ObjectInfo | undefined): { workflow: Workflow; uploads: { nodeId: string; input: string }[] } {
-  const taken = new Map<string, string>();
-  const claim = (address: string) => {
-    const { nodeId, input } = resolveAddress(api, address, info);
-    const key = `${nodeId}\u0000${input}`;
-    const earlier = taken.get(key);
-    if (earlier !== undefined) throw new WorkflowAddressError(address, `sets the same input as "${earlier}" (node ${nodeId}, input "${input}")`, 'Set each input once, in inputs or in uploads', [earlier]);
-    taken.set(key, address);
-    return { nodeId, input };
-  };
-  Object.keys(inputs).forEach(claim);
-  const places = uploads.map((upload) => claim(upload.address));
-  const workflow = Object.keys(inputs).length > 0 ? setInputs(api, inputs, info) : api;
-  return { workflow, uploads: places };
+  const addresses = [...Object.keys(inputs), ...uploads.map((upload) => upload.address)];
+  const places = resolveInputs(api, addresses, info, 'Set each input once, in inputs or in uploads').map(({ nodeId, input }) => ({ nodeId, input }));
+  const count = Object.keys(inputs).length;
+  return { workflow: count > 0 ? setInputs(api, inputs, info) : api, uploads: places.slice(count) };
 }
 
 /**

@@ -3,14 +3,15 @@
 // every check. Concurrent first checks share one request. A check that finds an unknown
 // `class_type` or a value outside an option list with a cached copy fetches the definitions again
 // once before reporting it.
-import { assertOptions, Checker, checkOptions, path, raceSignal, REQUEST_RULES, type HttpClient, type RequestOptions } from '../core/index.js';
+import { assertOptions, Checker, checkOptions, path, raceSignal, REQUEST_RULES, ValidationError } from '../core/index.js';
+import type { HttpClient, RequestOptions } from '../core/index.js';
 import { readObjectInfo } from './workflow/node-definitions.js';
 import { InvalidWorkflowError } from './shared/errors.js';
 import { AnyObjectSchema } from './shared/wire.js';
 import type { Workflow, WorkflowIssue } from './shared/types.js';
 import { WorkflowConversionError } from './workflow/errors.js';
 import type { UiWorkflow } from './workflow/types.js';
-import { splitIssues, validateWorkflow, type NodeDefinition, type ObjectInfo } from './workflow/validate.js';
+import { isUiWorkflow, splitIssues, validateWorkflow, type NodeDefinition, type ObjectInfo } from './workflow/validate.js';
 
 // Issues a stale copy can cause: a node pack installed, a file uploaded or a model added since
 // the copy was fetched (a local runtime changes while it runs).
@@ -102,23 +103,28 @@ export class NodeDefinitionsResource {
   }
 
   /**
-   * @internal Converts a UI-format workflow with the kept definitions. A node type the cached copy
-   * lacks may have been installed since: the definitions are fetched once more before the
-   * conversion error is reported.
+   * @internal The workflow in the API format: a UI-format one converted with the kept definitions,
+   * and refused (naming `context`) when nothing of it runs. A node type the cached copy lacks may
+   * have been installed since: the definitions are fetched once more before the conversion error
+   * (a `WorkflowConversionError` naming the node, and how to fix it) is reported.
    */
-  async convert(workflow: UiWorkflow, options?: RequestOptions): Promise<Workflow> {
+  async convert(input: Workflow | UiWorkflow, options: RequestOptions, context: string): Promise<Workflow> {
+    if (!isUiWorkflow(input)) return input;
     // Loaded on first use: an app that never passes a UI-format workflow ships no converter (a
     // bundler splits a dynamic import into its own chunk).
     const { toApiWorkflow } = await import('./workflow/to-api.js');
     const cached = this.#info;
-    const info = cached ?? (await this.#load(options));
+    let workflow: Workflow;
     try {
-      return toApiWorkflow(workflow, info);
+      workflow = toApiWorkflow(input, cached ?? (await this.#load(options)));
     } catch (error) {
       if (!cached || !(error instanceof WorkflowConversionError) || error.code !== 'unknown_node_type') throw error;
+      if (this.#info === cached) this.#info = undefined;
+      workflow = toApiWorkflow(input, await this.current(options));
     }
-    if (this.#info === cached) this.#info = undefined;
-    return toApiWorkflow(workflow, await this.current(options));
+    if (Object.keys(workflow).length > 0) return workflow;
+    const rule = 'a workflow with at least one node that runs (every node of this UI-format workflow is muted, bypassed, a note or a primitive)';
+    throw new ValidationError([{ path: 'workflow', rule, received: '(a UI-format workflow)' }], context);
   }
 
   /**

@@ -7,7 +7,7 @@ import { JobFailedError, OutputDownloadError, WatcherClosedError } from './share
 import { eachFile, listOutputFiles } from './shared/outputs.js';
 import type { JobResult, OutputFile, OutputFileRef, SubmitResult, Workflow } from './shared/types.js';
 import { isUiWorkflow, type ObjectInfo } from './workflow/validate.js';
-import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type SubmitJobOptions, type Submitter } from './submit.js';
+import { checkWorkflowArgument, SUBMIT_RULES, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import { namesNode, outputNodesOf, resolveAddress, resolveInputs, setInputs } from './workflow/addresses.js';
@@ -127,7 +127,7 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
   // Known as soon as the submission is sent when the server keeps client-chosen ids.
   let sent: string | undefined;
   try {
-    const api = await toApiFormat(definitions, input, request, 'cloud.runWorkflow()');
+    const api = await definitions.convert(input, request, 'cloud.runWorkflow()');
     const info = validate ? await definitions.current(request) : undefined;
     const placed = placeInputs(api, inputs, targets, info);
     // Every address is known good: open the socket while checking and uploading (it must be up
@@ -265,9 +265,9 @@ export function readUploads(check: Checker, uploads: unknown): UploadTarget[] {
  */
 export function placeInputs(api: Workflow, inputs: Record<string, unknown>, uploads: readonly UploadTarget[], info: ObjectInfo | undefined): { workflow: Workflow; uploads: { nodeId: string; input: string }[] } {
   const addresses = [...Object.keys(inputs), ...uploads.map((upload) => upload.address)];
-  const places = resolveInputs(api, addresses, info, 'Set each input once, in inputs or in uploads').map(({ nodeId, input }) => ({ nodeId, input }));
+  const places = resolveInputs(api, addresses, info, 'Set each input once, in inputs or in uploads');
   const count = Object.keys(inputs).length;
-  return { workflow: count > 0 ? setInputs(api, inputs, info) : api, uploads: places.slice(count) };
+  return { workflow: count > 0 ? setInputs(api, inputs, info) : api, uploads: places.slice(count).map(({ nodeId, input }) => ({ nodeId, input })) };
 }
 
 /**

@@ -64,7 +64,8 @@ export function checkWorkflowArgument(check: Checker, workflow: unknown): void {
   if (isUiWorkflow(workflow)) return;
   const shape = new Checker();
   const nodes = isPlainObject(workflow) ? Object.entries(workflow) : [];
-  if (nodes.length === 0) shape.fail('workflow', 'an API-format workflow with at least one node ({"<nodeId>": {class_type, inputs}})', workflow);
+  const expected = 'an API-format workflow with at least one node ({"<nodeId>": {class_type, inputs}})';
+  if (nodes.length === 0) shape.fail('workflow', expected, workflow);
   // Every node has the shape the server needs, whether or not `validate` checks it further: a node
   // of `null` must never be sent (and paid for).
   for (const [nodeId, node] of nodes) {
@@ -113,7 +114,7 @@ export class Submitter {
     const { http, clientId, reader, definitions, tokens } = this.#parts;
     const { validate = true, partnerApiKey, extraData, promptId, ...request } = options ?? {};
     const url = redactUrl(`${http.baseUrl}/api/prompt`);
-    const workflow = await toApiFormat(definitions, input, request, context);
+    const workflow = await definitions.convert(input, request, context);
     const warnings = validate ? await definitions.validate(workflow, request, context) : (prepared.warnings ?? []);
     const extra: Record<string, unknown> = { ...extraData };
     if (partnerApiKey === true) extra.api_key_platform_org = await clientKey(http, context);
@@ -157,23 +158,6 @@ export class Submitter {
   #keeps(chosen: string | undefined): chosen is string {
     return chosen !== undefined && (this.#kept ?? this.#parts.reader.runtime === 'local');
   }
-}
-
-/**
- * The workflow in the API format: a UI-format one converted with the client's definitions
- * (fetched once), and refused when nothing of it runs.
- *
- * @throws {@link WorkflowConversionError} naming the node that cannot be converted, and how to fix it.
- * @example
- * ```ts
- * const api = await toApiFormat(definitions, json, request, 'cloud.runWorkflow()');
- * ```
- */
-export async function toApiFormat(definitions: NodeDefinitionsResource, input: Workflow | UiWorkflow, request: RequestOptions, context: string): Promise<Workflow> {
-  if (!isUiWorkflow(input)) return input;
-  const workflow = await definitions.convert(input, request);
-  if (Object.keys(workflow).length > 0) return workflow;
-  throw new ValidationError([{ path: 'workflow', rule: 'a workflow with at least one node that runs (every node of this UI-format workflow is muted, bypassed, a note or a primitive)', received: '(a UI-format workflow)' }], context);
 }
 
 async function clientKey(http: HttpClient, context: string): Promise<string> {

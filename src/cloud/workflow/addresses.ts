@@ -4,7 +4,7 @@
 import type { Workflow, WorkflowNode } from '../shared/types.js';
 import { unreadableReason } from './node-definitions.js';
 import type { ObjectInfo } from './validate.js';
-import { WorkflowAddressError, type AddressCandidate } from './address-error.js';
+import { WorkflowAddressError, type AddressCandidate } from './errors.js';
 import { isRecord, own } from '../../core/index.js';
 
 /**
@@ -160,10 +160,10 @@ export function setInputs(workflow: Workflow, values: Record<string, unknown>, o
  * const [seed, image] = resolveInputs(workflow, ['KSampler.seed', 'Load Image.image'], info);
  * ```
  */
-export function resolveInputs(workflow: Workflow, addresses: readonly string[], objectInfo?: ObjectInfo, fix = 'Set each input once'): ResolvedAddress[] {
+export function resolveInputs(workflow: Workflow, addresses: readonly string[], info?: ObjectInfo, fix = 'Set each input once') {
   const taken = new Map<string, string>();
   return addresses.map((address) => {
-    const resolved = resolveAddress(workflow, address, objectInfo);
+    const resolved = resolveAddress(workflow, address, info);
     const key = `${resolved.nodeId}\u0000${resolved.input}`;
     const earlier = taken.get(key);
     if (earlier !== undefined) throw new WorkflowAddressError(address, `sets the same input as "${earlier}" (node ${resolved.nodeId}, input "${resolved.input}")`, fix, [earlier]);

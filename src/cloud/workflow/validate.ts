@@ -163,11 +163,14 @@ function checkLiteral(spec: InputSpec, value: unknown): Pick<WorkflowIssue, 'cod
   if (kind) return typeof value === kind[0] ? undefined : { code: 'wrong_type', message: kind[1] };
   // Connection types (IMAGE, MODEL...) and node-pack types: the server decides.
   if (type !== 'INT' && type !== 'FLOAT') return undefined;
-  const number = type === 'INT' ? 'an integer' : 'a number';
-  if (typeof value !== 'number' || Number.isNaN(value) || (type === 'INT' && !Number.isInteger(value))) return { code: 'wrong_type', message: number };
+  const integer = type === 'INT';
+  const what = integer ? 'an integer' : 'a number';
+  if (typeof value !== 'number' || Number.isNaN(value) || (integer && !Number.isInteger(value))) return { code: 'wrong_type', message: what };
   const min = options?.min ?? undefined;
   const max = options?.max ?? undefined;
-  if ((min !== undefined && value < min) || (max !== undefined && value > max)) return { code: 'out_of_range', message: `${number} from ${min ?? '-∞'} to ${max ?? '∞'}` };
+  if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
+    return { code: 'out_of_range', message: `${what} from ${min ?? '-∞'} to ${max ?? '∞'}` };
+  }
   return undefined;
 }
 

@@ -12,12 +12,12 @@ import { templateOf, type NodeTemplate } from './node-template.js';
 import { setWidgetValues } from './widget-values.js';
 import type { UiNodeId } from './types.js';
 
-export interface LoadContext {
-  objectInfo: ObjectInfo;
-  templates: Map<string, NodeTemplate | null>;
-  subgraphs: Map<string, SubgraphDefinition>;
-  state: { lastNodeId: number };
+/** What loading one workflow shares: the definitions, the templates made of them, the subgraphs, the last node id. */
+function loadContext(objectInfo: ObjectInfo, lastNodeId: unknown) {
+  const state = { lastNodeId: typeof lastNodeId === 'number' ? lastNodeId : 0 };
+  return { objectInfo, templates: new Map<string, NodeTemplate | null>(), subgraphs: new Map<string, SubgraphDefinition>(), state };
 }
+type LoadContext = ReturnType<typeof loadContext>;
 
 const FRONTEND_NODES = new Map<string, { kind: GraphNode['kind']; title: string }>([
   ['Reroute', { kind: 'reroute', title: 'Reroute' }],
@@ -54,10 +54,10 @@ function emptyGraph(): Graph {
 
 /** Builds the root graph of a UI-format workflow. */
 export function loadWorkflow(data: Record<string, unknown>, objectInfo: ObjectInfo): Graph {
-  if (!Array.isArray(data.nodes)) fail('a UI-format workflow has a "nodes" array', 'Pass the JSON file saved from the web UI', data.nodes);
   const lastNodeId = data.version === 0.4 || data.version === undefined ? data.last_node_id : own(data.state, 'lastNodeId');
-  const context: LoadContext = { objectInfo, templates: new Map(), subgraphs: new Map(), state: { lastNodeId: typeof lastNodeId === 'number' ? lastNodeId : 0 } };
-  const rootNodes = data.nodes.map((raw, index) => checkNodeData(raw, `nodes[${index}]`));
+  const context = loadContext(objectInfo, lastNodeId);
+  // toApiWorkflow() passes a UI-format workflow only (isUiWorkflow: `nodes` is an array).
+  const rootNodes = (data.nodes as unknown[]).map((raw, index) => checkNodeData(raw, `nodes[${index}]`));
 
   const definitions = own(data.definitions, 'subgraphs');
   if (Array.isArray(definitions)) loadSubgraphs(context, definitions, rootNodes);

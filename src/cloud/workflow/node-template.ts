@@ -163,8 +163,7 @@ export function createWidgets(spec: InputSpecV2): Widget[] {
 export function toSpecV2(name: string, raw: unknown, isOptional: boolean): InputSpecV2 {
   const typeOrList = Array.isArray(raw) ? raw[0] : undefined;
   const rawOptions = Array.isArray(raw) ? raw[1] : undefined;
-  const options: Record<string, unknown> = Object.create(null);
-  if (isRecord(rawOptions)) for (const key of Object.keys(rawOptions)) options[key] = rawOptions[key];
+  const options: Record<string, unknown> = Object.assign(Object.create(null), isRecord(rawOptions) ? rawOptions : {});
   if (Array.isArray(typeOrList)) return { name, type: 'COMBO', isOptional, options, comboOptions: typeOrList };
   if (typeOrList === 'COMBO') return { name, type: 'COMBO', isOptional, options, comboOptions: Array.isArray(options.options) ? options.options : [] };
   return { name, type: typeof typeOrList === 'string' ? typeOrList : 'UNKNOWN', isOptional, options, comboOptions: [] };
@@ -254,7 +253,6 @@ export function templateOf(objectInfo: ObjectInfo, className: string): NodeTempl
 
 function matchTypeOf(spec: InputSpecV2): string {
   if (spec.type !== 'COMFY_MATCHTYPE_V3') return spec.type;
-  const template = own(spec.options, 'template');
-  const allowed = own(template, 'allowed_types');
+  const allowed = own(own(spec.options, 'template'), 'allowed_types');
   return typeof allowed === 'string' ? allowed : spec.type;
 }

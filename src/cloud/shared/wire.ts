@@ -374,32 +374,26 @@ const MAX_JOBS = 1_000;
  * await http.request({ method: 'GET', path, options: tokens.withToken(promptId, options) });
  * ```
  */
-export class RelayTokens {
-  readonly #tokens = new Map<string, string>();
-
-  /** Remembers a job's token; anything but a non-empty string is ignored. */
-  set(promptId: string, token: unknown): void {
-    if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) return;
-    this.#tokens.delete(promptId);
-    this.#tokens.set(promptId, token);
-    if (this.#tokens.size > MAX_JOBS) this.#tokens.delete(this.#tokens.keys().next().value as string);
-  }
-
-  /** A job's token, when a relay gave one. */
-  get(promptId: string): string | undefined {
-    return this.#tokens.get(promptId);
+export class RelayTokens extends Map<string, string> {
+  /** Remembers a job's token (as the newest); anything but a non-empty string is ignored. */
+  override set(promptId: string, token: unknown): this {
+    if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) return this;
+    this.delete(promptId);
+    super.set(promptId, token);
+    if (this.size > MAX_JOBS) this.delete(this.keys().next().value as string);
+    return this;
   }
 
   /** The options of a job-scoped request: the caller's, with the job's token header when there is one. */
   withToken(promptId: string, options: RequestOptions | undefined): RequestOptions | undefined {
-    const token = this.#tokens.get(promptId);
+    const token = this.get(promptId);
     if (token === undefined) return options;
     return { ...options, headers: { ...options?.headers, [JOB_TOKEN_HEADER]: token } };
   }
 
   /** The socket message that asks a relay for a job's messages, when the job has a token. */
   subscription(promptId: string): string | undefined {
-    const token = this.#tokens.get(promptId);
+    const token = this.get(promptId);
     return token === undefined ? undefined : JSON.stringify({ type: 'graphcloud_subscribe', data: { token } });
   }
 }

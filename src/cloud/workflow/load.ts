@@ -19,11 +19,12 @@ function loadContext(objectInfo: ObjectInfo, lastNodeId: unknown) {
 }
 type LoadContext = ReturnType<typeof loadContext>;
 
-const FRONTEND_NODES = new Map<string, { kind: GraphNode['kind']; title: string }>([
-  ['Reroute', { kind: 'reroute', title: 'Reroute' }],
+// The web UI's own nodes, with the names of their sockets (all of type `*`).
+const FRONTEND_NODES = new Map<string, { kind: GraphNode['kind']; title: string; inputs?: string[]; outputs?: string[] }>([
+  ['Reroute', { kind: 'reroute', title: 'Reroute', inputs: [''], outputs: [''] }],
   ['Note', { kind: 'note', title: 'Note' }],
   ['MarkdownNote', { kind: 'note', title: 'Markdown Note' }],
-  ['PrimitiveNode', { kind: 'primitive', title: 'Primitive' }],
+  ['PrimitiveNode', { kind: 'primitive', title: 'Primitive', outputs: ['connect to widget input'] }],
 ]);
 
 function fail(problem: string, fix: string, received?: unknown): never {
@@ -152,12 +153,8 @@ function createNode(context: LoadContext, graph: Graph, data: Record<string, unk
   } else if (frontend) {
     node.kind = frontend.kind;
     node.title = frontend.title;
-    if (frontend.kind === 'reroute') {
-      node.inputs = [{ name: '', type: '*', link: null }];
-      node.outputs = [{ name: '', type: '*', links: null }];
-    } else if (frontend.kind === 'primitive') {
-      node.outputs = [{ name: 'connect to widget input', type: '*', links: null }];
-    }
+    node.inputs = (frontend.inputs ?? []).map((name) => ({ name, type: '*', link: null }));
+    node.outputs = (frontend.outputs ?? []).map((name) => ({ name, type: '*', links: null }));
   } else if (template) {
     node.kind = 'comfy';
     node.comfyClass = template.className;

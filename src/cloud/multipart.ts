@@ -11,25 +11,12 @@ import { GraphcloudError, type OpenedFile } from '../core/index.js';
 const PIECE_BYTES = 8 * 1024;
 
 /**
- * A multipart body as the platform encodes it, ready to stream: the body, and the platform's own
- * `content-type` (with its boundary) plus the exact `content-length`.
- *
- * @example
- * ```ts
- * const { body, headers } = await streamForm((file) => form(file), opened, 'image/png');
- * ```
- */
-export interface StreamedForm {
-  body: ReadableStream<Uint8Array>;
-  headers: Record<string, string>;
-}
-
-/**
  * Encodes the form `formOf` builds with the runtime's own `FormData` encoder (`new Response(form)`:
  * the boundary, part headers and content type are the platform's, never built by hand), around a
  * placeholder file of MIME type `type`: a unique marker, whose place in the encoding is where the
  * file's bytes go. The body is the encoding before the marker, the opened file read from disk
- * (re-cut into 8 KiB views, no copy), then the encoding after it; its length is exact.
+ * (re-cut into 8 KiB views, no copy), then the encoding after it; its length is exact. Returns the
+ * body, and the platform's own `content-type` (with its boundary) plus the exact `content-length`.
  *
  * @example
  * ```ts
@@ -39,7 +26,7 @@ export interface StreamedForm {
  * });
  * ```
  */
-export async function streamForm(formOf: (file: Blob) => FormData, file: OpenedFile, type: string): Promise<StreamedForm> {
+export async function streamForm(formOf: (file: Blob) => FormData, file: OpenedFile, type: string) {
   const marker = `graphcloud-file-${crypto.randomUUID()}`;
   const encoded = new Response(formOf(new Blob([marker], { type })));
   const headers: Record<string, string> = { 'content-type': encoded.headers.get('content-type') ?? '' };

@@ -213,39 +213,26 @@ export type UploadSpec =
       file: FileInput;
     } & Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>);
 
-/**
- * One upload, as the run performs it.
- *
- * @example
- * ```ts
- * const upload: UploadTarget = { address: 'Load Image.image', file: './in.png', options: {} };
- * ```
- */
-export interface UploadTarget {
-  address: string;
-  file: FileInput;
-  options: Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>;
-}
-
 const SPEC_RULES: OptionRules = { file: rule.any, filename: rule.string, type: rule.oneOf(['input', 'temp']), overwrite: rule.boolean };
 
 /**
- * Reads `options.uploads`, recording bad specs on `check` (the addresses are resolved once the
- * workflow is in the API format: `placeInputs()`).
+ * Reads `options.uploads` into the uploads the run performs (`{ address, file, options }`),
+ * recording bad specs on `check` (the addresses are resolved once the workflow is in the API
+ * format: `placeInputs()`).
  *
  * @example
  * ```ts
  * const uploads = readUploads(check, options.uploads);
  * ```
  */
-export function readUploads(check: Checker, uploads: unknown): UploadTarget[] {
+export function readUploads(check: Checker, uploads: unknown) {
   if (!isPlainObject(uploads)) return [];
-  return Object.entries(uploads).map(([address, spec]): UploadTarget => {
+  return Object.entries(uploads).map(([address, spec]) => {
     const path = `options.uploads["${address}"]`;
     if (isPlainObject(spec)) {
       checkOptions(check, path, spec, SPEC_RULES);
       if (!isFileInput(spec.file)) check.fail(`${path}.file`, 'a Blob, File, ArrayBuffer, Uint8Array, ReadableStream or file path', spec.file);
-      const { file, ...options } = spec as { file: FileInput } & UploadTarget['options'];
+      const { file, ...options } = spec as { file: FileInput } & Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>;
       return { address, file, options };
     }
     if (!isFileInput(spec)) check.fail(path, 'a file: a Blob, File, ArrayBuffer, Uint8Array, ReadableStream, file path, or { file, filename?, type?, overwrite? }', spec);
@@ -263,7 +250,7 @@ export function readUploads(check: Checker, uploads: unknown): UploadTarget[] {
  * const { workflow, uploads } = placeInputs(api, { 'KSampler.seed': 7 }, targets, info);
  * ```
  */
-export function placeInputs(api: Workflow, inputs: Record<string, unknown>, uploads: readonly UploadTarget[], info: ObjectInfo | undefined): { workflow: Workflow; uploads: { nodeId: string; input: string }[] } {
+export function placeInputs(api: Workflow, inputs: Record<string, unknown>, uploads: readonly { address: string }[], info: ObjectInfo | undefined): { workflow: Workflow; uploads: { nodeId: string; input: string }[] } {
   const addresses = [...Object.keys(inputs), ...uploads.map((upload) => upload.address)];
   const places = resolveInputs(api, addresses, info, 'Set each input once, in inputs or in uploads');
   const count = Object.keys(inputs).length;

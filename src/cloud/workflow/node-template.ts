@@ -21,15 +21,8 @@ export interface InputSpecV2 {
 /** An input slot as the definition makes it, before it is linked. */
 export type SocketTemplate = Pick<InputSlot, 'name' | 'widgetName'> & { type: string };
 
-export interface NodeTemplate {
-  className: string;
-  title: string;
-  /** Input specs by name, in the definition's order (required, then optional). */
-  specs: Map<string, InputSpecV2>;
-  sockets: SocketTemplate[];
-  widgets: Widget[];
-  outputs: { name: string; type: string }[];
-}
+/** A node type as the web UI creates it: `templateOf()`'s result. */
+export type NodeTemplate = NonNullable<ReturnType<typeof templateOf>>;
 
 const AUDIO_UI_NODES = new Set(['LoadAudio', 'SaveAudio', 'PreviewAudio', 'SaveAudioMP3', 'SaveAudioOpus']);
 /** Save nodes whose `filename_prefix` gets `%node.widget%` and `%date:...%` replacements. */
@@ -211,10 +204,11 @@ function orderSpecs(def: NodeDefinition, specs: Map<string, InputSpecV2>): Input
 }
 
 /** The template of a node type, built from its object_info definition; `null` for a type the server lacks. */
-export function templateOf(objectInfo: ObjectInfo, className: string): NodeTemplate | null {
+export function templateOf(objectInfo: ObjectInfo, className: string) {
   const def = own(objectInfo, className);
   if (!isRecord(def)) return null;
   const { required, optional } = definitionInputs(className, def);
+  // Input specs by name, in the definition's order (required, then optional).
   const specs = new Map<string, InputSpecV2>();
   for (const [name, raw] of required) specs.set(name, toSpecV2(name, raw, false));
   for (const [name, raw] of optional) specs.set(name, toSpecV2(name, raw, true));

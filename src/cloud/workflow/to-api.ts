@@ -11,7 +11,7 @@ import { loadWorkflow } from './load.js';
 import { isRecord } from '../../core/index.js';
 import { isVirtual, MODE_BYPASS, MODE_NEVER, type Graph, type GraphNode, type Widget } from './model.js';
 import { computeExecutionOrder } from './order.js';
-import { applyPrimitive, configurePrimitives } from './primitives.js';
+import { applyPrimitive, configurePrimitive } from './primitives.js';
 import { createExecNode, expandInstance, nodeRef, resolveInput, type ExecMap, type ExecNode } from './resolve.js';
 import { allNodes, applyTextReplacements, processDynamicPrompt } from './text.js';
 import type { ToApiWorkflowOptions } from './types.js';
@@ -46,8 +46,7 @@ export function toApiWorkflow(uiWorkflow: unknown, objectInfo: ObjectInfo, optio
   const now = options.now ?? new Date();
 
   const root = loadWorkflow(expandGroupNodes(uiWorkflow, objectInfo), objectInfo);
-  // Each graph once: the root's and every subgraph's that holds a node.
-  for (const graph of new Set(allNodes(root).map((node) => node.graph))) configurePrimitives(graph);
+  for (const node of allNodes(root)) if (node.kind === 'primitive') configurePrimitive(node);
   const order = computeExecutionOrder(root);
 
   // Virtual nodes apply themselves before any node is made into the prompt (graphToPrompt:

@@ -12,7 +12,7 @@ import { JOB_STATUSES, type StatusMapping } from './shared/status.js';
 import type { JobResult, Workflow, WorkflowIssue } from './shared/types.js';
 import { isUiWorkflow, validateWorkflow } from './workflow/validate.js';
 import { runWorkflow, type RunParts, type RunWorkflowOptions } from './run-workflow.js';
-import { checkWorkflowArgument, Submitter } from './submit.js';
+import { checkWorkflowArgument, DefinitionCache, Submitter } from './submit.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
 import type { UiWorkflow } from './workflow/types.js';
@@ -137,11 +137,12 @@ export class CloudClient {
     const routes = { ...CLOUD_DEFAULTS.jobRoutes, ...defined(jobRoutes) };
     const reader = new JobReader({ http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens, routes });
     const hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens });
-    this.nodes = new NodeDefinitionsResource(http);
-    const submitter = new Submitter({ http, clientId: this.clientId, reader, definitions: this.nodes, tokens });
+    const definitions = new DefinitionCache(http);
+    const submitter = new Submitter({ http, clientId: this.clientId, reader, definitions, tokens });
+    this.nodes = new NodeDefinitionsResource(http, definitions);
     this.files = new FilesResource(http, tokens);
     this.jobs = new JobsResource({ http, reader, hub, submitter, routes, tokens });
-    this.#run = { http, definitions: this.nodes, files: this.files, jobs: this.jobs, hub, submitter };
+    this.#run = { http, definitions, files: this.files, jobs: this.jobs, hub, submitter };
   }
 
   /**

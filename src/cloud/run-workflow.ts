@@ -1,5 +1,4 @@
 import { callSafely, Checker, checkOptions, isPlainObject, rule, throwIfAborted, TimeoutError, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
-import type { NodeDefinitionsResource } from './definitions.js';
 import { isFileInput, type FilesResource, type UploadOptions } from './files.js';
 import { WATCH_RULES, type JobsResource, type WatchOptions } from './jobs.js';
 import { CLOUD_DEFAULTS } from './shared/defaults.js';
@@ -7,7 +6,7 @@ import { JobFailedError, OutputDownloadError, WatcherClosedError } from './share
 import { eachFile, listOutputFiles } from './shared/outputs.js';
 import type { JobResult, OutputFile, OutputFileRef, SubmitResult, Workflow } from './shared/types.js';
 import { isUiWorkflow, type ObjectInfo } from './workflow/validate.js';
-import { checkWorkflowArgument, SUBMIT_RULES, type SubmitJobOptions, type Submitter } from './submit.js';
+import { checkWorkflowArgument, SUBMIT_RULES, type DefinitionCache, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import { namesNode, outputNodesOf, resolveAddress, resolveInputs, setInputs } from './workflow/addresses.js';
@@ -90,7 +89,7 @@ const RUN_RULES: OptionRules = Object.freeze({
  */
 export interface RunParts {
   http: HttpClient;
-  definitions: NodeDefinitionsResource;
+  definitions: DefinitionCache;
   files: FilesResource;
   /** Cancels the job when nobody waits for it any more (`cancelOnAbort`). */
   jobs: JobsResource;

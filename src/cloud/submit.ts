@@ -1,14 +1,15 @@
 // Submitting a workflow once (`POST /api/prompt`, never retried), after converting a UI-format
 // workflow and checking it against the node definitions (the one copy of them a client keeps,
-// definitions.ts). On a local runtime the client chooses the prompt id before sending, so an
+// `DefinitionCache`). On a local runtime the client chooses the prompt id before sending, so an
 // answer lost on the way back can be looked up (docs/wire-protocol.md#cloud-local-runtimes).
-import { Checker, checkAnsweredId, ConnectionError, isPlainObject, redactUrl, REQUEST_RULES, rule, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
-import { initOf, SubmissionUnknownError, WorkflowError, WorkflowValidationError } from './shared/errors.js';
+import { Checker, checkAnsweredId, ConnectionError, isPlainObject, raceSignal, redactUrl, REQUEST_RULES, rule, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
+import { initOf, InvalidWorkflowError, SubmissionUnknownError, WorkflowError, WorkflowValidationError } from './shared/errors.js';
 import type { JobReader } from './shared/job-reader.js';
-import { PromptResponseSchema, toNodeErrors, type RelayTokens } from './shared/wire.js';
+import { AnyObjectSchema, PromptResponseSchema, toNodeErrors, type RelayTokens } from './shared/wire.js';
 import type { SubmitResult, Workflow, WorkflowIssue } from './shared/types.js';
-import type { NodeDefinitionsResource } from './definitions.js';
-import { describeWorkflowFormat, isUiWorkflow } from './workflow/validate.js';
+import { readObjectInfo } from './workflow/node-definitions.js';
+import { describeWorkflowFormat, isUiWorkflow, splitIssues, validateWorkflow, type ObjectInfo } from './workflow/validate.js';
+import { WorkflowConversionError } from './workflow/errors.js';
 import type { UiWorkflow } from './workflow/types.js';
 
 /**
@@ -80,6 +81,109 @@ export function checkWorkflowArgument(check: Checker, workflow: unknown): void {
   else check.issues.push(...shape.issues);
 }
 
+// Issues a stale copy can cause: a node pack installed, a file uploaded or a model added since
+// the copy was fetched (a local runtime changes while it runs).
+const STALE: ReadonlySet<WorkflowIssue['code']> = new Set(['unknown_class_type', 'not_in_options']);
+
+/**
+ * The node definitions of one client (`GET /api/object_info`), fetched once and reused by every
+ * check of a workflow. Concurrent first checks share one request. A check that finds an unknown
+ * `class_type` or a value outside an option list with a cached copy fetches the definitions again
+ * once before reporting it.
+ *
+ * @example
+ * ```ts
+ * const definitions = new DefinitionCache(http);
+ * const issues = await definitions.check(workflow, { pending: new Set(['1.image']) });
+ * ```
+ */
+export class DefinitionCache {
+  readonly #http: HttpClient;
+  #info: ObjectInfo | undefined;
+  #loading: Promise<ObjectInfo> | undefined;
+
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /** Fetches the definitions (the caller's own request) and keeps them. */
+  async refresh(options?: RequestOptions): Promise<ObjectInfo> {
+    const info = readObjectInfo(await this.#http.request({ method: 'GET', path: '/api/object_info', schema: AnyObjectSchema, options }));
+    this.#info = info;
+    return info;
+  }
+
+  /** The cached definitions, fetching them once when there are none. */
+  async current(options?: RequestOptions): Promise<ObjectInfo> {
+    return this.#info ?? this.#load(options);
+  }
+
+  /**
+   * Checks a workflow against the definitions; `pending` names `"<nodeId>.<input>"`
+   * values that uploads fill in later.
+   */
+  async check(workflow: Workflow, { pending, ...options }: RequestOptions & { pending?: ReadonlySet<string> | undefined } = {}): Promise<WorkflowIssue[]> {
+    const cached = this.#info;
+    const info = cached ?? (await this.#load(options));
+    const issues = validateWorkflow(workflow, info, { pending });
+    if (!cached || !issues.some((issue) => STALE.has(issue.code))) return issues;
+    // Another check may have refreshed the copy meanwhile: fetch only if it is still this one.
+    if (this.#info === cached) this.#info = undefined;
+    return validateWorkflow(workflow, await this.current(options), { pending });
+  }
+
+  /**
+   * Checks a workflow (`check()`): its errors throw an `InvalidWorkflowError` naming
+   * `context`; its warnings (nodes left unchecked) are returned.
+   */
+  async validate(workflow: Workflow, options: Parameters<DefinitionCache['check']>[1], context: string): Promise<WorkflowIssue[]> {
+    const { errors, warnings } = splitIssues(await this.check(workflow, options));
+    if (errors.length > 0) throw new InvalidWorkflowError(errors, context);
+    return warnings;
+  }
+
+  /**
+   * The workflow in the API format: a UI-format one converted with the definitions (fetched once),
+   * and refused (naming `context`) when nothing of it runs. A node type the cached copy lacks may
+   * have been installed since: the definitions are fetched once more before the conversion error
+   * (a `WorkflowConversionError` naming the node, and how to fix it) is reported.
+   */
+  async convert(input: Workflow | UiWorkflow, options: RequestOptions, context: string): Promise<Workflow> {
+    if (!isUiWorkflow(input)) return input;
+    // Loaded on first use: an app that never passes a UI-format workflow ships no converter (a
+    // bundler splits a dynamic import into its own chunk).
+    const { toApiWorkflow } = await import('./workflow/to-api.js');
+    const cached = this.#info;
+    let workflow: Workflow;
+    try {
+      workflow = toApiWorkflow(input, cached ?? (await this.#load(options)));
+    } catch (error) {
+      if (!cached || !(error instanceof WorkflowConversionError) || error.code !== 'unknown_node_type') throw error;
+      if (this.#info === cached) this.#info = undefined;
+      workflow = toApiWorkflow(input, await this.current(options));
+    }
+    if (Object.keys(workflow).length > 0) return workflow;
+    const rule = 'a workflow with at least one node that runs (every node of this UI-format workflow is muted, bypassed, a note or a primitive)';
+    throw new ValidationError([{ path: 'workflow', rule, received: '(a UI-format workflow)' }], context);
+  }
+
+  /**
+   * One shared fetch for every caller waiting for the first copy: it carries no caller's signal
+   * (one caller's abort must not fail the others), and each caller stops waiting on its own.
+   */
+  #load(options: RequestOptions | undefined): Promise<ObjectInfo> {
+    if (!this.#loading) {
+      const { signal: _signal, ...shared } = options ?? {};
+      const loading = this.refresh(shared).finally(() => {
+        if (this.#loading === loading) this.#loading = undefined;
+      });
+      this.#loading = loading;
+    }
+    const signal = options?.signal;
+    return signal ? raceSignal(this.#loading, signal) : this.#loading;
+  }
+}
+
 /**
  * Submits workflows for one client: converts a UI-format workflow (the definitions are fetched
  * once per client), checks it (`validate`), and sends it once. Holds what the client learned of
@@ -96,7 +200,7 @@ export class Submitter {
   /** Whether the server kept the last prompt id the client chose (an echoed id); unknown until one is answered. */
   #kept: boolean | undefined;
 
-  constructor(parts: { http: HttpClient; clientId: string; reader: JobReader; definitions: NodeDefinitionsResource; tokens: RelayTokens }) {
+  constructor(parts: { http: HttpClient; clientId: string; reader: JobReader; definitions: DefinitionCache; tokens: RelayTokens }) {
     this.#parts = parts;
   }
 

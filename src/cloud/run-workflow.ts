@@ -251,9 +251,9 @@ export function readUploads(check: Checker, uploads: unknown) {
  */
 export function placeInputs(api: Workflow, inputs: Record<string, unknown>, uploads: readonly { address: string }[], info: ObjectInfo | undefined): { workflow: Workflow; uploads: { nodeId: string; input: string }[] } {
   const addresses = [...Object.keys(inputs), ...uploads.map((upload) => upload.address)];
-  const places = resolveInputs(api, addresses, info, 'Set each input once, in inputs or in uploads');
   const count = Object.keys(inputs).length;
-  return { workflow: count > 0 ? setInputs(api, inputs, info) : api, uploads: places.slice(count).map(({ nodeId, input }) => ({ nodeId, input })) };
+  const uploaded = resolveInputs(api, addresses, info, 'Set each input once, in inputs or in uploads').slice(count);
+  return { workflow: count > 0 ? setInputs(api, inputs, info) : api, uploads: uploaded.map(({ nodeId, input }) => ({ nodeId, input })) };
 }
 
 /**

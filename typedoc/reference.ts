@@ -20,7 +20,7 @@ export type { CloudClientOptions } from '../src/cloud/client.js';
 export type { FilesResource, GetFileOptions, UploadMaskOptions, UploadOptions } from '../src/cloud/files.js';
 export type { JobsResource, JobWatchOptions, WatchOptions } from '../src/cloud/jobs.js';
 export type { HoldPolicy, PollPolicy, SocketPolicy, WatcherPolicyOptions } from '../src/cloud/shared/defaults.js';
-export type { WorkflowIssue } from '../src/cloud/shared/errors.js';
+export type { WorkflowIssue } from '../src/cloud/shared/types.js';
 export type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams, QueueItem } from '../src/cloud/shared/job-types.js';
 export type { StatusMapping } from '../src/cloud/shared/status.js';
 export type { FileRef, JobErrorInfo, JobStatus, JobStatusInfo, NodeErrorDetail, NodeErrors, NodeOutput, OutputFile, OutputFileRef, SubmitResult, UploadResult, WorkflowNode } from '../src/cloud/shared/types.js';
@@ -51,7 +51,7 @@ export type {
 } from '../src/cloud/watch/events.js';
 export type { JobWatcher } from '../src/cloud/watch/job-watcher.js';
 export type { WebSocketConstructor, WebSocketLike } from '../src/cloud/watch/socket.js';
-export type { AddressCandidate } from '../src/cloud/workflow/address-error.js';
+export type { AddressCandidate } from '../src/cloud/workflow/errors.js';
 export type { ResolvedAddress } from '../src/cloud/workflow/addresses.js';
 export type { WorkflowConversionCode, WorkflowNodeRef } from '../src/cloud/workflow/errors.js';
 export type { ToApiWorkflowOptions, UiLinkArray, UiLinkObject, UiNode, UiNodeId, UiWorkflow } from '../src/cloud/workflow/types.js';

@@ -5,11 +5,11 @@ import { FilesResource } from './files.js';
 import { JobsResource } from './jobs.js';
 import { CLOUD_DEFAULTS, defined, resolvePolicy, WATCHER_RULES, type WatcherPolicyOptions } from './shared/defaults.js';
 import type { JobRoutes } from './shared/job-types.js';
-import { mapCloudError, type WorkflowIssue } from './shared/errors.js';
+import { mapCloudError } from './shared/errors.js';
 import { JobReader } from './shared/job-reader.js';
 import { RelayTokens } from './shared/wire.js';
 import { JOB_STATUSES, type StatusMapping } from './shared/status.js';
-import type { JobResult, Workflow } from './shared/types.js';
+import type { JobResult, Workflow, WorkflowIssue } from './shared/types.js';
 import { isUiWorkflow, validateWorkflow } from './workflow/validate.js';
 import { runWorkflow, type RunParts, type RunWorkflowOptions } from './run-workflow.js';
 import { checkWorkflowArgument, DefinitionCache, Submitter } from './submit.js';
@@ -307,7 +307,7 @@ export declare namespace CloudClient {
   /** One input's definition: `[type]` or `[type, options]`. */
   export type InputSpec = import('./workflow/validate.js').InputSpec;
   /** One problem `validateWorkflow()` found. */
-  export type WorkflowIssue = import('./shared/errors.js').WorkflowIssue;
+  export type WorkflowIssue = import('./shared/types.js').WorkflowIssue;
   /** How a raw status value reads (`statusMap` option). */
   export type StatusMapping = import('./shared/status.js').StatusMapping;
   /** The watcher policies (`watcher` option): socket, hold, poll. */

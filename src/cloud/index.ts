@@ -17,7 +17,6 @@ export {
   WatcherClosedError,
   WorkflowError,
   WorkflowValidationError,
-  type WorkflowIssue,
 } from './shared/errors.js';
 export { listOutputFiles } from './shared/outputs.js';
 export { JOB_STATUS_MAP, mapJobStatus, type StatusMapping } from './shared/status.js';
@@ -36,6 +35,7 @@ export type {
   SubmitResult,
   UploadResult,
   Workflow,
+  WorkflowIssue,
   WorkflowNode,
 } from './shared/types.js';
 export { JobWatcher } from './watch/job-watcher.js';

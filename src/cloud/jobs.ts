@@ -1,14 +1,12 @@
-import { assertOptions, Checker, checkOptions, REQUEST_RULES, rule, waitRules, type HttpClient, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
+import { assertOptions, Checker, checkOptions, REQUEST_RULES, rule, waitRules, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
 import { JobControl } from './cancel.js';
 import { POLL_FLOOR_MS } from './shared/defaults.js';
 import { JOB_STATUSES } from './shared/status.js';
-import type { JobReader } from './shared/job-reader.js';
 import type { RelayTokens } from './shared/wire.js';
-import type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './shared/job-types.js';
+import type { CancelResult, JobDetail, JobPage, JobQueue, JobSummary, ListJobsParams } from './shared/job-types.js';
 import type { JobStatusInfo, NodeOutput, SubmitResult, Workflow } from './shared/types.js';
 import { checkWorkflowArgument, SUBMIT_RULES, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { WatcherStats } from './watch/events.js';
-import type { WatchHub } from './watch/hub.js';
 import type { JobWatcher } from './watch/job-watcher.js';
 import { outputNodesOf } from './workflow/addresses.js';
 import type { UiWorkflow } from './workflow/types.js';
@@ -60,25 +58,6 @@ export interface JobWatchOptions {
   workflow?: Workflow | undefined;
 }
 
-/**
- * What the jobs resource is built on: the client's transport, its one job reader (status,
- * outputs, lookups), its watch hub, its submitter, the job routes and the relay's job tokens.
- *
- * @example
- * ```ts
- * new JobsResource({ http, reader, hub, submitter, routes: CLOUD_DEFAULTS.jobRoutes, tokens });
- * ```
- */
-export interface JobsDeps {
-  http: HttpClient;
-  reader: JobReader;
-  hub: WatchHub;
-  submitter: Submitter;
-  routes: Readonly<JobRoutes>;
-  /** Tokens of the jobs a relay signed (`relay_token` of its submit answers). */
-  tokens: RelayTokens;
-}
-
 const LIST_RULES: OptionRules = Object.freeze({
   status: (check, path, value) => {
     if (Array.isArray(value)) value.forEach((item, i) => check.oneOf(`${path}[${i}]`, item, JOB_STATUSES));
@@ -101,11 +80,14 @@ const LIST_RULES: OptionRules = Object.freeze({
  * ```
  */
 export class JobsResource {
-  readonly #deps: JobsDeps;
+  readonly #deps: ConstructorParameters<typeof JobsResource>[0];
   readonly #control: JobControl;
 
-  /** @internal Built by `CloudClient` (use `cloud.jobs`). */
-  constructor(deps: JobsDeps) {
+  /**
+   * @internal Built by `CloudClient` (use `cloud.jobs`) on the client's transport, its one job
+   * reader, its watch hub, its submitter, the job routes and the relay's job tokens.
+   */
+  constructor(deps: ConstructorParameters<typeof JobControl>[0] & { submitter: Submitter; tokens: RelayTokens }) {
     this.#deps = deps;
     this.#control = new JobControl(deps);
   }

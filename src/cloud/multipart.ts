@@ -11,25 +11,12 @@ import { GraphcloudError, type OpenedFile } from '../core/index.js';
 const PIECE_BYTES = 8 * 1024;
 
 /**
- * A multipart body as the platform encodes it, ready to stream: the body, and the platform's own
- * `content-type` (with its boundary) plus the exact `content-length`.
- *
- * @example
- * ```ts
- * const { body, headers } = await streamForm((file) => form(file), opened, 'image/png');
- * ```
- */
-export interface StreamedForm {
-  body: ReadableStream<Uint8Array>;
-  headers: Record<string, string>;
-}
-
-/**
  * Encodes the form `formOf` builds with the runtime's own `FormData` encoder (`new Response(form)`:
  * the boundary, part headers and content type are the platform's, never built by hand), around a
  * placeholder file of MIME type `type`: a unique marker, whose place in the encoding is where the
  * file's bytes go. The body is the encoding before the marker, the opened file read from disk
- * (re-cut into 8 KiB views, no copy), then the encoding after it; its length is exact.
+ * (re-cut into 8 KiB views, no copy), then the encoding after it; its length is exact. Returns the
+ * body, and the platform's own `content-type` (with its boundary) plus the exact `content-length`.
  *
  * @example
  * ```ts
@@ -39,15 +26,16 @@ export interface StreamedForm {
  * });
  * ```
  */
-export async function streamForm(formOf: (file: Blob) => FormData, file: OpenedFile, type: string): Promise<StreamedForm> {
-  const marker = new TextEncoder().encode(`graphcloud-file-${crypto.randomUUID()}`);
+export async function streamForm(formOf: (file: Blob) => FormData, file: OpenedFile, type: string) {
+  const marker = `graphcloud-file-${crypto.randomUUID()}`;
   const encoded = new Response(formOf(new Blob([marker], { type })));
   const headers: Record<string, string> = { 'content-type': encoded.headers.get('content-type') ?? '' };
   const bytes = new Uint8Array(await encoded.arrayBuffer());
-  const at = indexOf(bytes, marker);
+  // latin1 (windows-1252) decodes each byte to one code unit: the ASCII marker's index is its byte offset.
+  const at = new TextDecoder('latin1').decode(bytes).indexOf(marker);
   if (at === -1) throw new GraphcloudError('The runtime\'s multipart encoder did not keep the file\'s bytes as they are; pass the file as a Blob instead of a path');
   const before = bytes.subarray(0, at);
-  const after = bytes.subarray(at + marker.byteLength);
+  const after = bytes.subarray(at + marker.length);
   headers['content-length'] = String(before.byteLength + file.size + after.byteLength);
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   const body = new ReadableStream<Uint8Array>(
@@ -74,10 +62,3 @@ export async function streamForm(formOf: (file: Blob) => FormData, file: OpenedF
   return { body, headers };
 }
 
-function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
-  search: for (let i = 0; i + needle.byteLength <= haystack.byteLength; i++) {
-    for (let j = 0; j < needle.byteLength; j++) if (haystack[i + j] !== needle[j]) continue search;
-    return i;
-  }
-  return -1;
-}

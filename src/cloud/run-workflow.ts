@@ -6,11 +6,10 @@ import { JobFailedError, OutputDownloadError, WatcherClosedError } from './share
 import { eachFile, listOutputFiles } from './shared/outputs.js';
 import type { JobResult, OutputFile, OutputFileRef, SubmitResult, Workflow } from './shared/types.js';
 import { isUiWorkflow, type ObjectInfo } from './workflow/validate.js';
-import { checkWorkflowArgument, SUBMIT_RULES, toApiFormat, type DefinitionCache, type SubmitJobOptions, type Submitter } from './submit.js';
+import { checkWorkflowArgument, SUBMIT_RULES, type DefinitionCache, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
-import { WorkflowAddressError } from './workflow/address-error.js';
-import { namesNode, outputNodesOf, resolveAddress, setInputs } from './workflow/addresses.js';
+import { namesNode, outputNodesOf, resolveAddress, resolveInputs, setInputs } from './workflow/addresses.js';
 import type { UiWorkflow } from './workflow/types.js';
 
 /**
@@ -114,12 +113,12 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
   checkOptions(check, 'options', options, RUN_RULES);
   const targets = readUploads(check, isPlainObject(options) ? options.uploads : undefined);
   check.throwIfInvalid('cloud.runWorkflow()');
+  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId } = options ?? {};
   // An address naming no node fails before any request: at once for an API-format workflow, and
   // for a UI-format one whenever its file alone can tell (untitled nodes need the definitions).
-  if (!isUiWorkflow(input)) placeInputs(input, options?.inputs ?? {}, targets, undefined);
-  else checkUiAddresses(input, [...Object.keys(options?.inputs ?? {}), ...targets.map((target) => target.address)]);
+  if (!isUiWorkflow(input)) placeInputs(input, inputs, targets, undefined);
+  else checkUiAddresses(input, [...Object.keys(inputs), ...targets.map((target) => target.address)]);
   const { http, definitions, files, jobs, hub, submitter } = parts;
-  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId } = options ?? {};
   const request: RequestOptions = { signal, timeout, totalTimeout, retry, headers };
   throwIfAborted(signal);
   http.throwIfClosed();
@@ -127,7 +126,7 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
   // Known as soon as the submission is sent when the server keeps client-chosen ids.
   let sent: string | undefined;
   try {
-    const api = await toApiFormat(definitions, input, request, 'cloud.runWorkflow()');
+    const api = await definitions.convert(input, request, 'cloud.runWorkflow()');
     const info = validate ? await definitions.current(request) : undefined;
     const placed = placeInputs(api, inputs, targets, info);
     // Every address is known good: open the socket while checking and uploading (it must be up
@@ -173,18 +172,15 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
   } catch (error) {
     // Nobody waits for this job any more: stop paying for it (an abort, or the wait's deadline).
     const abandoned = (signal?.aborted === true && error === signal.reason) || (error instanceof TimeoutError && error.submitted !== undefined);
-    if (cancelOnAbort && abandoned && sent !== undefined && !http.closed.aborted) await cancelQuietly(jobs, sent, { timeout, headers });
+    if (cancelOnAbort && abandoned && sent !== undefined && !http.closed.aborted) {
+      // Without the caller's (aborted) signal, bounded in time; a failed cancel changes nothing.
+      const bound = CLOUD_DEFAULTS.cancelTimeoutMs;
+      await jobs.cancel(sent, { headers, timeout: Math.min(timeout ?? bound, bound), totalTimeout: bound }).catch(() => undefined);
+    }
     throw error;
   } finally {
     release();
   }
-}
-
-/** Cancels a job whose wait ended, without the caller's (aborted) signal, bounded in time; never throws. */
-async function cancelQuietly(jobs: JobsResource, promptId: string, request: RequestOptions): Promise<void> {
-  const totalTimeout = CLOUD_DEFAULTS.cancelTimeoutMs;
-  const timeout = request.timeout === undefined ? totalTimeout : Math.min(request.timeout, totalTimeout);
-  await jobs.cancel(promptId, { headers: request.headers, timeout, totalTimeout }).catch(() => undefined);
 }
 
 /** Downloads every output file, a few at a time; the first failure stops the others. */
@@ -216,39 +212,26 @@ export type UploadSpec =
       file: FileInput;
     } & Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>);
 
-/**
- * One upload, as the run performs it.
- *
- * @example
- * ```ts
- * const upload: UploadTarget = { address: 'Load Image.image', file: './in.png', options: {} };
- * ```
- */
-export interface UploadTarget {
-  address: string;
-  file: FileInput;
-  options: Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>;
-}
-
 const SPEC_RULES: OptionRules = { file: rule.any, filename: rule.string, type: rule.oneOf(['input', 'temp']), overwrite: rule.boolean };
 
 /**
- * Reads `options.uploads`, recording bad specs on `check` (the addresses are resolved once the
- * workflow is in the API format: `placeInputs()`).
+ * Reads `options.uploads` into the uploads the run performs (`{ address, file, options }`),
+ * recording bad specs on `check` (the addresses are resolved once the workflow is in the API
+ * format: `placeInputs()`).
  *
  * @example
  * ```ts
  * const uploads = readUploads(check, options.uploads);
  * ```
  */
-export function readUploads(check: Checker, uploads: unknown): UploadTarget[] {
+export function readUploads(check: Checker, uploads: unknown) {
   if (!isPlainObject(uploads)) return [];
-  return Object.entries(uploads).map(([address, spec]): UploadTarget => {
+  return Object.entries(uploads).map(([address, spec]) => {
     const path = `options.uploads["${address}"]`;
     if (isPlainObject(spec)) {
       checkOptions(check, path, spec, SPEC_RULES);
       if (!isFileInput(spec.file)) check.fail(`${path}.file`, 'a Blob, File, ArrayBuffer, Uint8Array, ReadableStream or file path', spec.file);
-      const { file, ...options } = spec as { file: FileInput } & UploadTarget['options'];
+      const { file, ...options } = spec as { file: FileInput } & Pick<UploadOptions, 'filename' | 'type' | 'overwrite'>;
       return { address, file, options };
     }
     if (!isFileInput(spec)) check.fail(path, 'a file: a Blob, File, ArrayBuffer, Uint8Array, ReadableStream, file path, or { file, filename?, type?, overwrite? }', spec);
@@ -266,20 +249,11 @@ export function readUploads(check: Checker, uploads: unknown): UploadTarget[] {
  * const { workflow, uploads } = placeInputs(api, { 'KSampler.seed': 7 }, targets, info);
  * ```
  */
-export function placeInputs(api: Workflow, inputs: Record<string, unknown>, uploads: readonly UploadTarget[], info: ObjectInfo | undefined): { workflow: Workflow; uploads: { nodeId: string; input: string }[] } {
-  const taken = new Map<string, string>();
-  const claim = (address: string) => {
-    const { nodeId, input } = resolveAddress(api, address, info);
-    const key = `${nodeId}\u0000${input}`;
-    const earlier = taken.get(key);
-    if (earlier !== undefined) throw new WorkflowAddressError(address, `sets the same input as "${earlier}" (node ${nodeId}, input "${input}")`, 'Set each input once, in inputs or in uploads', [earlier]);
-    taken.set(key, address);
-    return { nodeId, input };
-  };
-  Object.keys(inputs).forEach(claim);
-  const places = uploads.map((upload) => claim(upload.address));
-  const workflow = Object.keys(inputs).length > 0 ? setInputs(api, inputs, info) : api;
-  return { workflow, uploads: places };
+export function placeInputs(api: Workflow, inputs: Record<string, unknown>, uploads: readonly { address: string }[], info: ObjectInfo | undefined): { workflow: Workflow; uploads: { nodeId: string; input: string }[] } {
+  const addresses = [...Object.keys(inputs), ...uploads.map((upload) => upload.address)];
+  const count = Object.keys(inputs).length;
+  const uploaded = resolveInputs(api, addresses, info, 'Set each input once, in inputs or in uploads').slice(count);
+  return { workflow: count > 0 ? setInputs(api, inputs, info) : api, uploads: uploaded.map(({ nodeId, input }) => ({ nodeId, input })) };
 }
 
 /**

@@ -53,20 +53,14 @@ export interface OutputsSource {
   files?: OutputFile[] | undefined;
 }
 
-interface FileHandle {
-  write(data: Uint8Array): Promise<unknown>;
-  close(): Promise<void>;
-}
+// The parts of `node:fs` used here.
 interface NodeFs {
   promises: {
     mkdir(path: string, options: { recursive: true }): Promise<unknown>;
-    open(path: string, flags: string): Promise<FileHandle>;
+    open(path: string, flags: string): Promise<{ write(data: Uint8Array): Promise<unknown>; close(): Promise<void> }>;
     stat(path: string): Promise<unknown>;
     unlink(path: string): Promise<void>;
   };
-}
-interface NodePath {
-  join(...parts: string[]): string;
 }
 
 const MAX_NAME = 180;
@@ -109,7 +103,7 @@ export async function saveOutputs(getResponse: (ref: FileRef, options: RequestOp
 
 /** Writes bytes or a stream to `path`; a failure removes what was written. */
 async function writeFile(fs: NodeFs, path: string, body: Uint8Array | ReadableStream<Uint8Array> | null, flags: string): Promise<number> {
-  let handle: FileHandle;
+  let handle: Awaited<ReturnType<NodeFs['promises']['open']>>;
   try {
     handle = await fs.promises.open(path, flags);
   } catch (error) {
@@ -117,18 +111,14 @@ async function writeFile(fs: NodeFs, path: string, body: Uint8Array | ReadableSt
     throw error;
   }
   let bytes = 0;
+  const write = async (chunk: Uint8Array) => {
+    await handle.write(chunk);
+    bytes += chunk.byteLength;
+  };
   try {
-    if (body instanceof Uint8Array) {
-      await handle.write(body);
-      bytes = body.byteLength;
-    } else if (body) {
-      // A failed write cancels the download with its error; a failed download rejects the pipe.
-      const write = async (chunk: Uint8Array) => {
-        await handle.write(chunk);
-        bytes += chunk.byteLength;
-      };
-      await body.pipeTo(new WritableStream({ write }));
-    }
+    if (body instanceof Uint8Array) await write(body);
+    // A failed write cancels the download with its error; a failed download rejects the pipe.
+    else if (body) await body.pipeTo(new WritableStream({ write }));
     await handle.close();
     return bytes;
   } catch (error) {
@@ -174,9 +164,9 @@ function refKey(nodeId: string, kind: string, ref: FileRef): string {
 }
 
 /** The runtime's `node:fs` and `node:path`, reached without an import statement. */
-function nodeModules(): { fs: NodeFs; path: NodePath } | undefined {
+function nodeModules() {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const fs = proc?.getBuiltinModule?.('node:fs') as NodeFs | undefined;
-  const path = proc?.getBuiltinModule?.('node:path') as NodePath | undefined;
+  const path = proc?.getBuiltinModule?.('node:path') as { join(...parts: string[]): string } | undefined;
   return fs?.promises && path ? { fs, path } : undefined;
 }

@@ -3,12 +3,12 @@
 // `DefinitionCache`). On a local runtime the client chooses the prompt id before sending, so an
 // answer lost on the way back can be looked up (docs/wire-protocol.md#cloud-local-runtimes).
 import { Checker, checkAnsweredId, ConnectionError, isPlainObject, raceSignal, redactUrl, REQUEST_RULES, rule, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
-import { initOf, InvalidWorkflowError, SubmissionUnknownError, WorkflowError, WorkflowValidationError, type WorkflowIssue } from './shared/errors.js';
+import { initOf, InvalidWorkflowError, SubmissionUnknownError, WorkflowError, WorkflowValidationError } from './shared/errors.js';
 import type { JobReader } from './shared/job-reader.js';
 import { AnyObjectSchema, PromptResponseSchema, toNodeErrors, type RelayTokens } from './shared/wire.js';
-import type { SubmitResult, Workflow } from './shared/types.js';
+import type { SubmitResult, Workflow, WorkflowIssue } from './shared/types.js';
 import { readObjectInfo } from './workflow/node-definitions.js';
-import { checkWorkflowShape, describeWorkflowFormat, isUiWorkflow, splitIssues, validateWorkflow, type ObjectInfo } from './workflow/validate.js';
+import { describeWorkflowFormat, isUiWorkflow, splitIssues, validateWorkflow, type ObjectInfo } from './workflow/validate.js';
 import { WorkflowConversionError } from './workflow/errors.js';
 import type { UiWorkflow } from './workflow/types.js';
 
@@ -64,7 +64,16 @@ export const SUBMIT_RULES: OptionRules = Object.freeze({ ...REQUEST_RULES, valid
 export function checkWorkflowArgument(check: Checker, workflow: unknown): void {
   if (isUiWorkflow(workflow)) return;
   const shape = new Checker();
-  checkWorkflowShape(shape, workflow);
+  const nodes = isPlainObject(workflow) ? Object.entries(workflow) : [];
+  const expected = 'an API-format workflow with at least one node ({"<nodeId>": {class_type, inputs}})';
+  if (nodes.length === 0) shape.fail('workflow', expected, workflow);
+  // Every node has the shape the server needs, whether or not `validate` checks it further: a node
+  // of `null` must never be sent (and paid for).
+  for (const [nodeId, node] of nodes) {
+    if (!isPlainObject(node) || typeof node.class_type !== 'string' || node.class_type === '' || !isPlainObject(node.inputs)) {
+      shape.fail(`workflow["${nodeId}"]`, 'a node {class_type: string, inputs: object}', node);
+    }
+  }
   if (shape.issues.length === 0) return;
   const { hint } = describeWorkflowFormat(workflow);
   const specific = isPlainObject(workflow) && ('nodes' in workflow || 'prompt' in workflow);
@@ -110,8 +119,8 @@ export class DefinitionCache {
   }
 
   /**
-   * Checks a workflow against the definitions; `pending` names `"<nodeId>.<input>"` values that
-   * uploads fill in later.
+   * Checks a workflow against the definitions; `pending` names `"<nodeId>.<input>"`
+   * values that uploads fill in later.
    */
   async check(workflow: Workflow, { pending, ...options }: RequestOptions & { pending?: ReadonlySet<string> | undefined } = {}): Promise<WorkflowIssue[]> {
     const cached = this.#info;
@@ -124,8 +133,8 @@ export class DefinitionCache {
   }
 
   /**
-   * Checks a workflow (`check()`): its errors throw an `InvalidWorkflowError` naming `context`; its
-   * warnings (nodes left unchecked) are returned.
+   * Checks a workflow (`check()`): its errors throw an `InvalidWorkflowError` naming
+   * `context`; its warnings (nodes left unchecked) are returned.
    */
   async validate(workflow: Workflow, options: Parameters<DefinitionCache['check']>[1], context: string): Promise<WorkflowIssue[]> {
     const { errors, warnings } = splitIssues(await this.check(workflow, options));
@@ -134,23 +143,28 @@ export class DefinitionCache {
   }
 
   /**
-   * Converts a UI-format workflow with the definitions (fetched once per client). A node type the
-   * cached copy lacks may have been installed since: the definitions are fetched once more before
-   * the conversion error is reported.
+   * The workflow in the API format: a UI-format one converted with the definitions (fetched once),
+   * and refused (naming `context`) when nothing of it runs. A node type the cached copy lacks may
+   * have been installed since: the definitions are fetched once more before the conversion error
+   * (a `WorkflowConversionError` naming the node, and how to fix it) is reported.
    */
-  async convert(workflow: UiWorkflow, options?: RequestOptions): Promise<Workflow> {
+  async convert(input: Workflow | UiWorkflow, options: RequestOptions, context: string): Promise<Workflow> {
+    if (!isUiWorkflow(input)) return input;
     // Loaded on first use: an app that never passes a UI-format workflow ships no converter (a
     // bundler splits a dynamic import into its own chunk).
     const { toApiWorkflow } = await import('./workflow/to-api.js');
     const cached = this.#info;
-    const info = cached ?? (await this.#load(options));
+    let workflow: Workflow;
     try {
-      return toApiWorkflow(workflow, info);
+      workflow = toApiWorkflow(input, cached ?? (await this.#load(options)));
     } catch (error) {
       if (!cached || !(error instanceof WorkflowConversionError) || error.code !== 'unknown_node_type') throw error;
+      if (this.#info === cached) this.#info = undefined;
+      workflow = toApiWorkflow(input, await this.current(options));
     }
-    if (this.#info === cached) this.#info = undefined;
-    return toApiWorkflow(workflow, await this.current(options));
+    if (Object.keys(workflow).length > 0) return workflow;
+    const rule = 'a workflow with at least one node that runs (every node of this UI-format workflow is muted, bypassed, a note or a primitive)';
+    throw new ValidationError([{ path: 'workflow', rule, received: '(a UI-format workflow)' }], context);
   }
 
   /**
@@ -204,7 +218,7 @@ export class Submitter {
     const { http, clientId, reader, definitions, tokens } = this.#parts;
     const { validate = true, partnerApiKey, extraData, promptId, ...request } = options ?? {};
     const url = redactUrl(`${http.baseUrl}/api/prompt`);
-    const workflow = await toApiFormat(definitions, input, request, context);
+    const workflow = await definitions.convert(input, request, context);
     const warnings = validate ? await definitions.validate(workflow, request, context) : (prepared.warnings ?? []);
     const extra: Record<string, unknown> = { ...extraData };
     if (partnerApiKey === true) extra.api_key_platform_org = await clientKey(http, context);
@@ -248,23 +262,6 @@ export class Submitter {
   #keeps(chosen: string | undefined): chosen is string {
     return chosen !== undefined && (this.#kept ?? this.#parts.reader.runtime === 'local');
   }
-}
-
-/**
- * The workflow in the API format: a UI-format one converted with the client's definitions
- * (fetched once), and refused when nothing of it runs.
- *
- * @throws {@link WorkflowConversionError} naming the node that cannot be converted, and how to fix it.
- * @example
- * ```ts
- * const api = await toApiFormat(definitions, json, request, 'cloud.runWorkflow()');
- * ```
- */
-export async function toApiFormat(definitions: DefinitionCache, input: Workflow | UiWorkflow, request: RequestOptions, context: string): Promise<Workflow> {
-  if (!isUiWorkflow(input)) return input;
-  const workflow = await definitions.convert(input, request);
-  if (Object.keys(workflow).length > 0) return workflow;
-  throw new ValidationError([{ path: 'workflow', rule: 'a workflow with at least one node that runs (every node of this UI-format workflow is muted, bypassed, a note or a primitive)', received: '(a UI-format workflow)' }], context);
 }
 
 async function clientKey(http: HttpClient, context: string): Promise<string> {

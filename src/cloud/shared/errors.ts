@@ -2,8 +2,6 @@ import { ApiError, BadRequestError, ConnectionError, GraphcloudError, isPlainObj
 import type { JobResult, NodeErrorDetail, NodeErrors, Workflow, WorkflowIssue } from './types.js';
 import { toNodeErrors } from './wire.js';
 
-export type { WorkflowIssue } from './types.js';
-
 /**
  * Rebuilds the init of an existing `ApiError` so it can be re-thrown as a more precise class.
  *
@@ -41,9 +39,8 @@ export class WorkflowValidationError extends BadRequestError {
     this.nodeErrors = nodeErrors;
     // The server's details (which input, which value, the allowed ones), not only its summary.
     const lines = describeNodeErrors(nodeErrors, workflow);
-    const details = lines.length === 0 ? topLevelDetails(init.body) : undefined;
-    if (lines.length > 0) this.message += `\n${lines.map((line) => `  - ${line}`).join('\n')}`;
-    else if (details) this.message += `\n  - ${details}`;
+    const shown = lines.length > 0 ? lines : [topLevelDetails(init.body)].filter((line) => line !== undefined);
+    if (shown.length > 0) this.message += `\n${shown.map((line) => `  - ${line}`).join('\n')}`;
   }
 }
 

@@ -81,6 +81,9 @@ export const JobStatusSchema = z.looseObject({ status: z.string(), error_message
  */
 export const AnyObjectSchema = z.record(z.string(), z.unknown());
 
+/** A copy of `raw` when it is a JSON object (as `AnyObjectSchema` reads it), else `undefined`. */
+const asObject = (raw: unknown): Record<string, unknown> | undefined => AnyObjectSchema.safeParse(raw).data;
+
 /**
  * Normalises `node_errors` (servers send `{}` or `[]` when empty) into typed entries.
  *
@@ -112,12 +115,12 @@ export function toNodeErrors(raw: unknown): Record<string, NodeErrors> {
  * ```
  */
 export function toOutputs(raw: unknown): Record<string, NodeOutput> | undefined {
-  const parsed = AnyObjectSchema.safeParse(raw);
-  if (!parsed.success) return undefined;
+  const data = asObject(raw);
+  if (!data) return undefined;
   const out = Object.create(null) as Record<string, NodeOutput>;
-  for (const [id, value] of Object.entries(parsed.data)) {
-    const output = AnyObjectSchema.safeParse(value);
-    if (output.success) out[id] = output.data;
+  for (const [id, value] of Object.entries(data)) {
+    const output = asObject(value);
+    if (output) out[id] = output;
   }
   return out;
 }
@@ -270,13 +273,12 @@ export function toJobPage(body: z.infer<typeof JobListSchema>, offset: number, s
  * ```
  */
 export function toJobDetail(body: z.infer<typeof JobDetailSchema>, statusMap?: Readonly<Record<string, StatusMapping>>): JobDetail {
-  const workflow = AnyObjectSchema.safeParse(body.workflow);
-  const prompt = workflow.success ? AnyObjectSchema.safeParse(workflow.data.prompt) : undefined;
+  const workflow = asObject(body.workflow);
   return {
     ...toJobSummary(body, statusMap),
     outputs: toOutputs(body.outputs) ?? (Object.create(null) as JobDetail['outputs']),
-    workflow: prompt?.success ? (prompt.data as Workflow) : undefined,
-    extraData: toExtraData(workflow.success ? workflow.data.extra_data : undefined),
+    workflow: asObject(workflow?.prompt) as Workflow | undefined,
+    extraData: toExtraData(workflow?.extra_data),
   };
 }
 
@@ -294,10 +296,10 @@ const PARTNER_FIELDS: ReadonlySet<string> = new Set(['api_key_platform_org', 'au
  * ```
  */
 export function toExtraData(raw: unknown): Record<string, unknown> | undefined {
-  const parsed = AnyObjectSchema.safeParse(raw);
-  if (!parsed.success) return undefined;
+  const data = asObject(raw);
+  if (!data) return undefined;
   const out = Object.create(null) as Record<string, unknown>;
-  for (const [key, value] of Object.entries(parsed.data)) if (!PARTNER_FIELDS.has(key)) out[key] = value;
+  for (const [key, value] of Object.entries(data)) if (!PARTNER_FIELDS.has(key)) out[key] = value;
   return out;
 }
 
@@ -315,9 +317,8 @@ export function toJobQueue(body: z.infer<typeof QueueSchema>): JobQueue {
   const read = (list: unknown[] | null | undefined, status: QueueItem['status']): QueueItem[] =>
     (list ?? []).flatMap((item): QueueItem[] => {
       if (!Array.isArray(item) || typeof item[1] !== 'string') return [];
-      const prompt = AnyObjectSchema.safeParse(item[2]);
       const outputs = Array.isArray(item[3]) ? item[3] : Array.isArray(item[4]) ? item[4] : undefined;
-      return [{ promptId: item[1], number: typeof item[0] === 'number' ? item[0] : 0, position: 0, status, workflow: prompt.success ? (prompt.data as Workflow) : undefined, outputNodes: outputs?.map(String) }];
+      return [{ promptId: item[1], number: typeof item[0] === 'number' ? item[0] : 0, position: 0, status, workflow: asObject(item[2]) as Workflow | undefined, outputNodes: outputs?.map(String) }];
     });
   const pending = read(body.queue_pending, 'pending').sort((a, b) => a.number - b.number);
   pending.forEach((item, index) => (item.position = index + 1));
@@ -333,15 +334,15 @@ export function toJobQueue(body: z.infer<typeof QueueSchema>): JobQueue {
  * ```
  */
 export function toErrorInfo(raw: unknown, fallback: string | null | undefined): JobErrorInfo | undefined {
-  const error = AnyObjectSchema.safeParse(raw);
-  if (!error.success) return fallback ? { message: fallback } : undefined;
-  const text = (key: string) => (typeof error.data[key] === 'string' && error.data[key] !== '' ? error.data[key] : undefined);
+  const error = asObject(raw);
+  if (!error) return fallback ? { message: fallback } : undefined;
+  const text = (key: string) => (typeof error[key] === 'string' && error[key] !== '' ? error[key] : undefined);
   return {
     message: text('exception_message') ?? fallback ?? text('message') ?? 'the job failed',
     exceptionType: text('exception_type'),
     nodeId: text('node_id'),
     nodeType: text('node_type'),
-    traceback: error.data.traceback,
+    traceback: error.traceback,
   };
 }
 
@@ -373,32 +374,26 @@ const MAX_JOBS = 1_000;
  * await http.request({ method: 'GET', path, options: tokens.withToken(promptId, options) });
  * ```
  */
-export class RelayTokens {
-  readonly #tokens = new Map<string, string>();
-
-  /** Remembers a job's token; anything but a non-empty string is ignored. */
-  set(promptId: string, token: unknown): void {
-    if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) return;
-    this.#tokens.delete(promptId);
-    this.#tokens.set(promptId, token);
-    if (this.#tokens.size > MAX_JOBS) this.#tokens.delete(this.#tokens.keys().next().value as string);
-  }
-
-  /** A job's token, when a relay gave one. */
-  get(promptId: string): string | undefined {
-    return this.#tokens.get(promptId);
+export class RelayTokens extends Map<string, string> {
+  /** Remembers a job's token (as the newest); anything but a non-empty string is ignored. */
+  override set(promptId: string, token: unknown): this {
+    if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) return this;
+    this.delete(promptId);
+    super.set(promptId, token);
+    if (this.size > MAX_JOBS) this.delete(this.keys().next().value as string);
+    return this;
   }
 
   /** The options of a job-scoped request: the caller's, with the job's token header when there is one. */
   withToken(promptId: string, options: RequestOptions | undefined): RequestOptions | undefined {
-    const token = this.#tokens.get(promptId);
+    const token = this.get(promptId);
     if (token === undefined) return options;
     return { ...options, headers: { ...options?.headers, [JOB_TOKEN_HEADER]: token } };
   }
 
   /** The socket message that asks a relay for a job's messages, when the job has a token. */
   subscription(promptId: string): string | undefined {
-    const token = this.#tokens.get(promptId);
+    const token = this.get(promptId);
     return token === undefined ? undefined : JSON.stringify({ type: 'graphcloud_subscribe', data: { token } });
   }
 }
@@ -414,12 +409,9 @@ export class RelayTokens {
  * ```
  */
 export function readOutputs(body: unknown, promptId: string): Record<string, NodeOutput> | undefined {
-  const record = AnyObjectSchema.safeParse(body);
-  if (!record.success) return undefined;
-  for (const candidate of [record.data, record.data[promptId], record.data.job]) {
-    const parsed = AnyObjectSchema.safeParse(candidate);
-    if (!parsed.success || parsed.data.outputs === undefined) continue;
-    const outputs = toOutputs(parsed.data.outputs);
+  const record = asObject(body);
+  for (const candidate of record ? [record, record[promptId], record.job] : []) {
+    const outputs = toOutputs(asObject(candidate)?.outputs);
     if (outputs) return outputs;
   }
   return undefined;

@@ -4,7 +4,7 @@
 import type { Workflow, WorkflowNode } from '../shared/types.js';
 import { unreadableReason } from './node-definitions.js';
 import type { ObjectInfo } from './validate.js';
-import { WorkflowAddressError, type AddressCandidate } from './address-error.js';
+import { WorkflowAddressError, type AddressCandidate } from './errors.js';
 import { isRecord, own } from '../../core/index.js';
 
 /**
@@ -139,23 +139,37 @@ export function namesNode(workflow: Workflow, address: string): boolean {
  * ```
  */
 export function setInputs(workflow: Workflow, values: Record<string, unknown>, objectInfo?: ObjectInfo): Workflow {
-  const targets = new Map<string, string>();
-  const changes: [ResolvedAddress, unknown][] = [];
-  for (const address of Object.keys(values)) {
-    const resolved = resolveAddress(workflow, address, objectInfo);
-    const key = `${resolved.nodeId}\u0000${resolved.input}`;
-    const earlier = targets.get(key);
-    if (earlier !== undefined) throw new WorkflowAddressError(address, `sets the same input as "${earlier}" (node ${resolved.nodeId}, input "${resolved.input}")`, 'Set each input once', [earlier]);
-    targets.set(key, address);
-    changes.push([resolved, values[address]]);
-  }
+  const changes = resolveInputs(workflow, Object.keys(values), objectInfo);
+  const given = Object.values(values);
   const copy: Workflow = Object.create(null);
   for (const id of Object.keys(workflow)) {
     const node = workflow[id]!;
     copy[id] = { ...node, inputs: Object.assign(Object.create(null) as Record<string, unknown>, node.inputs) };
   }
-  for (const [{ nodeId, input }, value] of changes) copy[nodeId]!.inputs[input] = value;
+  changes.forEach(({ nodeId, input }, index) => (copy[nodeId]!.inputs[input] = given[index]));
   return copy;
+}
+
+/**
+ * Resolves each address (`resolveAddress()`), in order; an address setting the same input as an
+ * earlier one fails, with `fix` as the way out.
+ *
+ * @throws {@link WorkflowAddressError} for an unknown or ambiguous address, or two addresses naming the same input.
+ * @example
+ * ```ts
+ * const [seed, image] = resolveInputs(workflow, ['KSampler.seed', 'Load Image.image'], info);
+ * ```
+ */
+export function resolveInputs(workflow: Workflow, addresses: readonly string[], info?: ObjectInfo, fix = 'Set each input once') {
+  const taken = new Map<string, string>();
+  return addresses.map((address) => {
+    const resolved = resolveAddress(workflow, address, info);
+    const key = `${resolved.nodeId}\u0000${resolved.input}`;
+    const earlier = taken.get(key);
+    if (earlier !== undefined) throw new WorkflowAddressError(address, `sets the same input as "${earlier}" (node ${resolved.nodeId}, input "${resolved.input}")`, fix, [earlier]);
+    taken.set(key, address);
+    return resolved;
+  });
 }
 
 /**

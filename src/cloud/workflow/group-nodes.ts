@@ -26,17 +26,8 @@ interface GroupSlot {
   slot: number;
 }
 
-/** What one group definition exposes, in the order the web UI builds it. */
-interface GroupShape {
-  nodes: Record<string, unknown>[];
-  /** Each inner node's saved widget values by widget name (LGraphNode.configure). */
-  saved: Record<string, unknown>[];
-  links: Link[];
-  /** The group node's widgets, and the inner widget each stands for. */
-  widgets: { widget: Widget; node: number; input: string }[];
-  inputs: GroupSlot[];
-  outputs: GroupSlot[];
-}
+/** What one group definition exposes, in the order the web UI builds it: `groupShape()`'s result. */
+type GroupShape = ReturnType<typeof groupShape>;
 
 /** More slots than any node has: a link beyond it is refused rather than allocated. */
 const MAX_SLOTS = 1024;
@@ -83,7 +74,7 @@ function fail(node: Record<string, unknown>, problem: string, fix: string): neve
 }
 
 /** GroupNodeConfig.registerType: the group's widgets, inputs and outputs. */
-function groupShape(instance: Record<string, unknown>, definition: Record<string, unknown>, objectInfo: ObjectInfo): GroupShape {
+function groupShape(instance: Record<string, unknown>, definition: Record<string, unknown>, objectInfo: ObjectInfo) {
   const nodes = (Array.isArray(definition.nodes) ? definition.nodes : []).map((node: unknown) => (isRecord(node) ? node : {}));
   // Links whose origin is outside the group (null) are left out, as GroupNodeConfig.getLinks does;
   // so are links naming no node of the group or an absurd slot (a hostile file).
@@ -95,7 +86,11 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
   const external = new Set((Array.isArray(definition.external) ? definition.external : []).map((e: unknown) => (Array.isArray(e) ? `${String(e[0])}:${String(e[1])}` : '')));
   const config = (index: number) => own(definition.config, String(index));
   const inputConfig = (index: number, input: string) => own(own(config(index), 'input'), input);
-  const shape: GroupShape = { nodes, saved: nodes.map((node) => savedByName(objectInfo, node)), links, widgets: [], inputs: [], outputs: [] };
+  // Each inner node's saved widget values by widget name (LGraphNode.configure); the group node's
+  // widgets, and the inner widget each stands for; its inputs and outputs.
+  const savedValues = nodes.map((node) => savedByName(objectInfo, node));
+  const groupWidgets: { widget: Widget; node: number; input: string }[] = [];
+  const shape = { nodes, saved: savedValues, links, widgets: groupWidgets, inputs: [] as GroupSlot[], outputs: [] as GroupSlot[] };
   const seenInputs = new Map<string, number>();
   const seenOutputs = new Set<string>();
   const converted: (() => void)[] = [];

@@ -12,18 +12,19 @@ import { templateOf, type NodeTemplate } from './node-template.js';
 import { setWidgetValues } from './widget-values.js';
 import type { UiNodeId } from './types.js';
 
-export interface LoadContext {
-  objectInfo: ObjectInfo;
-  templates: Map<string, NodeTemplate | null>;
-  subgraphs: Map<string, SubgraphDefinition>;
-  state: { lastNodeId: number };
+/** What loading one workflow shares: the definitions, the templates made of them, the subgraphs, the last node id. */
+function loadContext(objectInfo: ObjectInfo, lastNodeId: unknown) {
+  const state = { lastNodeId: typeof lastNodeId === 'number' ? lastNodeId : 0 };
+  return { objectInfo, templates: new Map<string, NodeTemplate | null>(), subgraphs: new Map<string, SubgraphDefinition>(), state };
 }
+type LoadContext = ReturnType<typeof loadContext>;
 
-const FRONTEND_NODES = new Map<string, { kind: GraphNode['kind']; title: string }>([
-  ['Reroute', { kind: 'reroute', title: 'Reroute' }],
+// The web UI's own nodes, with the names of their sockets (all of type `*`).
+const FRONTEND_NODES = new Map<string, { kind: GraphNode['kind']; title: string; inputs?: string[]; outputs?: string[] }>([
+  ['Reroute', { kind: 'reroute', title: 'Reroute', inputs: [''], outputs: [''] }],
   ['Note', { kind: 'note', title: 'Note' }],
   ['MarkdownNote', { kind: 'note', title: 'Markdown Note' }],
-  ['PrimitiveNode', { kind: 'primitive', title: 'Primitive' }],
+  ['PrimitiveNode', { kind: 'primitive', title: 'Primitive', outputs: ['connect to widget input'] }],
 ]);
 
 function fail(problem: string, fix: string, received?: unknown): never {
@@ -54,10 +55,10 @@ function emptyGraph(): Graph {
 
 /** Builds the root graph of a UI-format workflow. */
 export function loadWorkflow(data: Record<string, unknown>, objectInfo: ObjectInfo): Graph {
-  if (!Array.isArray(data.nodes)) fail('a UI-format workflow has a "nodes" array', 'Pass the JSON file saved from the web UI', data.nodes);
   const lastNodeId = data.version === 0.4 || data.version === undefined ? data.last_node_id : own(data.state, 'lastNodeId');
-  const context: LoadContext = { objectInfo, templates: new Map(), subgraphs: new Map(), state: { lastNodeId: typeof lastNodeId === 'number' ? lastNodeId : 0 } };
-  const rootNodes = data.nodes.map((raw, index) => checkNodeData(raw, `nodes[${index}]`));
+  const context = loadContext(objectInfo, lastNodeId);
+  // toApiWorkflow() passes a UI-format workflow only (isUiWorkflow: `nodes` is an array).
+  const rootNodes = (data.nodes as unknown[]).map((raw, index) => checkNodeData(raw, `nodes[${index}]`));
 
   const definitions = own(data.definitions, 'subgraphs');
   if (Array.isArray(definitions)) loadSubgraphs(context, definitions, rootNodes);
@@ -90,17 +91,15 @@ function loadSubgraphs(context: LoadContext, definitions: unknown[], rootNodes: 
     // A group node's inner ids are their indexes in its definition, `outer:index` in the prompt.
     for (const node of (raw as Record<symbol, unknown>)[GROUP_DEFINITION] === true ? [] : nodes) {
       if (typeof node.id !== 'number') continue;
-      if (used.has(node.id)) {
-        let next = context.state.lastNodeId + 1;
-        while (used.has(next)) next++;
-        context.state.lastNodeId = next;
-        remap.set(node.id, next);
-        node.id = next;
-        used.add(next);
-      } else {
-        used.add(node.id);
-        if (node.id > context.state.lastNodeId) context.state.lastNodeId = node.id;
+      let id = node.id;
+      if (used.has(id)) {
+        id = context.state.lastNodeId + 1;
+        while (used.has(id)) id++;
+        remap.set(node.id, id);
+        node.id = id;
       }
+      used.add(id);
+      context.state.lastNodeId = Math.max(context.state.lastNodeId, id);
     }
     for (const link of links) {
       link.origin_id = remap.get(link.origin_id) ?? link.origin_id;
@@ -154,12 +153,8 @@ function createNode(context: LoadContext, graph: Graph, data: Record<string, unk
   } else if (frontend) {
     node.kind = frontend.kind;
     node.title = frontend.title;
-    if (frontend.kind === 'reroute') {
-      node.inputs = [{ name: '', type: '*', link: null }];
-      node.outputs = [{ name: '', type: '*', links: null }];
-    } else if (frontend.kind === 'primitive') {
-      node.outputs = [{ name: 'connect to widget input', type: '*', links: null }];
-    }
+    node.inputs = (frontend.inputs ?? []).map((name) => ({ name, type: '*', link: null }));
+    node.outputs = (frontend.outputs ?? []).map((name) => ({ name, type: '*', links: null }));
   } else if (template) {
     node.kind = 'comfy';
     node.comfyClass = template.className;

@@ -21,15 +21,8 @@ export interface InputSpecV2 {
 /** An input slot as the definition makes it, before it is linked. */
 export type SocketTemplate = Pick<InputSlot, 'name' | 'widgetName'> & { type: string };
 
-export interface NodeTemplate {
-  className: string;
-  title: string;
-  /** Input specs by name, in the definition's order (required, then optional). */
-  specs: Map<string, InputSpecV2>;
-  sockets: SocketTemplate[];
-  widgets: Widget[];
-  outputs: { name: string; type: string }[];
-}
+/** A node type as the web UI creates it: `templateOf()`'s result. */
+export type NodeTemplate = NonNullable<ReturnType<typeof templateOf>>;
 
 const AUDIO_UI_NODES = new Set(['LoadAudio', 'SaveAudio', 'PreviewAudio', 'SaveAudioMP3', 'SaveAudioOpus']);
 /** Save nodes whose `filename_prefix` gets `%node.widget%` and `%date:...%` replacements. */
@@ -163,8 +156,7 @@ export function createWidgets(spec: InputSpecV2): Widget[] {
 export function toSpecV2(name: string, raw: unknown, isOptional: boolean): InputSpecV2 {
   const typeOrList = Array.isArray(raw) ? raw[0] : undefined;
   const rawOptions = Array.isArray(raw) ? raw[1] : undefined;
-  const options: Record<string, unknown> = Object.create(null);
-  if (isRecord(rawOptions)) for (const key of Object.keys(rawOptions)) options[key] = rawOptions[key];
+  const options: Record<string, unknown> = Object.assign(Object.create(null), isRecord(rawOptions) ? rawOptions : {});
   if (Array.isArray(typeOrList)) return { name, type: 'COMBO', isOptional, options, comboOptions: typeOrList };
   if (typeOrList === 'COMBO') return { name, type: 'COMBO', isOptional, options, comboOptions: Array.isArray(options.options) ? options.options : [] };
   return { name, type: typeof typeOrList === 'string' ? typeOrList : 'UNKNOWN', isOptional, options, comboOptions: [] };
@@ -211,15 +203,12 @@ function orderSpecs(def: NodeDefinition, specs: Map<string, InputSpecV2>): Input
   return [...listed, ...[...specs.values()].filter((spec) => !seen.has(spec))];
 }
 
-/** The template of a node type the server defines; `null` for a type it lacks. */
-export function templateOf(objectInfo: ObjectInfo, type: string): NodeTemplate | null {
-  const def = own(objectInfo, type);
-  return isRecord(def) ? createNodeTemplate(type, def) : null;
-}
-
-/** Builds the template of a node type from its object_info definition. */
-export function createNodeTemplate(className: string, def: NodeDefinition): NodeTemplate {
+/** The template of a node type, built from its object_info definition; `null` for a type the server lacks. */
+export function templateOf(objectInfo: ObjectInfo, className: string) {
+  const def = own(objectInfo, className);
+  if (!isRecord(def)) return null;
   const { required, optional } = definitionInputs(className, def);
+  // Input specs by name, in the definition's order (required, then optional).
   const specs = new Map<string, InputSpecV2>();
   for (const [name, raw] of required) specs.set(name, toSpecV2(name, raw, false));
   for (const [name, raw] of optional) specs.set(name, toSpecV2(name, raw, true));
@@ -258,7 +247,6 @@ export function createNodeTemplate(className: string, def: NodeDefinition): Node
 
 function matchTypeOf(spec: InputSpecV2): string {
   if (spec.type !== 'COMFY_MATCHTYPE_V3') return spec.type;
-  const template = own(spec.options, 'template');
-  const allowed = own(template, 'allowed_types');
+  const allowed = own(own(spec.options, 'template'), 'allowed_types');
   return typeof allowed === 'string' ? allowed : spec.type;
 }

@@ -2,30 +2,26 @@
 // one that feeds widget inputs gets a copy of the first target's widget holding its saved value;
 // when the prompt is made it writes that value into every widget it is linked to
 // (applyFirstWidgetValueToGraph). It is virtual: it never appears in the prompt.
-import { getNodeById, type Graph, type GraphNode } from './model.js';
+import { getNodeById, type GraphNode } from './model.js';
 import { hasWidget } from './node-template.js';
 import { promotedWidget } from './resolve.js';
 import { applyTextReplacements } from './text.js';
 
 const REPLACE_PROPERTY = 'Run widget replace on values';
 
-/** PrimitiveNode.onAfterGraphConfigured, for every primitive of a graph. */
-export function configurePrimitives(graph: Graph): void {
-  for (const node of graph.nodes) {
-    if (node.kind !== 'primitive') continue;
-    const linkId = node.outputs[0]?.links?.[0];
-    if (linkId === undefined) continue;
-    const link = graph.links.get(linkId);
-    const target = link ? getNodeById(graph, link.target_id) : undefined;
-    const input = link && target ? target.inputs[link.target_slot] : undefined;
-    if (!input) continue;
-    let value: unknown;
-    if (input.widgetName !== undefined) value = target!.widgets.find((widget) => widget.name === input.widgetName)?.value;
-    else if (!(typeof input.type === 'string' && hasWidget(input.type))) continue;
-    const saved = node.savedValues;
-    if (Array.isArray(saved) && saved.length > 0) value = saved[0];
-    node.widgets = [{ name: 'value', value, kind: 'value', persist: true, prompt: true }];
-  }
+/** PrimitiveNode.onAfterGraphConfigured, for one primitive (configuring it again changes nothing). */
+export function configurePrimitive(node: GraphNode): void {
+  const linkId = node.outputs[0]?.links?.[0];
+  const link = linkId === undefined ? undefined : node.graph.links.get(linkId);
+  const target = link ? getNodeById(node.graph, link.target_id) : undefined;
+  const input = link && target ? target.inputs[link.target_slot] : undefined;
+  if (!input) return;
+  let value: unknown;
+  if (input.widgetName !== undefined) value = target!.widgets.find((widget) => widget.name === input.widgetName)?.value;
+  else if (!(typeof input.type === 'string' && hasWidget(input.type))) return;
+  const saved = node.savedValues;
+  if (Array.isArray(saved) && saved.length > 0) value = saved[0];
+  node.widgets = [{ name: 'value', value, kind: 'value', persist: true, prompt: true }];
 }
 
 /** PrimitiveNode.applyToGraph: the primitive's value goes into each widget it is linked to. */

@@ -6,20 +6,17 @@
 import { WorkflowConversionError, type WorkflowConversionCode, type WorkflowNodeRef } from './errors.js';
 import { getNodeById, isVirtual, MODE_BYPASS, MODE_NEVER, SUBGRAPH_INPUT_ID, type GraphNode, type Link, type Widget } from './model.js';
 
-export interface ExecNode {
-  id: string;
-  node: GraphNode;
-  /** Ids of the subgraph instances from the root down to the one holding this node. */
-  path: string[];
-  /** The subgraph instance holding this node. */
-  instance: GraphNode | undefined;
-}
+export type ExecNode = ReturnType<typeof createExecNode>;
 
 export type Resolved = { originId: string; originSlot: number; widget?: undefined } | { widget: { value: unknown }; originId?: undefined; originSlot?: undefined };
 
 export type ExecMap = Map<string, ExecNode>;
 
-export function createExecNode(node: GraphNode, path: string[] = [], instance?: GraphNode): ExecNode {
+/**
+ * A node of the flattened graph: its execution id, the ids of the subgraph instances from the root
+ * down to the one holding it (`path`), and that instance.
+ */
+export function createExecNode(node: GraphNode, path: string[] = [], instance?: GraphNode) {
   return { id: [...path, String(node.id)].join(':'), node, path, instance };
 }
 

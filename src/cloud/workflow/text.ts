@@ -54,7 +54,7 @@ function formatDate(format: string, date: Date): string {
 }
 
 /** Every node of the graph and of the subgraphs its nodes expand to, subgraphs first (mapAllNodes). */
-function allNodes(graph: Graph, out: GraphNode[] = [], seen = new Set<Graph>()): GraphNode[] {
+export function allNodes(graph: Graph, out: GraphNode[] = [], seen = new Set<Graph>()): GraphNode[] {
   if (seen.has(graph)) return out;
   seen.add(graph);
   for (const node of graph.nodes) {

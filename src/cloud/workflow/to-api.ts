@@ -11,9 +11,9 @@ import { loadWorkflow } from './load.js';
 import { isRecord } from '../../core/index.js';
 import { isVirtual, MODE_BYPASS, MODE_NEVER, type Graph, type GraphNode, type Widget } from './model.js';
 import { computeExecutionOrder } from './order.js';
-import { applyPrimitive, configurePrimitives } from './primitives.js';
+import { applyPrimitive, configurePrimitive } from './primitives.js';
 import { createExecNode, expandInstance, nodeRef, resolveInput, type ExecMap, type ExecNode } from './resolve.js';
-import { applyTextReplacements, processDynamicPrompt } from './text.js';
+import { allNodes, applyTextReplacements, processDynamicPrompt } from './text.js';
 import type { ToApiWorkflowOptions } from './types.js';
 
 /**
@@ -46,7 +46,7 @@ export function toApiWorkflow(uiWorkflow: unknown, objectInfo: ObjectInfo, optio
   const now = options.now ?? new Date();
 
   const root = loadWorkflow(expandGroupNodes(uiWorkflow, objectInfo), objectInfo);
-  forEachGraph(root, configurePrimitives);
+  for (const node of allNodes(root)) if (node.kind === 'primitive') configurePrimitive(node);
   const order = computeExecutionOrder(root);
 
   // Virtual nodes apply themselves before any node is made into the prompt (graphToPrompt:
@@ -119,13 +119,6 @@ function customComboIndex(widgets: Widget[]): number {
 function wrap(value: unknown, curve: boolean): unknown {
   if (!Array.isArray(value)) return value;
   return curve ? { __type__: 'CURVE', __value__: value } : { __value__: value };
-}
-
-function forEachGraph(graph: Graph, visit: (graph: Graph) => void, seen = new Set<Graph>()): void {
-  if (seen.has(graph)) return;
-  seen.add(graph);
-  visit(graph);
-  for (const node of graph.nodes) if (node.subgraph) forEachGraph(node.subgraph.graph, visit, seen);
 }
 
 function summarize(value: unknown): unknown {

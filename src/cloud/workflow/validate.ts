@@ -1,10 +1,9 @@
 // Checking a workflow before it is sent: which of the two formats it is in (a caller who passes a
-// file saved from the web UI gets one clear hint instead of one validation issue per key), the
-// shape every submission needs, and its nodes against the server's definitions.
-import { isPlainObject, isRecord, own, type Checker } from '../../core/index.js';
+// file saved from the web UI gets one clear hint instead of one validation issue per key), and its
+// nodes against the server's definitions (the shape every submission needs is submit.ts's).
+import { isRecord, own } from '../../core/index.js';
 import { readNodeDefinition, type InputSpec, type ObjectInfo } from './node-definitions.js';
-import type { WorkflowIssue } from '../shared/errors.js';
-import type { Workflow, WorkflowNode } from '../shared/types.js';
+import type { Workflow, WorkflowIssue, WorkflowNode } from '../shared/types.js';
 import type { UiWorkflow } from './types.js';
 
 // The definition types live beside the schemas that read them; re-exported for the modules that read definitions.
@@ -144,33 +143,6 @@ export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, opt
   return issues;
 }
 
-/**
- * Records on `check` when `workflow` is not an API-format workflow with at least one node: the
- * shape every call that sends one needs (the node-level checks are `validateWorkflow`'s).
- *
- * @example
- * ```ts
- * const check = new Checker();
- * checkWorkflowShape(check, workflow);
- * check.throwIfInvalid('cloud.jobs.submit()');
- * ```
- */
-export function checkWorkflowShape(check: Checker, workflow: unknown): void {
-  if (isUiWorkflow(workflow)) {
-    check.fail('workflow', UI_FORMAT_ISSUE, '(a UI-format workflow)');
-  } else if (!isPlainObject(workflow) || Object.keys(workflow).length === 0) {
-    check.fail('workflow', 'an API-format workflow with at least one node ({"<nodeId>": {class_type, inputs}})', workflow);
-  } else {
-    // Every node has the shape the server needs, whether or not `validate` checks it further:
-    // a node of `null` must never be sent (and paid for).
-    for (const [nodeId, node] of Object.entries(workflow)) {
-      if (!isPlainObject(node) || typeof node.class_type !== 'string' || node.class_type === '' || !isPlainObject(node.inputs)) {
-        check.fail(`workflow["${nodeId}"]`, 'a node {class_type: string, inputs: object}', node);
-      }
-    }
-  }
-}
-
 const UI_FORMAT_ISSUE =
   'an API-format workflow ({"<nodeId>": {class_type, inputs}}); this one was saved from the web UI (UI format): cloud.runWorkflow() and cloud.jobs.submit() convert it, or convert it yourself with toApiWorkflow(workflow, await cloud.nodes.list())';
 
@@ -178,32 +150,28 @@ function isLink(value: unknown): value is [string | number, number] {
   return Array.isArray(value) && value.length === 2 && (typeof value[0] === 'string' || typeof value[0] === 'number') && Number.isInteger(value[1]);
 }
 
+// Literal types checked by their JavaScript type: [typeof, what the message asks for].
+const LITERALS: Readonly<Record<string, [string, string]>> = { BOOLEAN: ['boolean', 'true or false'], STRING: ['string', 'a string'] };
+
 function checkLiteral(spec: InputSpec, value: unknown): Pick<WorkflowIssue, 'code' | 'message'> | undefined {
   const [type, options] = spec;
   const list = Array.isArray(type) ? type : type === 'COMBO' ? options?.options : undefined;
   if (list) {
     return list.includes(value as never) ? undefined : { code: 'not_in_options', message: `one of: ${preview(list)}` };
   }
-  switch (type) {
-    case 'INT':
-    case 'FLOAT': {
-      const integer = type === 'INT';
-      if (typeof value !== 'number' || Number.isNaN(value) || (integer && !Number.isInteger(value))) return { code: 'wrong_type', message: integer ? 'an integer' : 'a number' };
-      const min = options?.min ?? undefined;
-      const max = options?.max ?? undefined;
-      if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
-        return { code: 'out_of_range', message: `${integer ? 'an integer' : 'a number'} from ${min ?? '-∞'} to ${max ?? '∞'}` };
-      }
-      return undefined;
-    }
-    case 'BOOLEAN':
-      return typeof value === 'boolean' ? undefined : { code: 'wrong_type', message: 'true or false' };
-    case 'STRING':
-      return typeof value === 'string' ? undefined : { code: 'wrong_type', message: 'a string' };
-    default:
-      // Connection types (IMAGE, MODEL...) and node-pack types: the server decides.
-      return undefined;
+  const kind = typeof type === 'string' ? own(LITERALS, type) : undefined;
+  if (kind) return typeof value === kind[0] ? undefined : { code: 'wrong_type', message: kind[1] };
+  // Connection types (IMAGE, MODEL...) and node-pack types: the server decides.
+  if (type !== 'INT' && type !== 'FLOAT') return undefined;
+  const integer = type === 'INT';
+  const what = integer ? 'an integer' : 'a number';
+  if (typeof value !== 'number' || Number.isNaN(value) || (integer && !Number.isInteger(value))) return { code: 'wrong_type', message: what };
+  const min = options?.min ?? undefined;
+  const max = options?.max ?? undefined;
+  if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
+    return { code: 'out_of_range', message: `${what} from ${min ?? '-∞'} to ${max ?? '∞'}` };
   }
+  return undefined;
 }
 
 function preview(list: readonly unknown[]): string {

@@ -4,7 +4,7 @@ import { SUBMIT_TASK_RULES, type SubmitTaskOptions, type WaitForTaskOptions } fr
 import { FAMILIES } from './schemas.js';
 import { kindsOf, TASKS, type ImageTaskParams, type TaskKind, type TaskParams, type VideoTaskParams } from './tasks.js';
 import type { ImageTask, TaskOf, TaskRef, TaskResultOf, VideoTask } from './types.js';
-import { checkObject, type Fields } from './validate-common.js';
+import { checkFields, checkObject, type Fields } from './validate.js';
 
 /**
  * One submission method (`proxy.image.upscale`...): it resolves to the task, or, with `wait`, to
@@ -90,7 +90,7 @@ export async function submitTask(ctx: SubmitContext, kind: TaskKind, params: unk
   if (!checkObject(check, 'params', params)) check.throwIfInvalid(name);
   const fields = params as Fields;
   const checking = validate !== false;
-  if (checking) spec.validate(fields, check);
+  if (checking) checkFields(check, fields, spec.rules);
   const body: Fields = spec.toWire ? spec.toWire({ ...fields }) : { ...fields };
   const images = new Map<string, ResolvedImage>();
   const format = ctx.base64Format[spec.family];

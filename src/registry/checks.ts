@@ -1,4 +1,4 @@
-import { Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, type OptionRules, type Rule } from '../core/index.js';
+import { Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, type OptionRules, type QueryValue, type Rule } from '../core/index.js';
 import { NODE_VERSION_STATUSES } from './types.js';
 
 /**
@@ -91,3 +91,29 @@ export const SEARCH_NODES_RULES: OptionRules = {
 
 /** Filters of `nodes.versions()`. */
 export const NODE_VERSIONS_RULES: OptionRules = { statuses: statusList, includeStatusReason: rule.boolean };
+
+// The wire's query names of the filters, where they differ from the SDK's camelCase
+// (docs/wire-protocol.md#registry-routes-parameters-and-answers).
+const WIRE_NAMES: Readonly<Record<string, string>> = {
+  supportedOs: 'supported_os',
+  supportedAccelerator: 'supported_accelerator',
+  includeBanned: 'include_banned',
+  nodeIds: 'node_id',
+  repositoryUrlSearch: 'repository_url_search',
+  graphNodeSearch: 'comfy_node_search',
+  statusReason: 'status_reason',
+  includeStatusReason: 'include_status_reason',
+};
+
+/**
+ * The query of a listing: each filter of `rules` (in their order) under its wire name.
+ *
+ * @example
+ * ```ts
+ * toQuery({ supportedOs: 'linux' }, LIST_NODES_RULES); // { page: undefined, ..., supported_os: 'linux', ... }
+ * ```
+ */
+export function toQuery(params: object, rules: OptionRules): Record<string, QueryValue> {
+  const given = params as Record<string, QueryValue>;
+  return Object.fromEntries(Object.keys(rules).map((name) => [WIRE_NAMES[name] ?? name, given[name]]));
+}

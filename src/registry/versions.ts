@@ -1,5 +1,5 @@
 import { Checker, checkIds, checkOptions, paginate, path, rule, toBlob, ValidationError, withFile, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
-import { body, positive, statusList, withOptions } from './checks.js';
+import { body, positive, statusList, toQuery, withOptions } from './checks.js';
 import { REGISTRY_DEFAULTS } from './defaults.js';
 import { PackageUploadError } from './errors.js';
 import { NodeVersionSchema, PublishAnswerSchema, VersionPageSchema } from './schemas.js';
@@ -46,20 +46,8 @@ export class VersionsResource {
     // Filters are checked like options: a misspelled one must not silently list everything.
     checkOptions(check, 'params', params, LIST_RULES);
     check.throwIfInvalid('registry.versions.list()');
-    const page = await this.#http.request({
-      method: 'GET',
-      path: '/versions',
-      query: {
-        nodeId: params.nodeId,
-        statuses: params.statuses,
-        page: params.page,
-        pageSize: params.pageSize,
-        status_reason: params.statusReason,
-        include_status_reason: params.includeStatusReason,
-      },
-      schema: VersionPageSchema,
-      options,
-    });
+    const query = toQuery(params, LIST_RULES);
+    const page = await this.#http.request({ method: 'GET', path: '/versions', query, schema: VersionPageSchema, options });
     return { ...page, versions: page.versions ?? [] };
   }
 

@@ -1,10 +1,11 @@
-import { callSafely, Checker, checkOptions, type HttpClient, type RequestOptions } from '../core/index.js';
+import { callSafely, Checker, checkOptions, type RequestOptions } from '../core/index.js';
 import { resolveImage, type Base64Format, type ResolvedImage } from './inputs.js';
 import { SUBMIT_TASK_RULES, type SubmitTaskOptions, type WaitForTaskOptions } from './options.js';
 import { FAMILIES } from './schemas.js';
 import { kindsOf, TASKS, type ImageTaskParams, type TaskKind, type TaskParams, type VideoTaskParams } from './tasks.js';
-import type { ImageTask, TaskOf, TaskRef, TaskResultOf, VideoTask } from './types.js';
+import type { ImageTask, TaskOf, TaskResultOf, VideoTask } from './types.js';
 import { checkFields, checkObject, type Fields } from './validate.js';
+import { waitForTask, type ProxyContext } from './wait.js';
 
 /**
  * One submission method (`proxy.image.upscale`...): it resolves to the task, or, with `wait`, to
@@ -49,20 +50,10 @@ export type ImageTasks = { readonly [K in keyof ImageTaskParams]: TaskMethod<K> 
 export type VideoTasks = { readonly [K in keyof VideoTaskParams]: TaskMethod<K> };
 
 /**
- * What submissions share: the transport, the encoding choices and the client's wait.
- * @example const ctx: SubmitContext = { http, base64Format: { image: 'raw', video: 'data-url' }, wait: (task, options) => proxy.waitForTask(task, options) };
- */
-export interface SubmitContext {
-  http: HttpClient;
-  base64Format: Readonly<Record<'image' | 'video', Base64Format>>;
-  wait(task: TaskRef, options: WaitForTaskOptions): Promise<unknown>;
-}
-
-/**
  * The submission methods of one family, built from the table of task kinds.
  * @example const image = createTaskMethods(ctx, 'image'); await image.upscale({ image: url });
  */
-export function createTaskMethods<F extends 'image' | 'video'>(ctx: SubmitContext, family: F): F extends 'image' ? ImageTasks : VideoTasks {
+export function createTaskMethods<F extends 'image' | 'video'>(ctx: ProxyContext, family: F): F extends 'image' ? ImageTasks : VideoTasks {
   const kinds = kindsOf(family);
   const methods: Record<string, unknown> = {};
   for (const kind of kinds) methods[kind] = (params: unknown, options?: unknown) => submitTask(ctx, kind, params, options);
@@ -79,7 +70,7 @@ export function createTaskMethods<F extends 'image' | 'video'>(ctx: SubmitContex
  * @throws {@link ValidationError} listing every broken limit or option; nothing was sent.
  * @example const task = await submitTask(ctx, 'extend', { model: 'videoq2-pro', video_creation_id: id, video_url: url }, {});
  */
-export async function submitTask(ctx: SubmitContext, kind: TaskKind, params: unknown, options: unknown): Promise<unknown> {
+export async function submitTask(ctx: ProxyContext, kind: TaskKind, params: unknown, options: unknown): Promise<unknown> {
   ctx.http.throwIfClosed();
   const spec = TASKS[kind];
   const name = `proxy.${spec.family}.${kind}()`;
@@ -102,7 +93,7 @@ export async function submitTask(ctx: SubmitContext, kind: TaskKind, params: unk
   callSafely(onSubmitted as ((task: ImageTask | VideoTask) => unknown) | undefined, task);
   if (!wait) return task;
   const own = wait === true ? {} : wait;
-  return ctx.wait(task, { ...own, signal: own.signal ?? request.signal });
+  return waitForTask(ctx, task, { ...own, signal: own.signal ?? request.signal });
 }
 
 // Replaces binary inputs by Base64 along a field path, copying (never mutating) the caller's objects.

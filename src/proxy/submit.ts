@@ -2,7 +2,7 @@ import { callSafely, Checker, checkOptions, type RequestOptions } from '../core/
 import { resolveImage, type Base64Format, type ResolvedImage } from './inputs.js';
 import { SUBMIT_TASK_RULES, type SubmitTaskOptions, type WaitForTaskOptions } from './options.js';
 import { FAMILIES } from './schemas.js';
-import { kindsOf, TASKS, type ImageTaskParams, type TaskKind, type TaskParams, type VideoTaskParams } from './tasks.js';
+import { TASK_KINDS, TASKS, type ImageTaskParams, type TaskKind, type TaskParams, type VideoTaskParams } from './tasks.js';
 import type { ImageTask, TaskOf, TaskResultOf, VideoTask } from './types.js';
 import { checkFields, checkObject, type Fields } from './validate.js';
 import { waitForTask, type ProxyContext } from './wait.js';
@@ -54,7 +54,7 @@ export type VideoTasks = { readonly [K in keyof VideoTaskParams]: TaskMethod<K> 
  * @example const image = createTaskMethods(ctx, 'image'); await image.upscale({ image: url });
  */
 export function createTaskMethods<F extends 'image' | 'video'>(ctx: ProxyContext, family: F): F extends 'image' ? ImageTasks : VideoTasks {
-  const kinds = kindsOf(family);
+  const kinds = TASK_KINDS.filter((kind) => TASKS[kind].family === family);
   const methods: Record<string, unknown> = {};
   for (const kind of kinds) methods[kind] = (params: unknown, options?: unknown) => submitTask(ctx, kind, params, options);
   // util.inspect shows the methods, nothing of the client.

@@ -244,11 +244,3 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
  * @example TASK_KINDS.includes('upscale'); // true
  */
 export const TASK_KINDS = Object.freeze(Object.keys(TASKS) as TaskKind[]);
-
-/**
- * The kinds of one family, in table order.
- * @example kindsOf('video'); // ['referenceToVideo', 'extend', 'multiframe']
- */
-export function kindsOf<F extends 'image' | 'video'>(family: F): (F extends 'image' ? ImageTaskKind : VideoTaskKind)[] {
-  return TASK_KINDS.filter((kind) => TASKS[kind].family === family) as (F extends 'image' ? ImageTaskKind : VideoTaskKind)[];
-}

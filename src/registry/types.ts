@@ -333,19 +333,15 @@ export interface VersionUpdateParams {
  * Filters of `versions.list()`, mapped to the wire's query names.
  * @example const params: ListVersionsParams = { nodeId: 'acme-upscale', statuses: ['NodeVersionStatusActive'], pageSize: 100 };
  */
-export interface ListVersionsParams {
+export interface ListVersionsParams extends NodeVersionsParams {
   /** Only versions of this node (`nodeId`). */
   nodeId?: string;
-  /** Only these statuses (`statuses`, repeated), each one of {@link NODE_VERSION_STATUSES}: another is refused before sending. */
-  statuses?: readonly (typeof NODE_VERSION_STATUSES)[number][];
   /** 1-based page number (`page`). @default 1 */
   page?: number;
   /** Items per page, 1 to 100 (`pageSize`). @default 10 */
   pageSize?: number;
   /** Case-insensitive search in `status_reason` (`status_reason`). */
   statusReason?: string;
-  /** Include `status_reason` in each version (`include_status_reason`). */
-  includeStatusReason?: boolean;
 }
 
 /**
@@ -366,21 +362,14 @@ export interface NodePage {
 }
 
 /**
- * Paging of the node listings (`page` from 1, `limit` items per page).
- * @example const paging: NodePaging = { page: 2, limit: 50 };
+ * Filters of `nodes.list()`, mapped to the wire's query names.
+ * @example const params: ListNodesParams = { supportedOs: 'linux', includeBanned: false, limit: 100 };
  */
-export interface NodePaging {
+export interface ListNodesParams {
   /** 1-based page number. @default 1 */
   page?: number | undefined;
   /** Items per page, a positive integer. @default 10 (the registry's) */
   limit?: number | undefined;
-}
-
-/**
- * Filters of `nodes.list()`, mapped to the wire's query names.
- * @example const params: ListNodesParams = { supportedOs: 'linux', includeBanned: false, limit: 100 };
- */
-export interface ListNodesParams extends NodePaging {
   /** Only nodes for this operating system (`supported_os`). */
   supportedOs?: string | undefined;
   /** Only nodes for this accelerator (`supported_accelerator`). */
@@ -396,22 +385,17 @@ export interface ListNodesParams extends NodePaging {
 }
 
 /**
- * Filters of `nodes.search()`, mapped to the wire's query names.
+ * Filters of `nodes.search()`, mapped to the wire's query names: the paging and host filters of
+ * `nodes.list()`, and the search texts.
  * @example const params: SearchNodesParams = { search: 'upscale', limit: 20 };
  */
-export interface SearchNodesParams extends NodePaging {
+export interface SearchNodesParams extends Omit<ListNodesParams, 'latest' | 'sort' | 'nodeIds'> {
   /** Text searched in names and descriptions (`search`). */
   search?: string | undefined;
   /** Search in repository URLs (`repository_url_search`). */
   repositoryUrlSearch?: string | undefined;
   /** Search the graph nodes a node provides (`comfy_node_search`). */
   graphNodeSearch?: string | undefined;
-  /** Only nodes for this operating system (`supported_os`). */
-  supportedOs?: string | undefined;
-  /** Only nodes for this accelerator (`supported_accelerator`). */
-  supportedAccelerator?: string | undefined;
-  /** Include banned nodes (`include_banned`). */
-  includeBanned?: boolean | undefined;
 }
 
 /**

@@ -5,14 +5,12 @@ import { PackageUploadError } from './errors.js';
 import { NodeVersionSchema, PublishAnswerSchema, VersionPageSchema } from './schemas.js';
 import type { ListVersionsParams, NodeVersion, PublishVersionParams, VersionPage, VersionUpdateParams } from './types.js';
 
-// The registry answers 400 beyond its largest page size (docs/wire-protocol.md#registry-routes-parameters-and-answers).
-const MAX_PAGE_SIZE = REGISTRY_DEFAULTS.maxPageSize;
-
 const LIST_RULES: OptionRules = {
   nodeId: rule.string,
   statuses: statusList,
   page: positive,
-  pageSize: (check, path, value) => check.integer(path, value, { min: 1, max: MAX_PAGE_SIZE }),
+  // The registry answers 400 beyond its largest page size (docs/wire-protocol.md#registry-routes-parameters-and-answers).
+  pageSize: (check, path, value) => check.integer(path, value, { min: 1, max: REGISTRY_DEFAULTS.maxPageSize }),
   statusReason: rule.string,
   includeStatusReason: rule.boolean,
 };

@@ -66,13 +66,13 @@ export const statusList = listOf(`an array of version statuses (${NODE_VERSION_S
 );
 
 const PAGING: OptionRules = { page: positive, limit: positive };
+// The hosts a node supports, and banned nodes (both listings).
+const HOST: OptionRules = { supportedOs: rule.string, supportedAccelerator: rule.string, includeBanned: rule.boolean };
 
 /** Filters of `nodes.list()`. */
 export const LIST_NODES_RULES: OptionRules = {
   ...PAGING,
-  supportedOs: rule.string,
-  supportedAccelerator: rule.string,
-  includeBanned: rule.boolean,
+  ...HOST,
   latest: rule.boolean,
   sort: (check, path, value) => (typeof value === 'string' ? check.string(path, value) : stringList(check, path, value)),
   nodeIds: stringList,
@@ -84,9 +84,7 @@ export const SEARCH_NODES_RULES: OptionRules = {
   search: rule.string,
   repositoryUrlSearch: rule.string,
   graphNodeSearch: rule.string,
-  supportedOs: rule.string,
-  supportedAccelerator: rule.string,
-  includeBanned: rule.boolean,
+  ...HOST,
 };
 
 /** Filters of `nodes.versions()`. */

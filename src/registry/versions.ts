@@ -1,5 +1,6 @@
-import { Checker, checkIds, checkOptions, paginate, path, rule, toBlob, ValidationError, withFile, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
-import { body, positive, statusList, toQuery, withOptions } from './checks.js';
+import { Checker, checkIds, paginate, path, rule, toBlob, ValidationError, withFile } from '../core/index.js';
+import type { FileInput, HttpClient, OptionRules, RequestOptions } from '../core/index.js';
+import { body, checkParams, positive, statusList, toQuery, withOptions } from './checks.js';
 import { REGISTRY_DEFAULTS } from './defaults.js';
 import { PackageUploadError } from './errors.js';
 import { NodeVersionSchema, PublishAnswerSchema, VersionPageSchema } from './schemas.js';
@@ -40,10 +41,8 @@ export class VersionsResource {
    * ```
    */
   async list(params: ListVersionsParams = {}, options?: RequestOptions): Promise<VersionPage> {
-    const check = withOptions(new Checker(), options);
-    // Filters are checked like options: a misspelled one must not silently list everything.
-    checkOptions(check, 'params', params, LIST_RULES);
-    check.throwIfInvalid('registry.versions.list()');
+    // Filters are checked like options (after them): a misspelled one must not silently list everything.
+    checkParams('registry.versions.list()', params, LIST_RULES, undefined, withOptions(new Checker(), options));
     const query = toQuery(params, LIST_RULES);
     const page = await this.#http.request({ method: 'GET', path: '/versions', query, schema: VersionPageSchema, options });
     return { ...page, versions: page.versions ?? [] };
@@ -62,9 +61,7 @@ export class VersionsResource {
    */
   listAll(params: ListVersionsParams = {}, options?: RequestOptions): AsyncIterable<NodeVersion> {
     // Checked now, not when the loop starts: a bad filter fails where it was written.
-    const check = withOptions(new Checker(), options);
-    checkOptions(check, 'params', params, LIST_RULES);
-    check.throwIfInvalid('registry.versions.listAll()');
+    checkParams('registry.versions.listAll()', params, LIST_RULES, undefined, withOptions(new Checker(), options));
     return paginate((page) => this.list({ ...params, page }, options), (result) => result.versions, params.page ?? 1, params.pageSize);
   }
 

@@ -189,10 +189,7 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
     statusPath: `${IMAGE}/image-upscaler/{task_id}`,
     rules: validate.UPSCALE,
     imageFields: ['image'],
-    afterEncode: (params, images, check) => {
-      const image = images.get('image');
-      if (image) validate.checkUpscaledPixels(check, image, params.scale_factor);
-    },
+    afterEncode: (params, images, check) => validate.checkUpscaledPixels(check, images.get('image'), params.scale_factor),
   },
   styleTransfer: {
     family: 'image',

@@ -183,18 +183,18 @@ export function skinEnhancer(...sliders: string[]): FieldRules {
 /**
  * Refuses an upscale whose result would exceed the limit, when the input's size can be read (bytes,
  * a file, Base64 text; not a URL). Without `scale_factor` the smallest, `2x`, is assumed, so a
- * request is refused only when it must fail.
+ * request is refused only when it must fail (and not at all without an image).
  * @example checkUpscaledPixels(check, { wire, bytes: png3000x2200 }, '2x'); // records image
  */
-export function checkUpscaledPixels(check: Checker, image: ResolvedImage, scaleFactor: unknown, maxPixels = MAX_UPSCALED_PIXELS): void {
-  const bytes = image.bytes ?? (image.base64 !== undefined ? decodeBase64Head(image.base64) : undefined);
+export function checkUpscaledPixels(check: Checker, image: ResolvedImage | undefined, scaleFactor: unknown): void {
+  const bytes = image?.bytes ?? (image?.base64 !== undefined ? decodeBase64Head(image.base64) : undefined);
   const size = bytes && readImageSize(bytes);
   if (!size) return;
   const scale = upscale.scale_factor.includes(scaleFactor as never) ? Number.parseInt(scaleFactor as string, 10) : 2;
   const pixels = size.width * scale * size.height * scale;
-  if (pixels > maxPixels) {
+  if (pixels > MAX_UPSCALED_PIXELS) {
     const what = `${size.width}×${size.height}`;
-    const limit = `a result of at most ${maxPixels.toLocaleString('en-US')} pixels`;
+    const limit = `a result of at most ${MAX_UPSCALED_PIXELS.toLocaleString('en-US')} pixels`;
     check.fail('image', `${limit} (${what} at ${scale}x gives ${pixels.toLocaleString('en-US')})`, `${what} ${size.type}`);
   }
 }

@@ -99,10 +99,10 @@ export async function submitTask(ctx: ProxyContext, kind: TaskKind, params: unkn
 // Replaces binary inputs by Base64 along a field path, copying (never mutating) the caller's objects.
 async function resolveAt(check: Checker, container: Fields, segments: string[], prefix: string, format: Base64Format, out: Map<string, ResolvedImage>): Promise<void> {
   const [head = '', ...rest] = segments;
-  const isArray = head.endsWith('[]');
-  const name = isArray ? head.slice(0, -2) : head;
+  const name = head.replace(/\[\]$/, '');
   const value = container[name];
-  if (value === undefined || value === null) return;
+  // `images[]` names each item of a list: anything else there is left as it is.
+  if (value === undefined || value === null || (name !== head && !Array.isArray(value))) return;
   const one = async (item: unknown, at: string): Promise<unknown> => {
     if (rest.length === 0) {
       const resolved = await resolveImage(check, at, item, format);
@@ -114,12 +114,11 @@ async function resolveAt(check: Checker, container: Fields, segments: string[], 
     await resolveAt(check, copy, rest, `${at}.`, format, out);
     return copy;
   };
-  if (!isArray) {
+  if (name === head) {
     container[name] = await one(value, prefix + name);
-    return;
+  } else {
+    const items: unknown[] = [];
+    for (const [i, item] of (value as unknown[]).entries()) items.push(await one(item, `${prefix}${name}[${i}]`));
+    container[name] = items;
   }
-  if (!Array.isArray(value)) return;
-  const items: unknown[] = [];
-  for (const [i, item] of value.entries()) items.push(await one(item, `${prefix}${name}[${i}]`));
-  container[name] = items;
 }

@@ -86,7 +86,11 @@ export async function* watchStatuses(ctx: ProxyContext, task: TaskRef, options: 
       yield value;
     }
   } catch (error) {
-    throw lostTask(error, task, options.signal);
+    // A wait that ends early leaves a paid task running: the error names it. The caller's own abort
+    // reason is theirs, never changed; a close rejects every wait with its own error, since
+    // `submitted` names one task.
+    if (options.signal?.aborted && error === options.signal.reason) throw error;
+    throw withSubmitted(error instanceof ClientClosedError ? new ClientClosedError('ProxyClient') : error, task);
   }
 }
 
@@ -135,13 +139,4 @@ function statusPathOf(ctx: ProxyContext, task: TaskRef): string {
   }
   if (typeof path === 'string' && ROUTE.test(path)) return path;
   throw new ValidationError([{ path: `statusPaths.${task.kind}`, rule: 'a function returning a route starting with / (or an http(s) URL)', received: path }], `status route of ${task.kind} task ${task.taskId}`);
-}
-
-// A wait that ends early leaves a paid task running: the error names it. The caller's own abort
-// reason is theirs, never changed; a close rejects every wait with its own error, since
-// `submitted` names one task.
-function lostTask(error: unknown, task: TaskRef, signal: AbortSignal | undefined): unknown {
-  if (signal?.aborted && error === signal.reason) return error;
-  const own = error instanceof ClientClosedError ? new ClientClosedError('ProxyClient') : error;
-  return withSubmitted(own, task as { kind: string; taskId: string });
 }

@@ -2,16 +2,15 @@ import { Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, type OptionR
 import { NODE_VERSION_STATUSES } from './types.js';
 
 /**
- * A checker holding the problems of a request body: it must be an object (a JSON body of `null`
- * or a string is never what the caller meant, and must not reach the server).
+ * A checker (`check`, or a new one) holding the problems of a request body: it must be an object
+ * (a JSON body of `null` or a string is never what the caller meant, and must not reach the server).
  *
  * @example
  * ```ts
  * checkIds('registry.nodes.update()', { publisherId, nodeId }, body('node', node));
  * ```
  */
-export function body(name: string, value: unknown): Checker {
-  const check = new Checker();
+export function body(name: string, value: unknown, check = new Checker()): Checker {
   if (!isPlainObject(value)) check.fail(name, 'an object of the fields to send', value);
   return check;
 }

@@ -128,8 +128,8 @@ export class VersionsResource {
   async publish(publisherId: string, nodeId: string, params: PublishVersionParams, options?: RequestOptions): Promise<NodeVersion> {
     const check = withOptions(body('params', params), options);
     if (params && typeof params === 'object') {
-      body('params.node', params.node).issues.forEach((i) => check.issues.push(i));
-      body('params.version', params.version).issues.forEach((i) => check.issues.push(i));
+      body('params.node', params.node, check);
+      body('params.version', params.version, check);
       check.string('params.version.version', params.version?.version, { required: true });
       check.required('params.package', params.package);
       // The token is a secret: its value never appears in the error.

@@ -16,7 +16,9 @@
  *   npx tsx bench/proxy-wait.ts
  */
 import type { Clock } from '../src/core/index.js';
-import { PROXY_DEFAULTS, ProxyClient, type WaitForTaskOptions } from '../src/proxy/index.js';
+import { ProxyClient } from '../src/proxy/client.js';
+import { PROXY_DEFAULTS } from '../src/proxy/defaults.js';
+import type { WaitForTaskOptions } from '../src/proxy/options.js';
 import { seededRandom as seeded } from '../src/testing/server/random.js';
 
 const TARGET = { requests: 40, meanDelayMs: 10_000 };

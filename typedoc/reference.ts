@@ -57,6 +57,7 @@ export type { WorkflowConversionCode, WorkflowNodeRef } from '../src/cloud/workf
 export type { ToApiWorkflowOptions, UiLinkArray, UiLinkObject, UiNode, UiNodeId, UiWorkflow } from '../src/cloud/workflow/types.js';
 export type { ApiErrorInit } from '../src/core/api-errors.js';
 export type { Clock } from '../src/core/wait.js';
+export type { DurationRange } from '../src/proxy/enums.js';
 export type { RelightAdvancedSettings, RelightParams, SkinEnhancerCreativeParams, SkinEnhancerFaithfulParams, StyleTransferParams, UpscaleParams } from '../src/proxy/image-params.js';
 export type { ImageFile, ProxyImageInput } from '../src/proxy/inputs.js';
 export type { ProxyClientOptions, StatusPath, SubmitTaskOptions, WaitForTaskOptions } from '../src/proxy/options.js';

@@ -1,10 +1,10 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 import { Checker, checkOptions, HttpClient, realClock, redactUrl } from '../core/index.js';
 import { PROXY_DEFAULTS } from './defaults.js';
-import { defined, PROXY_CLIENT_RULES, WAIT_FOR_TASK_RULES, WATCH_TASK_RULES, type ProxyClientOptions, type WaitForTaskOptions } from './options.js';
+import { defined, PROXY_CLIENT_RULES, WATCH_TASK_RULES, type ProxyClientOptions, type WaitForTaskOptions } from './options.js';
 import { createTaskMethods, type ImageTasks, type VideoTasks } from './submit.js';
 import type { ImageTaskResult, TaskRef, TaskResultOf, TaskStatus, VideoTaskResult } from './types.js';
-import { assertWait, waitForResult, watchStatuses, type WaitContext } from './wait.js';
+import { assertWait, waitForTask, watchStatuses, type ProxyContext } from './wait.js';
 
 /**
  * Client of the asynchronous media proxy: five image tasks under `proxy.image`, three video tasks
@@ -24,9 +24,7 @@ export class ProxyClient {
   readonly image: ImageTasks;
   /** The video tasks: `referenceToVideo`, `extend`, `multiframe`. */
   readonly video: VideoTasks;
-  readonly #http: HttpClient;
-  readonly #wait: WaitContext;
-  readonly #waits = new Set<Promise<unknown>>();
+  readonly #ctx: ProxyContext;
 
   /**
    * Checks every option (nothing is sent by the constructor).
@@ -44,17 +42,14 @@ export class ProxyClient {
     check.throwIfInvalid('new ProxyClient()');
     const { token, apiKey, statusPaths, base64Format, wait, clock, ...rest } = options;
     const credential = token ?? apiKey;
-    const scheme = token !== undefined ? 'bearer' : 'api-key';
-    this.#http = new HttpClient({ ...rest, clientName: 'ProxyClient', auth: credential === undefined ? undefined : { scheme, credential } });
-    this.baseUrl = this.#http.baseUrl;
-    this.#wait = { http: this.#http, statusPaths: { ...PROXY_DEFAULTS.statusPaths, ...defined(statusPaths) }, defaults: defined(wait), clock: clock ?? realClock };
-    const ctx = {
-      http: this.#http,
-      base64Format: { ...PROXY_DEFAULTS.base64Format, ...defined(base64Format) },
-      wait: (task: TaskRef, waitOptions: WaitForTaskOptions) => this.waitForTask(task, waitOptions),
-    };
-    this.image = createTaskMethods(ctx, 'image');
-    this.video = createTaskMethods(ctx, 'video');
+    const auth = credential === undefined ? undefined : ({ scheme: token === undefined ? 'api-key' : 'bearer', credential } as const);
+    const http = new HttpClient({ ...rest, clientName: 'ProxyClient', auth });
+    this.baseUrl = http.baseUrl;
+    const base64 = { ...PROXY_DEFAULTS.base64Format, ...defined(base64Format) };
+    const routes = { ...PROXY_DEFAULTS.statusPaths, ...defined(statusPaths) };
+    this.#ctx = { http, base64Format: base64, statusPaths: routes, defaults: defined(wait), clock: clock ?? realClock, waits: new Set() };
+    this.image = createTaskMethods(this.#ctx, 'image');
+    this.video = createTaskMethods(this.#ctx, 'video');
   }
 
   /**
@@ -76,15 +71,7 @@ export class ProxyClient {
   waitForTask<T extends TaskRef>(task: T, options?: WaitForTaskOptions): Promise<TaskResultOf<T['kind']>>;
   waitForTask(task: { kind: string; taskId: string }, options?: WaitForTaskOptions): Promise<ImageTaskResult | VideoTaskResult>;
   waitForTask(task: TaskRef | { kind: string; taskId: string }, options?: WaitForTaskOptions): Promise<ImageTaskResult | VideoTaskResult> {
-    const wait = (async () => {
-      assertWait('proxy.waitForTask()', task, options, WAIT_FOR_TASK_RULES);
-      return waitForResult(this.#wait, task, options ?? {});
-    })();
-    // close() awaits every wait in progress.
-    this.#waits.add(wait);
-    const forget = () => void this.#waits.delete(wait);
-    wait.then(forget, forget);
-    return wait;
+    return waitForTask(this.#ctx, task, options);
   }
 
   /**
@@ -104,7 +91,7 @@ export class ProxyClient {
    */
   watchTask(task: TaskRef | { kind: string; taskId: string }, options?: Omit<WaitForTaskOptions, 'onUpdate'>): AsyncGenerator<TaskStatus, void, undefined> {
     assertWait('proxy.watchTask()', task, options, WATCH_TASK_RULES);
-    return watchStatuses(this.#wait, task, options ?? {});
+    return watchStatuses(this.#ctx, task, options ?? {});
   }
 
   /**
@@ -118,8 +105,8 @@ export class ProxyClient {
    * ```
    */
   async close(): Promise<void> {
-    this.#http.close();
-    await Promise.allSettled(this.#waits);
+    this.#ctx.http.close();
+    await Promise.allSettled(this.#ctx.waits);
   }
 
   /** `await using proxy = new ProxyClient(...)` closes it at the end of the block. */

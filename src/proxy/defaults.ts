@@ -1,5 +1,5 @@
 import { TASK_KINDS, TASKS, type TaskKind } from './tasks.js';
-import { MAX_UPSCALED_PIXELS } from './validate-image.js';
+import { MAX_UPSCALED_PIXELS } from './validate.js';
 
 /**
  * Policies of the media proxy client, frozen. Every option that overrides one of them names it in

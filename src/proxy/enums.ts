@@ -6,19 +6,7 @@ const VIDEO_MODELS = Object.freeze(['videoq3-pro', 'videoq2-pro-fast', 'videoq2-
 // `extend` and `multiframe` take the same models and resolutions.
 const Q2_MODELS = Object.freeze(['videoq2-pro', 'videoq2-turbo'] as const);
 const Q2_RESOLUTIONS = Object.freeze(['540p', '720p', '1080p'] as const);
-const VIDEO_DURATIONS: Readonly<
-  Partial<
-    Record<
-      (typeof VIDEO_MODELS)[number],
-      {
-        /** Shortest duration, in seconds. */
-        readonly min: number;
-        /** Longest duration, in seconds. */
-        readonly max: number;
-      }
-    >
-  >
-> = Object.freeze({
+const VIDEO_DURATIONS: Readonly<Partial<Record<(typeof VIDEO_MODELS)[number], DurationRange>>> = Object.freeze({
   'videoq3-pro': Object.freeze({ min: 1, max: 16 }),
   'videoq2-pro-fast': Object.freeze({ min: 1, max: 10 }),
   'videoq2-pro': Object.freeze({ min: 1, max: 8 }),
@@ -101,3 +89,14 @@ export const PROXY_ENUMS = Object.freeze({
     resolution: Q2_RESOLUTIONS,
   }),
 });
+
+/**
+ * The seconds a video model's video may last (`PROXY_ENUMS.referenceToVideo.duration`).
+ * @example const { min, max }: DurationRange = PROXY_ENUMS.referenceToVideo.duration['videoq3-pro']!;
+ */
+export interface DurationRange {
+  /** Shortest duration, in seconds. */
+  readonly min: number;
+  /** Longest duration, in seconds. */
+  readonly max: number;
+}

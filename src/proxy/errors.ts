@@ -16,13 +16,13 @@ export class TaskFailedError extends GraphcloudError {
   /** `'TaskFailedError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'TaskFailedError';
   /** The task kind (`upscale`, `referenceToVideo`...). */
-  readonly kind: TaskKind;
+  readonly kind!: TaskKind;
   /** The task's id. */
-  readonly taskId: string;
+  readonly taskId!: string;
   /** The vendor's final status (`FAILED`, `failed`, or the success value that had no result). */
-  readonly status: string;
+  readonly status!: string;
   /** `failed`: the vendor said so; `no-result`: it reported success with nothing to show. */
-  readonly reason: 'failed' | 'no-result';
+  readonly reason!: 'failed' | 'no-result';
   /** The vendor's `err_code`, when it sent one. */
   readonly errCode: string | undefined;
   /** The last status body, unchanged. */
@@ -31,11 +31,7 @@ export class TaskFailedError extends GraphcloudError {
   constructor(init: { kind: TaskKind; taskId: string; status: string; reason: 'failed' | 'no-result'; errCode?: string | undefined; raw: unknown }) {
     const why = init.reason === 'failed' ? `failed${init.errCode ? ` (${init.errCode})` : ''}` : `reported ${init.status} with no result`;
     super(`${init.kind} task ${init.taskId} ${why}`);
-    this.kind = init.kind;
-    this.taskId = init.taskId;
-    this.status = init.status;
-    this.reason = init.reason;
-    this.errCode = init.errCode;
-    this.raw = init.raw;
+    // Sets each field declared above (`!`: assigned here, not by an initializer), in their order.
+    Object.assign(this, init);
   }
 }

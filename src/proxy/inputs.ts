@@ -83,14 +83,12 @@ export async function resolveImage(check: Checker, field: string, value: unknown
   }
   const isFile = typeof value === 'object' && value !== null && typeof (value as ImageFile).path === 'string' && !(value instanceof Blob);
   if (!isFile && !(value instanceof Blob || value instanceof ArrayBuffer || ArrayBuffer.isView(value))) return { wire: value };
-  let bytes: Uint8Array;
-  try {
-    bytes = await toBytes(isFile ? (value as ImageFile).path : (value as Blob | ArrayBuffer | ArrayBufferView), field);
-  } catch (error) {
+  const source = isFile ? (value as ImageFile).path : (value as Blob | ArrayBuffer | ArrayBufferView);
+  const bytes = await toBytes(source, field).catch((error: unknown) => {
     if (!(error instanceof ValidationError)) throw error;
     for (const issue of error.issues) check.fail(field, issue.rule, issue.received);
-    return { wire: undefined };
-  }
+  });
+  if (!bytes) return { wire: undefined };
   const encoded = bytesToBase64(bytes);
   if (format === 'raw') return { wire: encoded, bytes };
   const type = sniffImageType(bytes) ?? (value instanceof Blob && value.type ? value.type : isFile ? mimeTypeOf((value as ImageFile).path) : undefined) ?? 'application/octet-stream';

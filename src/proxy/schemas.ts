@@ -7,6 +7,9 @@ import type { ImageTask, ImageTaskResult, TaskPhase, TaskStatus, VideoCreation, 
 // Strict only about what the SDK reads; everything else is lenient, because a submission answer
 // that fails validation would lose a task already paid for.
 const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
+// Several fields of one type, in this order.
+const each = <T extends z.ZodMiniType, K extends string>(schema: T, ...names: K[]) =>
+  Object.fromEntries(names.map((name) => [name, opt(schema)])) as { [P in K]: ReturnType<typeof opt<T>> };
 
 // Every field of the vendors' answers is optional, `task_id` included; but a submission without a
 // task id cannot be waited on or looked up, so that one answer is refused, saying why.
@@ -35,18 +38,14 @@ const ImageStatusSchema = enveloped(imageBody(opt(z.string())));
 // Video submission answer: `task_id`, `state`, `credits` (top level; a `data` wrapper is accepted too).
 const VideoTaskSchema = enveloped({ task_id: SubmittedTaskId, state: opt(z.string()), credits: opt(z.number()) });
 
-const CreationSchema = z.looseObject({ id: opt(z.string()), url: opt(z.string()), cover_url: opt(z.string()), watermarked_url: opt(z.string()) });
+const CreationSchema = z.looseObject(each(z.string(), 'id', 'url', 'cover_url', 'watermarked_url'));
 
 // Video status (docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states). Every field
 // is optional; a body without `state` reads as running (charged to the wait's budget), never as
 // queued forever, and a creation without `url` is kept but is no result.
 const VideoStatusSchema = enveloped({
-  id: opt(z.string()),
-  task_id: opt(z.string()),
-  state: opt(z.string()),
-  err_code: opt(z.string()),
-  credits: opt(z.number()),
-  progress: opt(z.number()),
+  ...each(z.string(), 'id', 'task_id', 'state', 'err_code'),
+  ...each(z.number(), 'credits', 'progress'),
   creations: opt(z.array(CreationSchema)),
 });
 

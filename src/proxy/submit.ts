@@ -1,10 +1,11 @@
-import { callSafely, Checker, checkOptions, type HttpClient, type RequestOptions } from '../core/index.js';
+import { callSafely, Checker, checkOptions, type RequestOptions } from '../core/index.js';
 import { resolveImage, type Base64Format, type ResolvedImage } from './inputs.js';
 import { SUBMIT_TASK_RULES, type SubmitTaskOptions, type WaitForTaskOptions } from './options.js';
 import { FAMILIES } from './schemas.js';
-import { kindsOf, TASKS, type ImageTaskParams, type TaskKind, type TaskParams, type VideoTaskParams } from './tasks.js';
-import type { ImageTask, TaskOf, TaskRef, TaskResultOf, VideoTask } from './types.js';
-import { checkObject, type Fields } from './validate-common.js';
+import { TASK_KINDS, TASKS, type ImageTaskParams, type TaskKind, type TaskParams, type VideoTaskParams } from './tasks.js';
+import type { ImageTask, TaskOf, TaskResultOf, VideoTask } from './types.js';
+import { checkFields, checkObject, type Fields } from './validate.js';
+import { waitForTask, type ProxyContext } from './wait.js';
 
 /**
  * One submission method (`proxy.image.upscale`...): it resolves to the task, or, with `wait`, to
@@ -49,21 +50,11 @@ export type ImageTasks = { readonly [K in keyof ImageTaskParams]: TaskMethod<K> 
 export type VideoTasks = { readonly [K in keyof VideoTaskParams]: TaskMethod<K> };
 
 /**
- * What submissions share: the transport, the encoding choices and the client's wait.
- * @example const ctx: SubmitContext = { http, base64Format: { image: 'raw', video: 'data-url' }, wait: (task, options) => proxy.waitForTask(task, options) };
- */
-export interface SubmitContext {
-  http: HttpClient;
-  base64Format: Readonly<Record<'image' | 'video', Base64Format>>;
-  wait(task: TaskRef, options: WaitForTaskOptions): Promise<unknown>;
-}
-
-/**
  * The submission methods of one family, built from the table of task kinds.
  * @example const image = createTaskMethods(ctx, 'image'); await image.upscale({ image: url });
  */
-export function createTaskMethods<F extends 'image' | 'video'>(ctx: SubmitContext, family: F): F extends 'image' ? ImageTasks : VideoTasks {
-  const kinds = kindsOf(family);
+export function createTaskMethods<F extends 'image' | 'video'>(ctx: ProxyContext, family: F): F extends 'image' ? ImageTasks : VideoTasks {
+  const kinds = TASK_KINDS.filter((kind) => TASKS[kind].family === family);
   const methods: Record<string, unknown> = {};
   for (const kind of kinds) methods[kind] = (params: unknown, options?: unknown) => submitTask(ctx, kind, params, options);
   // util.inspect shows the methods, nothing of the client.
@@ -79,7 +70,7 @@ export function createTaskMethods<F extends 'image' | 'video'>(ctx: SubmitContex
  * @throws {@link ValidationError} listing every broken limit or option; nothing was sent.
  * @example const task = await submitTask(ctx, 'extend', { model: 'videoq2-pro', video_creation_id: id, video_url: url }, {});
  */
-export async function submitTask(ctx: SubmitContext, kind: TaskKind, params: unknown, options: unknown): Promise<unknown> {
+export async function submitTask(ctx: ProxyContext, kind: TaskKind, params: unknown, options: unknown): Promise<unknown> {
   ctx.http.throwIfClosed();
   const spec = TASKS[kind];
   const name = `proxy.${spec.family}.${kind}()`;
@@ -90,7 +81,7 @@ export async function submitTask(ctx: SubmitContext, kind: TaskKind, params: unk
   if (!checkObject(check, 'params', params)) check.throwIfInvalid(name);
   const fields = params as Fields;
   const checking = validate !== false;
-  if (checking) spec.validate(fields, check);
+  if (checking) checkFields(check, fields, spec.rules);
   const body: Fields = spec.toWire ? spec.toWire({ ...fields }) : { ...fields };
   const images = new Map<string, ResolvedImage>();
   const format = ctx.base64Format[spec.family];
@@ -102,16 +93,16 @@ export async function submitTask(ctx: SubmitContext, kind: TaskKind, params: unk
   callSafely(onSubmitted as ((task: ImageTask | VideoTask) => unknown) | undefined, task);
   if (!wait) return task;
   const own = wait === true ? {} : wait;
-  return ctx.wait(task, { ...own, signal: own.signal ?? request.signal });
+  return waitForTask(ctx, task, { ...own, signal: own.signal ?? request.signal });
 }
 
 // Replaces binary inputs by Base64 along a field path, copying (never mutating) the caller's objects.
 async function resolveAt(check: Checker, container: Fields, segments: string[], prefix: string, format: Base64Format, out: Map<string, ResolvedImage>): Promise<void> {
   const [head = '', ...rest] = segments;
-  const isArray = head.endsWith('[]');
-  const name = isArray ? head.slice(0, -2) : head;
+  const name = head.replace(/\[\]$/, '');
   const value = container[name];
-  if (value === undefined || value === null) return;
+  // `images[]` names each item of a list: anything else there is left as it is.
+  if (value === undefined || value === null || (name !== head && !Array.isArray(value))) return;
   const one = async (item: unknown, at: string): Promise<unknown> => {
     if (rest.length === 0) {
       const resolved = await resolveImage(check, at, item, format);
@@ -123,12 +114,11 @@ async function resolveAt(check: Checker, container: Fields, segments: string[], 
     await resolveAt(check, copy, rest, `${at}.`, format, out);
     return copy;
   };
-  if (!isArray) {
+  if (name === head) {
     container[name] = await one(value, prefix + name);
-    return;
+  } else {
+    const items: unknown[] = [];
+    for (const [i, item] of (value as unknown[]).entries()) items.push(await one(item, `${prefix}${name}[${i}]`));
+    container[name] = items;
   }
-  if (!Array.isArray(value)) return;
-  const items: unknown[] = [];
-  for (const [i, item] of value.entries()) items.push(await one(item, `${prefix}${name}[${i}]`));
-  container[name] = items;
 }

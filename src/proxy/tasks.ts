@@ -1,9 +1,8 @@
 import type { Checker } from '../core/index.js';
 import type { RelightParams, SkinEnhancerCreativeParams, SkinEnhancerFaithfulParams, StyleTransferParams, UpscaleParams } from './image-params.js';
 import type { ResolvedImage } from './inputs.js';
-import type { Fields } from './validate-common.js';
-import { checkUpscaledPixels, skinEnhancer, validateRelight, validateStyleTransfer, validateUpscale, withoutIgnoredPortraitFields } from './validate-image.js';
-import { validateExtend, validateMultiframe, validateReferenceToVideo } from './validate-video.js';
+import * as validate from './validate.js';
+import type { FieldRules, Fields } from './validate.js';
 import type { ExtendParams, MultiframeParams, ReferenceToVideoParams } from './video-params.js';
 
 // Adding a task kind: its params type, one property below (the method's docs, in the image or
@@ -150,8 +149,8 @@ interface TaskSpec<F extends 'image' | 'video' = 'image' | 'video'> {
   submitPath: string;
   /** Where its status is read (GET); `{task_id}` is replaced by the encoded id. Override: `statusPaths`. */
   statusPath: string;
-  /** Records every broken documented limit of the params. */
-  validate(params: Fields, check: Checker): void;
+  /** The checks of every documented limit of the params, by field (`checkFields`). */
+  rules: FieldRules;
   /** Where image inputs sit: `image`, `images[]`, `image_settings[].key_image`. */
   imageFields: readonly string[];
   /** Checks that need the encoded images (the upscaler's pixel limit). */
@@ -181,61 +180,58 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
     family: 'image',
     submitPath: `${IMAGE}/image-relight`,
     statusPath: `${IMAGE}/image-relight/{task_id}`,
-    validate: validateRelight,
+    rules: validate.RELIGHT,
     imageFields: ['image', 'transfer_light_from_lightmap', 'transfer_light_from_reference_image'],
   },
   upscale: {
     family: 'image',
     submitPath: `${IMAGE}/image-upscaler`,
     statusPath: `${IMAGE}/image-upscaler/{task_id}`,
-    validate: validateUpscale,
+    rules: validate.UPSCALE,
     imageFields: ['image'],
-    afterEncode: (params, images, check) => {
-      const image = images.get('image');
-      if (image) checkUpscaledPixels(check, image, params.scale_factor);
-    },
+    afterEncode: (params, images, check) => validate.checkUpscaledPixels(check, images.get('image'), params.scale_factor),
   },
   styleTransfer: {
     family: 'image',
     submitPath: `${IMAGE}/image-style-transfer`,
     statusPath: `${IMAGE}/image-style-transfer/{task_id}`,
-    validate: validateStyleTransfer,
+    rules: validate.STYLE_TRANSFER,
     imageFields: ['image', 'reference_image'],
-    toWire: withoutIgnoredPortraitFields,
+    toWire: validate.withoutIgnoredPortraitFields,
   },
   skinEnhancerCreative: {
     family: 'image',
     submitPath: `${IMAGE}/skin-enhancer/creative`,
     statusPath: `${IMAGE}/skin-enhancer/{task_id}`,
-    validate: skinEnhancer(['sharpen', 'smart_grain']),
+    rules: validate.skinEnhancer('sharpen', 'smart_grain'),
     imageFields: ['image'],
   },
   skinEnhancerFaithful: {
     family: 'image',
     submitPath: `${IMAGE}/skin-enhancer/faithful`,
     statusPath: `${IMAGE}/skin-enhancer/{task_id}`,
-    validate: skinEnhancer(['sharpen', 'skin_detail', 'smart_grain']),
+    rules: validate.skinEnhancer('sharpen', 'skin_detail', 'smart_grain'),
     imageFields: ['image'],
   },
   referenceToVideo: {
     family: 'video',
     submitPath: '/proxy/videovendor/reference2video',
     statusPath: VIDEO_STATUS,
-    validate: validateReferenceToVideo,
+    rules: validate.REFERENCE_TO_VIDEO,
     imageFields: ['images[]'],
   },
   extend: {
     family: 'video',
     submitPath: '/proxy/videovendor/extend',
     statusPath: VIDEO_STATUS,
-    validate: validateExtend,
+    rules: validate.EXTEND,
     imageFields: ['images[]'],
   },
   multiframe: {
     family: 'video',
     submitPath: '/proxy/videovendor/multiframe',
     statusPath: VIDEO_STATUS,
-    validate: validateMultiframe,
+    rules: validate.MULTIFRAME,
     imageFields: ['start_image', 'image_settings[].key_image'],
   },
 } satisfies TaskTable);
@@ -245,11 +241,3 @@ export const TASKS: Readonly<TaskTable> = Object.freeze({
  * @example TASK_KINDS.includes('upscale'); // true
  */
 export const TASK_KINDS = Object.freeze(Object.keys(TASKS) as TaskKind[]);
-
-/**
- * The kinds of one family, in table order.
- * @example kindsOf('video'); // ['referenceToVideo', 'extend', 'multiframe']
- */
-export function kindsOf<F extends 'image' | 'video'>(family: F): (F extends 'image' ? ImageTaskKind : VideoTaskKind)[] {
-  return TASK_KINDS.filter((kind) => TASKS[kind].family === family) as (F extends 'image' ? ImageTaskKind : VideoTaskKind)[];
-}

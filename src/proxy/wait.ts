@@ -1,21 +1,25 @@
 import { callSafely, Checker, checkOptions, ClientClosedError, poll, ValidationError, withSubmitted, type Clock, type HttpClient, type OptionRules } from '../core/index.js';
 import { PROXY_DEFAULTS } from './defaults.js';
 import { TaskFailedError } from './errors.js';
-import { defined, ROUTE, type ProxyClientOptions, type StatusPath, type WaitForTaskOptions } from './options.js';
+import type { Base64Format } from './inputs.js';
+import { defined, ROUTE, WAIT_FOR_TASK_RULES, type ProxyClientOptions, type StatusPath, type WaitForTaskOptions } from './options.js';
 import { FAMILIES, phaseOf, type WireStatus } from './schemas.js';
 import { TASK_KINDS, TASKS, type TaskKind } from './tasks.js';
 import type { ImageTaskResult, TaskRef, VideoTaskResult } from './types.js';
 
 /**
- * What a wait needs from its client: the transport (whose `closed` signal ends every wait), the
- * status routes, the client's wait defaults and its clock.
- * @example const ctx: WaitContext = { http, statusPaths: PROXY_DEFAULTS.statusPaths, defaults: {}, clock: realClock };
+ * What a client's submissions and waits share: the transport (whose `closed` signal ends every
+ * wait), the encoding of binary images, the status routes, the wait defaults, the clock, and the
+ * waits in progress (which `close()` awaits).
+ * @example const ctx: ProxyContext = { http, base64Format, statusPaths, defaults: {}, clock: realClock, waits: new Set() };
  */
-export interface WaitContext {
+export interface ProxyContext {
   http: HttpClient;
+  base64Format: Readonly<Record<'image' | 'video', Base64Format>>;
   statusPaths: Readonly<Record<TaskKind, StatusPath>>;
   defaults: NonNullable<ProxyClientOptions['wait']>;
   clock: Clock;
+  waits: Set<Promise<unknown>>;
 }
 
 /**
@@ -48,7 +52,7 @@ export function assertWait(context: string, task: unknown, options: unknown, rul
  * @throws {@link TimeoutError} when `waitTimeout` is spent.
  * @example for await (const status of watchStatuses(ctx, task, {})) console.log(status.phase);
  */
-export async function* watchStatuses(ctx: WaitContext, task: TaskRef, options: Omit<WaitForTaskOptions, 'onUpdate'>): AsyncGenerator<WireStatus, void, undefined> {
+export async function* watchStatuses(ctx: ProxyContext, task: TaskRef, options: Omit<WaitForTaskOptions, 'onUpdate'>): AsyncGenerator<WireStatus, void, undefined> {
   const family = FAMILIES[TASKS[task.kind].family];
   // The call's settings over the client's over PROXY_DEFAULTS (`poll` is merged field by field).
   const { countQueued, waitTimeout, notFoundGraceMs } = { ...PROXY_DEFAULTS.wait, ...defined(ctx.defaults), ...defined(options) };
@@ -82,35 +86,49 @@ export async function* watchStatuses(ctx: WaitContext, task: TaskRef, options: O
       yield value;
     }
   } catch (error) {
-    throw lostTask(error, task, options.signal);
+    // A wait that ends early leaves a paid task running: the error names it. The caller's own abort
+    // reason is theirs, never changed; a close rejects every wait with its own error, since
+    // `submitted` names one task.
+    if (options.signal?.aborted && error === options.signal.reason) throw error;
+    throw withSubmitted(error instanceof ClientClosedError ? new ClientClosedError('ProxyClient') : error, task);
   }
 }
 
 /**
- * Waits for a terminal status: resolves to the result when the task succeeded, rejects with a
- * `TaskFailedError` when it failed or succeeded without a result. `onUpdate` sees every change.
+ * `proxy.waitForTask()`: checks the task and options, then waits for a terminal status: resolves
+ * to the result when the task succeeded, rejects with a `TaskFailedError` when it failed or
+ * succeeded without a result. `onUpdate` sees every change. Kept in `ctx.waits` until it settles.
  *
  * @throws {@link TaskFailedError} when the task failed.
- * @example const result = await waitForResult(ctx, task, { onUpdate: console.log });
+ * @example const result = await waitForTask(ctx, task, { onUpdate: console.log });
  */
-export async function waitForResult(ctx: WaitContext, task: TaskRef, options: WaitForTaskOptions): Promise<ImageTaskResult | VideoTaskResult> {
-  const { onUpdate, ...watch } = options;
-  let final: WireStatus | undefined;
-  for await (const status of watchStatuses(ctx, task, watch)) {
-    final = status;
-    callSafely(onUpdate, status);
-  }
-  // The engine returns only after a terminal reading, which it always yields first.
-  const done = final as WireStatus;
-  if (done.phase === 'failed') {
-    const reason = done.status.toUpperCase() === 'FAILED' ? 'failed' : 'no-result';
-    throw new TaskFailedError({ kind: task.kind, taskId: task.taskId, status: done.status, reason, errCode: done.errCode, raw: done.raw });
-  }
-  return FAMILIES[TASKS[task.kind].family].toResult(done);
+export function waitForTask(ctx: ProxyContext, task: unknown, options?: WaitForTaskOptions): Promise<ImageTaskResult | VideoTaskResult> {
+  const wait = (async () => {
+    assertWait('proxy.waitForTask()', task, options, WAIT_FOR_TASK_RULES);
+    const { onUpdate, ...watch } = options ?? {};
+    let final: WireStatus | undefined;
+    for await (const status of watchStatuses(ctx, task, watch)) {
+      final = status;
+      callSafely(onUpdate, status);
+    }
+    // The engine returns only after a terminal reading, which it always yields first.
+    const done = final as WireStatus;
+    if (done.phase === 'failed') {
+      const reason = done.status.toUpperCase() === 'FAILED' ? 'failed' : 'no-result';
+      const { kind, taskId } = task;
+      throw new TaskFailedError({ kind, taskId, status: done.status, reason, errCode: done.errCode, raw: done.raw });
+    }
+    return FAMILIES[TASKS[task.kind].family].toResult(done);
+  })();
+  // close() awaits every wait in progress.
+  ctx.waits.add(wait);
+  const forget = () => void ctx.waits.delete(wait);
+  wait.then(forget, forget);
+  return wait;
 }
 
 /** The status route of a task: a template gets the encoded id, a function the raw one. */
-function statusPathOf(ctx: WaitContext, task: TaskRef): string {
+function statusPathOf(ctx: ProxyContext, task: TaskRef): string {
   const route = ctx.statusPaths[task.kind];
   if (typeof route === 'string') return route.replaceAll('{task_id}', encodeURIComponent(task.taskId));
   let path: unknown;
@@ -121,13 +139,4 @@ function statusPathOf(ctx: WaitContext, task: TaskRef): string {
   }
   if (typeof path === 'string' && ROUTE.test(path)) return path;
   throw new ValidationError([{ path: `statusPaths.${task.kind}`, rule: 'a function returning a route starting with / (or an http(s) URL)', received: path }], `status route of ${task.kind} task ${task.taskId}`);
-}
-
-// A wait that ends early leaves a paid task running: the error names it. The caller's own abort
-// reason is theirs, never changed; a close rejects every wait with its own error, since
-// `submitted` names one task.
-function lostTask(error: unknown, task: TaskRef, signal: AbortSignal | undefined): unknown {
-  if (signal?.aborted && error === signal.reason) return error;
-  const own = error instanceof ClientClosedError ? new ClientClosedError('ProxyClient') : error;
-  return withSubmitted(own, task as { kind: string; taskId: string });
 }

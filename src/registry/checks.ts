@@ -1,17 +1,16 @@
-import { Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, type OptionRules, type Rule } from '../core/index.js';
+import { Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, type OptionRules, type QueryValue, type Rule } from '../core/index.js';
 import { NODE_VERSION_STATUSES } from './types.js';
 
 /**
- * A checker holding the problems of a request body: it must be an object (a JSON body of `null`
- * or a string is never what the caller meant, and must not reach the server).
+ * A checker (`check`, or a new one) holding the problems of a request body: it must be an object
+ * (a JSON body of `null` or a string is never what the caller meant, and must not reach the server).
  *
  * @example
  * ```ts
  * checkIds('registry.nodes.update()', { publisherId, nodeId }, body('node', node));
  * ```
  */
-export function body(name: string, value: unknown): Checker {
-  const check = new Checker();
+export function body(name: string, value: unknown, check = new Checker()): Checker {
   if (!isPlainObject(value)) check.fail(name, 'an object of the fields to send', value);
   return check;
 }
@@ -66,13 +65,13 @@ export const statusList = listOf(`an array of version statuses (${NODE_VERSION_S
 );
 
 const PAGING: OptionRules = { page: positive, limit: positive };
+// The hosts a node supports, and banned nodes (both listings).
+const HOST: OptionRules = { supportedOs: rule.string, supportedAccelerator: rule.string, includeBanned: rule.boolean };
 
 /** Filters of `nodes.list()`. */
 export const LIST_NODES_RULES: OptionRules = {
   ...PAGING,
-  supportedOs: rule.string,
-  supportedAccelerator: rule.string,
-  includeBanned: rule.boolean,
+  ...HOST,
   latest: rule.boolean,
   sort: (check, path, value) => (typeof value === 'string' ? check.string(path, value) : stringList(check, path, value)),
   nodeIds: stringList,
@@ -84,10 +83,34 @@ export const SEARCH_NODES_RULES: OptionRules = {
   search: rule.string,
   repositoryUrlSearch: rule.string,
   graphNodeSearch: rule.string,
-  supportedOs: rule.string,
-  supportedAccelerator: rule.string,
-  includeBanned: rule.boolean,
+  ...HOST,
 };
 
 /** Filters of `nodes.versions()`. */
 export const NODE_VERSIONS_RULES: OptionRules = { statuses: statusList, includeStatusReason: rule.boolean };
+
+// The wire's query names of the filters, where they differ from the SDK's camelCase
+// (docs/wire-protocol.md#registry-routes-parameters-and-answers).
+const WIRE_NAMES: Readonly<Record<string, string>> = {
+  supportedOs: 'supported_os',
+  supportedAccelerator: 'supported_accelerator',
+  includeBanned: 'include_banned',
+  nodeIds: 'node_id',
+  repositoryUrlSearch: 'repository_url_search',
+  graphNodeSearch: 'comfy_node_search',
+  statusReason: 'status_reason',
+  includeStatusReason: 'include_status_reason',
+};
+
+/**
+ * The query of a listing: each filter of `rules` (in their order) under its wire name.
+ *
+ * @example
+ * ```ts
+ * toQuery({ supportedOs: 'linux' }, LIST_NODES_RULES); // { page: undefined, ..., supported_os: 'linux', ... }
+ * ```
+ */
+export function toQuery(params: object, rules: OptionRules): Record<string, QueryValue> {
+  const given = params as Record<string, QueryValue>;
+  return Object.fromEntries(Object.keys(rules).map((name) => [WIRE_NAMES[name] ?? name, given[name]]));
+}

@@ -1,5 +1,5 @@
 import { Checker, checkIds, paginate, path, REQUEST_RULES, rule, type HttpClient, type RequestOptions } from '../core/index.js';
-import { body, checkParams, LIST_NODES_RULES, NODE_VERSIONS_RULES, SEARCH_NODES_RULES, withOptions } from './checks.js';
+import { body, checkParams, LIST_NODES_RULES, NODE_VERSIONS_RULES, SEARCH_NODES_RULES, toQuery, withOptions } from './checks.js';
 import { NodePageSchema, NodeSchema, NodeVersionListSchema, NodeVersionSchema } from './schemas.js';
 import type { ListNodesParams, Node, NodePage, NodeParams, NodeVersion, NodeVersionsParams, SearchNodesParams } from './types.js';
 
@@ -113,9 +113,7 @@ export class NodesResource {
    */
   async list(params: ListNodesParams = {}, options?: RequestOptions): Promise<NodePage> {
     checkParams('registry.nodes.list()', params, LIST_NODES_RULES, options);
-    const { page, limit, supportedOs, supportedAccelerator, includeBanned, latest, sort, nodeIds } = params ?? {};
-    const query = { page, limit, supported_os: supportedOs, supported_accelerator: supportedAccelerator, include_banned: includeBanned, latest, sort, node_id: nodeIds };
-    return this.#page('/nodes', query, options);
+    return this.#page('/nodes', toQuery(params ?? {}, LIST_NODES_RULES), options);
   }
 
   /**
@@ -141,9 +139,7 @@ export class NodesResource {
    */
   async search(params: SearchNodesParams, options?: RequestOptions): Promise<NodePage> {
     checkParams('registry.nodes.search()', params, SEARCH_NODES_RULES, options);
-    const { page, limit, search, repositoryUrlSearch, graphNodeSearch, supportedOs, supportedAccelerator, includeBanned } = params;
-    const query = { page, limit, search, repository_url_search: repositoryUrlSearch, comfy_node_search: graphNodeSearch, supported_os: supportedOs, supported_accelerator: supportedAccelerator, include_banned: includeBanned };
-    return this.#page('/nodes/search', query, options);
+    return this.#page('/nodes/search', toQuery(params, SEARCH_NODES_RULES), options);
   }
 
   /**
@@ -171,7 +167,7 @@ export class NodesResource {
     const check = new Checker();
     check.id('nodeId', nodeId);
     checkParams('registry.nodes.versions()', params, NODE_VERSIONS_RULES, options, check);
-    const query = { statuses: params.statuses, include_status_reason: params.includeStatusReason };
+    const query = toQuery(params, NODE_VERSIONS_RULES);
     return this.#http.request({ method: 'GET', path: path`/nodes/${nodeId}/versions`, query, schema: NodeVersionListSchema, options });
   }
 
@@ -205,7 +201,7 @@ export class NodesResource {
     return this.#http.request({ method: 'GET', path: path`/nodes/${nodeId}/install`, query: { version }, schema: NodeVersionSchema, options: request });
   }
 
-  async #page(route: string, query: Record<string, string | number | boolean | readonly string[] | undefined>, options: RequestOptions | undefined): Promise<NodePage> {
+  async #page(route: string, query: ReturnType<typeof toQuery>, options: RequestOptions | undefined): Promise<NodePage> {
     const page = await this.#http.request({ method: 'GET', path: route, query, schema: NodePageSchema, options });
     return { ...page, nodes: page.nodes ?? [] };
   }

@@ -6,44 +6,32 @@ import type { GraphNode, Node, NodeVersion, PersonalAccessToken, Publisher, Publ
 // is not refused for a field the SDK does not need (docs/wire-protocol.md#registry-routes-parameters-and-answers).
 const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 const strings = opt(z.array(z.string()));
+// Several fields of one type, in this order.
+const each = <T extends z.ZodMiniType, K extends string>(schema: T, ...names: K[]) =>
+  Object.fromEntries(names.map((name) => [name, opt(schema)])) as { [P in K]: ReturnType<typeof opt<T>> };
 
 export const NodeVersionSchema: z.ZodMiniType<NodeVersion> = z.looseObject({
-  id: opt(z.string()),
-  version: opt(z.string()),
-  node_id: opt(z.string()),
-  changelog: opt(z.string()),
-  createdAt: opt(z.string()),
+  ...each(z.string(), 'id', 'version', 'node_id', 'changelog', 'createdAt'),
   dependencies: strings,
   deprecated: opt(z.boolean()),
-  downloadUrl: opt(z.string()),
-  status: opt(z.string()),
-  status_reason: opt(z.string()),
-  supported_os: strings,
-  supported_accelerators: strings,
-  tags: strings,
-  tags_admin: strings,
+  ...each(z.string(), 'downloadUrl', 'status', 'status_reason'),
+  ...each(z.array(z.string()), 'supported_os', 'supported_accelerators', 'tags', 'tags_admin'),
 });
 
 const PublisherMemberSchema = z.looseObject({
-  id: opt(z.string()),
-  role: opt(z.string()),
-  user: opt(z.looseObject({ id: opt(z.string()), name: opt(z.string()), email: opt(z.string()) })),
+  ...each(z.string(), 'id', 'role'),
+  user: opt(z.looseObject(each(z.string(), 'id', 'name', 'email'))),
 });
 
 export const PublisherSchema: z.ZodMiniType<Publisher> = z.looseObject({
-  id: opt(z.string()),
-  name: opt(z.string()),
+  ...each(z.string(), 'id', 'name'),
   members: opt(z.array(PublisherMemberSchema)),
   status: opt(z.string()),
 });
 
 export const NodeSchema: z.ZodMiniType<Node> = z.looseObject({
-  id: opt(z.string()),
-  name: opt(z.string()),
-  downloads: opt(z.number()),
-  github_stars: opt(z.number()),
-  rating: opt(z.number()),
-  search_ranking: opt(z.number()),
+  ...each(z.string(), 'id', 'name'),
+  ...each(z.number(), 'downloads', 'github_stars', 'rating', 'search_ranking'),
   status: opt(z.string()),
   tags: strings,
   latest_version: opt(NodeVersionSchema),
@@ -58,18 +46,12 @@ export const GraphNodeSchema: z.ZodMiniType<GraphNode> = z.looseObject({
 });
 
 export const VersionPageSchema = z.looseObject({
-  page: opt(z.number()),
-  pageSize: opt(z.number()),
-  total: opt(z.number()),
-  totalPages: opt(z.number()),
+  ...each(z.number(), 'page', 'pageSize', 'total', 'totalPages'),
   versions: opt(z.array(NodeVersionSchema)),
 });
 
 export const NodePageSchema = z.looseObject({
-  total: opt(z.number()),
-  page: opt(z.number()),
-  limit: opt(z.number()),
-  totalPages: opt(z.number()),
+  ...each(z.number(), 'total', 'page', 'limit', 'totalPages'),
   nodes: opt(z.array(NodeSchema)),
 });
 
@@ -81,6 +63,6 @@ export const AvailabilitySchema = z.looseObject({ isAvailable: opt(z.boolean()) 
 export const PermissionsSchema: z.ZodMiniType<PublisherPermissions> = z.looseObject({ canEdit: opt(z.boolean()) });
 export const CreatedTokenSchema = z.looseObject({ token: opt(z.string()), id: opt(z.string()) });
 export const TokenListSchema: z.ZodMiniType<PersonalAccessToken[]> = z.array(
-  z.looseObject({ id: opt(z.string()), name: opt(z.string()), description: opt(z.string()), createdAt: opt(z.string()) }),
+  z.looseObject(each(z.string(), 'id', 'name', 'description', 'createdAt')),
 );
 export const PublishAnswerSchema = z.looseObject({ signedUrl: opt(z.string()), node_version: opt(NodeVersionSchema) });

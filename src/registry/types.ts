@@ -137,28 +137,36 @@ export interface PublisherMember {
  * const publisher: Publisher = await registry.publishers.create({ id: 'acme', name: 'Acme' });
  * ```
  */
-export interface Publisher {
+export interface Publisher extends PublisherFields<null> {
   /** Unique, akin to a username; should be lowercase. Optional in the published schema. */
   id?: string | null;
-  /** The display name. */
-  name?: string | null;
-  /** What the publisher is. */
-  description?: string | null;
   /** When the publisher was created, an ISO 8601 date-time. */
   createdAt?: string | null;
-  /** URL of the logo. */
-  logo?: string | null;
   /** The people who may act for the publisher, with their roles. */
   members?: PublisherMember[] | null;
-  /** URL of the publisher's source code (an organisation on a code host). */
-  source_code_repo?: string | null;
   /** `PublisherStatusActive`, `PublisherStatusBanned`, or a newer value. */
   status?: PublisherStatus | null;
-  /** Where users get help: an e-mail address or a URL. */
-  support?: string | null;
-  /** URL of the publisher's website. */
-  website?: string | null;
   [field: string]: unknown;
+}
+
+/**
+ * The fields of a publisher that a caller writes ({@link PublisherParams}) and reads
+ * ({@link Publisher}, where `Empty` is `null`: the registry sends `null` for an empty field).
+ * @example const fields: PublisherFields = { name: 'Acme', website: 'https://acme.test' };
+ */
+export interface PublisherFields<Empty = never> {
+  /** The display name. */
+  name?: string | Empty;
+  /** What the publisher is. */
+  description?: string | Empty;
+  /** URL of the logo. */
+  logo?: string | Empty;
+  /** URL of the publisher's source code (an organisation on a code host). */
+  source_code_repo?: string | Empty;
+  /** Where users get help: an e-mail address or a URL. */
+  support?: string | Empty;
+  /** URL of the publisher's website. */
+  website?: string | Empty;
 }
 
 /**
@@ -169,48 +177,56 @@ export interface Publisher {
  * console.log(node.name, node.rating, node.latest_version?.version);
  * ```
  */
-export interface Node extends SupportAndTags {
+export interface Node extends NodeFields<null> {
   /** Unique node id. Optional in the published schema. */
   id?: string | null;
-  /** The display name. */
-  name?: string | null;
-  /** The author's name. */
-  author?: string | null;
-  /** URL of the banner image shown on the node's page. */
-  banner_url?: string | null;
-  /** @deprecated Use `tags`; the field will be removed from the API. */
-  category?: string | null;
   /** When the node was created, an ISO 8601 date-time. */
   created_at?: string | null;
-  /** What the node pack does. */
-  description?: string | null;
   /** How many times the node was installed. */
   downloads?: number | null;
   /** Stars of the source repository. */
   github_stars?: number | null;
-  /** URL of the node's icon. */
-  icon?: string | null;
   /** The newest published version (with `latest: true` in listings). */
   latest_version?: NodeVersion | null;
-  /** Path to the LICENSE file in the node's repository. */
-  license?: string | null;
-  /** Names of graph nodes of other packs that this node's graph nodes take precedence over when a workflow names them. */
-  preempted_graph_node_names?: string[] | null;
   /** The publisher that owns the node. */
   publisher?: Publisher | null;
   /** Average rating. */
   rating?: number | null;
-  /** URL of the source repository. */
-  repository?: string | null;
   /** The registry's ranking weight in search results (higher first). */
   search_ranking?: number | null;
-  /** The node's status in the registry: `NodeStatusActive`, `NodeStatusDeleted`, `NodeStatusBanned`, or a newer value. */
-  status?: NodeStatus | null;
-  /** Why the node has its status (the reason of a ban...), when the registry says. */
-  status_detail?: string | null;
   /** Translations of the node's metadata; the shape is not documented, so it is kept as sent. */
   translations?: Record<string, unknown> | null;
   [field: string]: unknown;
+}
+
+/**
+ * The fields of a node that a caller writes ({@link NodeParams}) and reads ({@link Node}, where
+ * `Empty` is `null`: the registry sends `null` for an empty field).
+ * @example const fields: NodeFields = { name: 'Acme Upscale', license: 'LICENSE' };
+ */
+export interface NodeFields<Empty = never> extends SupportAndTags {
+  /** The display name. */
+  name?: string | Empty;
+  /** The author's name. */
+  author?: string | Empty;
+  /** URL of the banner image shown on the node's page. */
+  banner_url?: string | Empty;
+  /** @deprecated Use `tags`; the field will be removed from the API. */
+  category?: string | Empty;
+  /** What the node pack does. */
+  description?: string | Empty;
+  /** URL of the node's icon. */
+  icon?: string | Empty;
+  /** Path to the LICENSE file in the node's repository. */
+  license?: string | Empty;
+  /** Names of graph nodes of other packs that this node's graph nodes take precedence over when a workflow names them. */
+  preempted_graph_node_names?: string[] | Empty;
+  /** URL of the source repository. */
+  repository?: string | Empty;
+  /** The node's status in the registry: `NodeStatusActive`, `NodeStatusDeleted`, `NodeStatusBanned`, or a newer value. */
+  status?: NodeStatus | Empty;
+  /** Why the node has its status (the reason of a ban...), when the registry says. */
+  status_detail?: string | Empty;
 }
 
 /**
@@ -220,32 +236,9 @@ export interface Node extends SupportAndTags {
  * const graphNode: GraphNode = await registry.graphNodes.update('acme-upscale', '1.2.0', 'AcmeUpscale', { category: 'image' });
  * ```
  */
-export interface GraphNode {
+export interface GraphNode extends GraphNodeFields<null> {
   /** The graph node's name (in the answer only). Optional in the published schema. */
   graph_node_name?: string | null;
-  /** The menu path the web UI files the node under (`image/upscaling`). */
-  category?: string | null;
-  /** True when the node is kept only for old workflows; the web UI hides deprecated nodes. */
-  deprecated?: boolean | null;
-  /** What the node does, in its author's words. */
-  description?: string | null;
-  /** True when the node may still change or be removed. */
-  experimental?: boolean | null;
-  /** The name of the Python method that runs the node (its `FUNCTION`). */
-  function?: string | null;
-  /** The node's inputs (its `INPUT_TYPES`), as a JSON text. */
-  input_types?: string | null;
-  /** For each output, whether it yields a list rather than one value. */
-  output_is_list?: boolean[] | null;
-  /**
-   * Whether the graph node may be used: `GraphNodePolicyActive`, `GraphNodePolicyBanned`,
-   * `GraphNodePolicyLocalOnly` (local runtimes only), or a newer value.
-   */
-  policy?: GraphNodePolicy | null;
-  /** The outputs' display names, as a JSON text. */
-  return_names?: string | null;
-  /** The outputs' types (`IMAGE`...), as a JSON text. */
-  return_types?: string | null;
   [field: string]: unknown;
 }
 
@@ -271,31 +264,9 @@ export interface VersionPage {
  * create). Fields a newer server accepts can be added; they are sent as given.
  * @example const params: NodeParams = { id: 'acme-upscale', name: 'Acme Upscale', tags: ['image'] };
  */
-export interface NodeParams extends SupportAndTags {
+export interface NodeParams extends NodeFields {
   /** The node's unique id (lowercase, as in `acme-upscale`); required to create. */
   id?: string;
-  /** The display name. */
-  name?: string;
-  /** The author's name. */
-  author?: string;
-  /** URL of the banner image shown on the node's page. */
-  banner_url?: string;
-  /** @deprecated Use `tags`; the field will be removed from the API. */
-  category?: string;
-  /** What the node pack does. */
-  description?: string;
-  /** URL of the node's icon. */
-  icon?: string;
-  /** Path to the LICENSE file in the node's repository. */
-  license?: string;
-  /** Names of graph nodes of other packs that this node's graph nodes take precedence over when a workflow names them. */
-  preempted_graph_node_names?: string[];
-  /** URL of the source repository. */
-  repository?: string;
-  /** The node's status in the registry: `NodeStatusActive`, `NodeStatusDeleted`, `NodeStatusBanned`, or a newer value. */
-  status?: NodeStatus;
-  /** Why the node has its status (the reason of a ban...), when the registry says. */
-  status_detail?: string;
   /** Translations of the node's metadata, by language; sent as given. */
   translations?: Record<string, unknown>;
   [field: string]: unknown;
@@ -304,52 +275,48 @@ export interface NodeParams extends SupportAndTags {
  * Body of `publishers.create()`: the writable Publisher fields; `id` is required.
  * @example const params: PublisherParams = { id: 'acme', name: 'Acme', website: 'https://acme.test' };
  */
-export interface PublisherParams {
+export interface PublisherParams extends PublisherFields {
   /** Unique, akin to a username; should be lowercase. */
   id: string;
-  /** The display name. */
-  name?: string;
-  /** What the publisher is. */
-  description?: string;
-  /** URL of the logo. */
-  logo?: string;
-  /** URL of the publisher's source code. */
-  source_code_repo?: string;
-  /** Where users get help: an e-mail address or a URL. */
-  support?: string;
-  /** URL of the publisher's website. */
-  website?: string;
   [field: string]: unknown;
 }
 /**
  * Body of `graphNodes.update()`: a graph node's writable fields (`graph_node_name` is in the path).
  * @example const params: GraphNodeParams = { category: 'image/upscale', deprecated: false };
  */
-export interface GraphNodeParams {
+export interface GraphNodeParams extends GraphNodeFields {
+  [field: string]: unknown;
+}
+
+/**
+ * The fields of a graph node that a caller writes ({@link GraphNodeParams}) and reads
+ * ({@link GraphNode}, where `Empty` is `null`: the registry sends `null` for an empty field).
+ * @example const fields: GraphNodeFields = { category: 'image/upscale', deprecated: false };
+ */
+export interface GraphNodeFields<Empty = never> {
   /** The menu path the web UI files the node under (`image/upscaling`). */
-  category?: string;
+  category?: string | Empty;
   /** True when the node is kept only for old workflows; the web UI hides deprecated nodes. */
-  deprecated?: boolean;
+  deprecated?: boolean | Empty;
   /** What the node does, in its author's words. */
-  description?: string;
+  description?: string | Empty;
   /** True when the node may still change or be removed. */
-  experimental?: boolean;
+  experimental?: boolean | Empty;
   /** The name of the Python method that runs the node (its `FUNCTION`). */
-  function?: string;
+  function?: string | Empty;
   /** The node's inputs (its `INPUT_TYPES`), as a JSON text. */
-  input_types?: string;
+  input_types?: string | Empty;
   /** For each output, whether it yields a list rather than one value. */
-  output_is_list?: boolean[];
+  output_is_list?: boolean[] | Empty;
   /**
    * Whether the graph node may be used: `GraphNodePolicyActive`, `GraphNodePolicyBanned`,
    * `GraphNodePolicyLocalOnly` (local runtimes only), or a newer value.
    */
-  policy?: GraphNodePolicy;
+  policy?: GraphNodePolicy | Empty;
   /** The outputs' display names, as a JSON text. */
-  return_names?: string;
+  return_names?: string | Empty;
   /** The outputs' types (`IMAGE`...), as a JSON text. */
-  return_types?: string;
-  [field: string]: unknown;
+  return_types?: string | Empty;
 }
 /**
  * Body of `versions.update()`.
@@ -366,19 +333,15 @@ export interface VersionUpdateParams {
  * Filters of `versions.list()`, mapped to the wire's query names.
  * @example const params: ListVersionsParams = { nodeId: 'acme-upscale', statuses: ['NodeVersionStatusActive'], pageSize: 100 };
  */
-export interface ListVersionsParams {
+export interface ListVersionsParams extends NodeVersionsParams {
   /** Only versions of this node (`nodeId`). */
   nodeId?: string;
-  /** Only these statuses (`statuses`, repeated), each one of {@link NODE_VERSION_STATUSES}: another is refused before sending. */
-  statuses?: readonly (typeof NODE_VERSION_STATUSES)[number][];
   /** 1-based page number (`page`). @default 1 */
   page?: number;
   /** Items per page, 1 to 100 (`pageSize`). @default 10 */
   pageSize?: number;
   /** Case-insensitive search in `status_reason` (`status_reason`). */
   statusReason?: string;
-  /** Include `status_reason` in each version (`include_status_reason`). */
-  includeStatusReason?: boolean;
 }
 
 /**
@@ -399,21 +362,14 @@ export interface NodePage {
 }
 
 /**
- * Paging of the node listings (`page` from 1, `limit` items per page).
- * @example const paging: NodePaging = { page: 2, limit: 50 };
+ * Filters of `nodes.list()`, mapped to the wire's query names.
+ * @example const params: ListNodesParams = { supportedOs: 'linux', includeBanned: false, limit: 100 };
  */
-export interface NodePaging {
+export interface ListNodesParams {
   /** 1-based page number. @default 1 */
   page?: number | undefined;
   /** Items per page, a positive integer. @default 10 (the registry's) */
   limit?: number | undefined;
-}
-
-/**
- * Filters of `nodes.list()`, mapped to the wire's query names.
- * @example const params: ListNodesParams = { supportedOs: 'linux', includeBanned: false, limit: 100 };
- */
-export interface ListNodesParams extends NodePaging {
   /** Only nodes for this operating system (`supported_os`). */
   supportedOs?: string | undefined;
   /** Only nodes for this accelerator (`supported_accelerator`). */
@@ -429,22 +385,17 @@ export interface ListNodesParams extends NodePaging {
 }
 
 /**
- * Filters of `nodes.search()`, mapped to the wire's query names.
+ * Filters of `nodes.search()`, mapped to the wire's query names: the paging and host filters of
+ * `nodes.list()`, and the search texts.
  * @example const params: SearchNodesParams = { search: 'upscale', limit: 20 };
  */
-export interface SearchNodesParams extends NodePaging {
+export interface SearchNodesParams extends Omit<ListNodesParams, 'latest' | 'sort' | 'nodeIds'> {
   /** Text searched in names and descriptions (`search`). */
   search?: string | undefined;
   /** Search in repository URLs (`repository_url_search`). */
   repositoryUrlSearch?: string | undefined;
   /** Search the graph nodes a node provides (`comfy_node_search`). */
   graphNodeSearch?: string | undefined;
-  /** Only nodes for this operating system (`supported_os`). */
-  supportedOs?: string | undefined;
-  /** Only nodes for this accelerator (`supported_accelerator`). */
-  supportedAccelerator?: string | undefined;
-  /** Include banned nodes (`include_banned`). */
-  includeBanned?: boolean | undefined;
 }
 
 /**

@@ -1,18 +1,17 @@
-import { Checker, checkIds, checkOptions, paginate, path, rule, toBlob, ValidationError, withFile, type FileInput, type HttpClient, type OptionRules, type RequestOptions } from '../core/index.js';
-import { body, positive, statusList, withOptions } from './checks.js';
+import { Checker, checkIds, paginate, path, rule, toBlob, ValidationError, withFile } from '../core/index.js';
+import type { FileInput, HttpClient, OptionRules, RequestOptions } from '../core/index.js';
+import { body, checkParams, positive, statusList, toQuery, withOptions } from './checks.js';
 import { REGISTRY_DEFAULTS } from './defaults.js';
 import { PackageUploadError } from './errors.js';
 import { NodeVersionSchema, PublishAnswerSchema, VersionPageSchema } from './schemas.js';
 import type { ListVersionsParams, NodeVersion, PublishVersionParams, VersionPage, VersionUpdateParams } from './types.js';
 
-// The registry answers 400 beyond its largest page size (docs/wire-protocol.md#registry-routes-parameters-and-answers).
-const MAX_PAGE_SIZE = REGISTRY_DEFAULTS.maxPageSize;
-
 const LIST_RULES: OptionRules = {
   nodeId: rule.string,
   statuses: statusList,
   page: positive,
-  pageSize: (check, path, value) => check.integer(path, value, { min: 1, max: MAX_PAGE_SIZE }),
+  // The registry answers 400 beyond its largest page size (docs/wire-protocol.md#registry-routes-parameters-and-answers).
+  pageSize: (check, path, value) => check.integer(path, value, { min: 1, max: REGISTRY_DEFAULTS.maxPageSize }),
   statusReason: rule.string,
   includeStatusReason: rule.boolean,
 };
@@ -42,24 +41,10 @@ export class VersionsResource {
    * ```
    */
   async list(params: ListVersionsParams = {}, options?: RequestOptions): Promise<VersionPage> {
-    const check = withOptions(new Checker(), options);
-    // Filters are checked like options: a misspelled one must not silently list everything.
-    checkOptions(check, 'params', params, LIST_RULES);
-    check.throwIfInvalid('registry.versions.list()');
-    const page = await this.#http.request({
-      method: 'GET',
-      path: '/versions',
-      query: {
-        nodeId: params.nodeId,
-        statuses: params.statuses,
-        page: params.page,
-        pageSize: params.pageSize,
-        status_reason: params.statusReason,
-        include_status_reason: params.includeStatusReason,
-      },
-      schema: VersionPageSchema,
-      options,
-    });
+    // Filters are checked like options (after them): a misspelled one must not silently list everything.
+    checkParams('registry.versions.list()', params, LIST_RULES, undefined, withOptions(new Checker(), options));
+    const query = toQuery(params, LIST_RULES);
+    const page = await this.#http.request({ method: 'GET', path: '/versions', query, schema: VersionPageSchema, options });
     return { ...page, versions: page.versions ?? [] };
   }
 
@@ -76,9 +61,7 @@ export class VersionsResource {
    */
   listAll(params: ListVersionsParams = {}, options?: RequestOptions): AsyncIterable<NodeVersion> {
     // Checked now, not when the loop starts: a bad filter fails where it was written.
-    const check = withOptions(new Checker(), options);
-    checkOptions(check, 'params', params, LIST_RULES);
-    check.throwIfInvalid('registry.versions.listAll()');
+    checkParams('registry.versions.listAll()', params, LIST_RULES, undefined, withOptions(new Checker(), options));
     return paginate((page) => this.list({ ...params, page }, options), (result) => result.versions, params.page ?? 1, params.pageSize);
   }
 
@@ -145,8 +128,8 @@ export class VersionsResource {
   async publish(publisherId: string, nodeId: string, params: PublishVersionParams, options?: RequestOptions): Promise<NodeVersion> {
     const check = withOptions(body('params', params), options);
     if (params && typeof params === 'object') {
-      body('params.node', params.node).issues.forEach((i) => check.issues.push(i));
-      body('params.version', params.version).issues.forEach((i) => check.issues.push(i));
+      body('params.node', params.node, check);
+      body('params.version', params.version, check);
       check.string('params.version.version', params.version?.version, { required: true });
       check.required('params.package', params.package);
       // The token is a secret: its value never appears in the error.

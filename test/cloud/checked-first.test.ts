@@ -3,7 +3,7 @@ import { http, HttpResponse, ws } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/index.js';
 import { CloudClient, WorkflowAddressError, type UiWorkflow } from '../../src/cloud/index.js';
-import { RegistryClient } from '../../src/registry/index.js';
+import { RegistryClient } from '../../src/registry/client.js';
 import { useMsw } from '../helpers/msw.js';
 
 // Issue 19 item 12: arguments are checked before any request or socket, like every other argument.

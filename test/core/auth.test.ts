@@ -4,7 +4,7 @@ import { inspect } from 'node:util';
 import { http, HttpResponse, passthrough } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, GraphcloudError, HttpClient, ValidationError } from '../../src/core/index.js';
-import { RegistryClient } from '../../src/registry/index.js';
+import { RegistryClient } from '../../src/registry/client.js';
 import { useMsw } from '../helpers/msw.js';
 
 const BASE = 'https://api.test';

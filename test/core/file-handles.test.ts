@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudClient } from '../../src/cloud/index.js';
 import { ApiError, ClientClosedError, ValidationError } from '../../src/core/index.js';
-import { ProxyClient } from '../../src/proxy/index.js';
-import { RegistryClient } from '../../src/registry/index.js';
+import { ProxyClient } from '../../src/proxy/client.js';
+import { RegistryClient } from '../../src/registry/client.js';
 import { encodePng, startSimulator, type Simulator } from '../../src/testing/index.js';
 
 // Nothing the SDK opens outlives the call that opened it, whatever way the call ends

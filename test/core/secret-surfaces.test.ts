@@ -1,8 +1,8 @@
 import { inspect } from 'node:util';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { ProxyClient } from '../../src/proxy/index.js';
-import { RegistryClient } from '../../src/registry/index.js';
+import { ProxyClient } from '../../src/proxy/client.js';
+import { RegistryClient } from '../../src/registry/client.js';
 import { createRelay } from '../../src/server/index.js';
 import { useMsw } from '../helpers/msw.js';
 

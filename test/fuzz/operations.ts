@@ -1,8 +1,8 @@
 // Every public operation of the three clients, called with valid arguments, so the suites can
 // aim hostile answers (response-bodies) or hostile ids and options (ids-options) at each one.
 import { CloudClient } from '../../src/cloud/index.js';
-import { ProxyClient } from '../../src/proxy/index.js';
-import { RegistryClient } from '../../src/registry/index.js';
+import { ProxyClient } from '../../src/proxy/client.js';
+import { RegistryClient } from '../../src/registry/client.js';
 import type { WebSocketLike } from '../../src/cloud/watch/socket.js';
 
 export const CLOUD = 'https://cloud.fuzz.test';

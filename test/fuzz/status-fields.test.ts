@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ResponseValidationError } from '../../src/core/index.js';
-import { ProxyClient, type TaskKind } from '../../src/proxy/index.js';
+import { ProxyClient } from '../../src/proxy/client.js';
+import type { TaskKind } from '../../src/proxy/tasks.js';
 import { TASK_KINDS, TASKS } from '../../src/proxy/tasks.js';
 import { expectSdkError, params, STATUS_FIELDS, toJsonText, wrongTypedBody, type JsonTree } from './helpers.js';
 

@@ -4,7 +4,8 @@
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ResponseValidationError, TimeoutError, ValidationError } from '../../src/core/index.js';
-import { TaskFailedError, type ProxyClient } from '../../src/proxy/index.js';
+import type { ProxyClient } from '../../src/proxy/client.js';
+import { TaskFailedError } from '../../src/proxy/errors.js';
 import { BASE, client, useProxyServer } from './helpers.js';
 
 const { server, seen } = useProxyServer();

@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { PROXY_DEFAULTS, PROXY_ENUMS } from '../../src/proxy/index.js';
+import { PROXY_DEFAULTS } from '../../src/proxy/defaults.js';
+import { PROXY_ENUMS } from '../../src/proxy/enums.js';
 import { BASE, client, useProxyServer } from './helpers.js';
 
 const { server, seen } = useProxyServer();

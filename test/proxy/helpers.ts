@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
 import { useMsw } from '../helpers/msw.js';
-import { ProxyClient, type ProxyClientOptions } from '../../src/proxy/index.js';
+import { ProxyClient } from '../../src/proxy/client.js';
+import type { ProxyClientOptions } from '../../src/proxy/options.js';
 
 export const BASE = 'https://proxy.test';
 export const TOKEN = 'tok-123';

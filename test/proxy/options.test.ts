@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/index.js';
-import { ProxyClient } from '../../src/proxy/index.js';
+import { ProxyClient } from '../../src/proxy/client.js';
 import { BASE, client, TOKEN, useProxyServer } from './helpers.js';
 
 const { server, seen } = useProxyServer();

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng } from '../../src/testing/index.js';
 import { startSimulator } from '../../src/testing/index.js';
 import { AuthenticationError } from '../../src/core/index.js';
-import { ProxyClient, TaskFailedError, type ProxyClientOptions } from '../../src/proxy/index.js';
+import { ProxyClient } from '../../src/proxy/client.js';
+import { TaskFailedError } from '../../src/proxy/errors.js';
+import type { ProxyClientOptions } from '../../src/proxy/options.js';
 
 // Flows against the local simulator (real HTTP on 127.0.0.1): submit, poll, fetch the result.
 type Sim = Awaited<ReturnType<typeof startSimulator>>;

@@ -5,7 +5,7 @@ import { inspect } from 'node:util';
 import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, BadRequestError, InternalServerError, ValidationError } from '../../src/core/index.js';
-import { ProxyClient } from '../../src/proxy/index.js';
+import { ProxyClient } from '../../src/proxy/client.js';
 import { BASE, client, pngHeader, toBase64, TOKEN, useProxyServer } from './helpers.js';
 
 const { server, seen } = useProxyServer();

@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ImageTask, ImageTaskResult, ProxyClient, TaskOf, TaskResultOf, VideoTask, VideoTaskResult } from '../../src/proxy/index.js';
+import type { ProxyClient } from '../../src/proxy/client.js';
+import type { ImageTask, ImageTaskResult, TaskOf, TaskResultOf, VideoTask, VideoTaskResult } from '../../src/proxy/types.js';
 
 // Type-level only: these functions are never called.
 declare const proxy: ProxyClient;

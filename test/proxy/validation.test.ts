@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/index.js';
-import type { ProxyClient } from '../../src/proxy/index.js';
+import type { ProxyClient } from '../../src/proxy/client.js';
 import { BASE, client, jpegHeader, pngHeader, toBase64, useProxyServer, webpHeader } from './helpers.js';
 
 const { server, seen } = useProxyServer();

@@ -1,7 +1,8 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthenticationError, ConnectionError, InternalServerError, NotFoundError, RateLimitError, TimeoutError, ValidationError } from '../../src/core/index.js';
-import { TaskFailedError, type TaskStatus } from '../../src/proxy/index.js';
+import { TaskFailedError } from '../../src/proxy/errors.js';
+import type { TaskStatus } from '../../src/proxy/types.js';
 import { BASE, client, TOKEN, useProxyServer } from './helpers.js';
 
 const { server, seen } = useProxyServer();

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ClientClosedError, ValidationError } from '../../src/core/index.js';
-import { RegistryClient } from '../../src/registry/index.js';
+import { RegistryClient } from '../../src/registry/client.js';
 import { useMsw } from '../helpers/msw.js';
 import { BASE, node, TOKEN } from './fixtures.js';
 

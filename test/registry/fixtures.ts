@@ -1,4 +1,4 @@
-import type { Node, NodeVersion, Publisher } from '../../src/registry/index.js';
+import type { Node, NodeVersion, Publisher } from '../../src/registry/types.js';
 
 export const BASE = 'https://registry.test';
 export const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.registry-test-token.sig';

@@ -5,7 +5,8 @@ import { inspect } from 'node:util';
 import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseValidationError, ValidationError } from '../../src/core/index.js';
-import { PackageUploadError, RegistryClient } from '../../src/registry/index.js';
+import { RegistryClient } from '../../src/registry/client.js';
+import { PackageUploadError } from '../../src/registry/errors.js';
 import { useMsw } from '../helpers/msw.js';
 import { BASE, node, publisher, TOKEN, version } from './fixtures.js';
 

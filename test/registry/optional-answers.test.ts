@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ResponseValidationError } from '../../src/core/index.js';
-import { RegistryClient } from '../../src/registry/index.js';
+import { RegistryClient } from '../../src/registry/client.js';
 import { useMsw } from '../helpers/msw.js';
 
 // Issue 19 item 5: every field of these two answers is optional in the registry's spec. A `{}`

@@ -9,7 +9,8 @@ import {
   ResponseValidationError,
   ValidationError,
 } from '../../src/core/index.js';
-import { RegistryClient, type Node, type NodeVersion } from '../../src/registry/index.js';
+import { RegistryClient } from '../../src/registry/client.js';
+import type { Node, NodeVersion } from '../../src/registry/types.js';
 import { useMsw } from '../helpers/msw.js';
 import { BASE, node, publisher, TOKEN, version } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { GraphNodeParams, NodeParams, PublisherParams } from '../../src/registry/index.js';
+import type { GraphNodeParams, NodeParams, PublisherParams } from '../../src/registry/types.js';
 
 describe('registry request types keep their named fields', () => {
   it('types each field of NodeParams, PublisherParams and GraphNodeParams (0.1.0 accepted anything)', () => {

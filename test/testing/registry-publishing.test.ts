@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, PermissionDeniedError } from '../../src/core/index.js';
-import { RegistryClient } from '../../src/registry/index.js';
+import { RegistryClient } from '../../src/registry/client.js';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
 
 // The registry routes beyond the interface, against the simulator through the SDK: listing,

@@ -10,7 +10,7 @@ export { Limiter } from './limiter.js';
 export { backoffDelay, isTransientError, MAX_TIMER_MS, onAbort, poll, pollUntil, realClock, setTimer, sleep, STOPPED } from './wait.js';
 export { throwIfAborted, Waker, type Clock, type PollReading } from './wait.js';
 export { paginate, paginateOffsets, type OffsetPage } from './pagination.js';
-export { buildUrl, checkAnsweredId, isDotSegment, path, resolveBaseUrl, type Credential } from './request.js';
+export { buildUrl, checkAnsweredId, isDotSegment, path, resolveBaseUrl, type Credential, type QueryValue } from './request.js';
 export { redactUrl, scrubSecrets, SecretSet } from './redact.js';
 export { formatPath, isRecord, own, raceSignal } from './response.js';
 export { toBlob, toBytes, withFile, bytesToBase64, mimeTypeOf, baseName, type FileInput, type OpenedFile } from './files.js';

@@ -1,8 +1,7 @@
-import { rule, type Checker } from '../core/index.js';
+import { own, rule, type Checker } from '../core/index.js';
 import { PROXY_ENUMS } from './enums.js';
 import { readImageSize } from './image-size.js';
 import { checkImageInput, decodeBase64Head, type ResolvedImage } from './inputs.js';
-import type { VideoModel } from './video-params.js';
 
 // The documented limits of every task's params, as one table of field checks per kind. Every rule
 // below is a documented limit: docs/wire-protocol.md#media-proxy-limits-checked-before-sending.
@@ -219,7 +218,7 @@ export const REFERENCE_TO_VIDEO: FieldRules = {
   ...lists(referenceToVideo),
   duration: (check, path, value, p) => {
     // Durations of models without a documented range: still whole, positive seconds.
-    const { min, max } = referenceToVideo.duration[p.model as VideoModel] ?? { min: 1 };
+    const { min, max } = (typeof p.model === 'string' && own(referenceToVideo.duration, p.model)) || { min: 1 };
     int(min, max)(check, path, value, p);
   },
   images: oneImage,

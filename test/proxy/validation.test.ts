@@ -97,6 +97,10 @@ const failing: [string, Call, string][] = [
   ['video seed below int32', r2v({ seed: -(2 ** 31) - 1 }), 'seed'],
   ['video priority not an integer', r2v({ priority: 1.5 }), 'priority'],
   ['video callback_url that is not a URL', r2v({ callback_url: 'not a url' }), 'callback_url'],
+  // A model that is not a documented one has no duration range: the lookup neither throws a TypeError
+  // (an object without a prototype) nor reads Object.prototype's members (whose missing min let 0 s pass).
+  ['video model that is an object without a prototype', r2v({ model: Object.create(null) as object, duration: 5 }), 'model'],
+  ['video model named like an Object.prototype member, with a duration of 0', r2v({ model: 'constructor', duration: 0 }), 'duration'],
   ['extend duration over 7', extend({ duration: 8 }), 'duration'],
   ['extend duration of 0', extend({ duration: 0 }), 'duration'],
   ['extend model q3 (only q2-pro, q2-turbo)', extend({ model: 'videoq3-pro' }), 'model'],

@@ -32,37 +32,32 @@ export class ApiError extends GraphcloudError {
   /** `'ApiError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`); each subclass has its own. */
   override name = 'ApiError';
   /** The HTTP status of the answer (400 to 599). */
-  readonly status: number;
+  readonly status!: number;
   /**
    * A machine-readable error code, when the body has one: its `error` when that is a non-empty
    * string, or `error.type` (a rejected workflow's `prompt_outputs_failed_validation`...). See
    * docs/wire-protocol.md#error-bodies.
    */
-  readonly code: string | undefined;
+  readonly code!: string | undefined;
   /** The body's `details` (or `error.details`) as the server sent it, often a list of strings; `undefined` when absent. */
-  readonly details: unknown;
+  readonly details!: unknown;
   /** The whole answer body: parsed JSON, the text of a non-JSON body, or `undefined` when it was empty. Credentials the request carried are scrubbed from it. */
-  readonly body: unknown;
+  readonly body!: unknown;
   /** The HTTP method of the request (`GET`, `POST`...). */
-  readonly method: string;
+  readonly method!: string;
   /** The request URL, credentials redacted. */
-  readonly url: string;
+  readonly url!: string;
   /** The request id the server sent back (`x-request-id`, `request-id`, `x-amzn-requestid` or `cf-ray`): quote it to the service's support. `undefined` when none came. */
-  readonly requestId: string | undefined;
+  readonly requestId!: string | undefined;
   /** The server's `Retry-After`, in milliseconds, when it sent one (mostly with 429 and 503). */
-  readonly retryAfterMs: number | undefined;
+  readonly retryAfterMs!: number | undefined;
 
   constructor(init: ApiErrorInit) {
-    const parsed = readErrorBody(init.body);
-    super(`${init.status} ${parsed.message ?? 'request failed'} (${init.method} ${init.url}${init.requestId ? `, request id ${init.requestId}` : ''})`);
-    this.status = init.status;
-    this.code = parsed.code;
-    this.details = parsed.details;
-    this.body = init.body;
-    this.method = init.method;
-    this.url = init.url;
-    this.requestId = init.requestId;
-    this.retryAfterMs = init.retryAfterMs;
+    const { message, code, details } = readErrorBody(init.body);
+    const { status, body, method, url, requestId, retryAfterMs } = init;
+    super(`${status} ${message ?? 'request failed'} (${method} ${url}${requestId ? `, request id ${requestId}` : ''})`);
+    // Sets each field declared above (`!`: assigned here, not by an initializer), in their order.
+    Object.assign(this, { status, code, details, body, method, url, requestId, retryAfterMs });
   }
 }
 

@@ -98,14 +98,14 @@ export class TimeoutError extends GraphcloudError {
   /** `'TimeoutError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'TimeoutError';
   /** The limit that expired, in milliseconds. */
-  readonly timeoutMs: number;
+  readonly timeoutMs!: number;
   /** What timed out, e.g. `GET https://…/nodes/x` or `task 123`. */
-  readonly operation: string;
+  readonly operation!: string;
 
   constructor(operation: string, timeoutMs: number, cause?: unknown) {
     super(`${operation} timed out after ${timeoutMs} ms${cause instanceof Error ? ` (last error: ${cause.message})` : ''}`, cause === undefined ? undefined : { cause });
-    this.operation = operation;
-    this.timeoutMs = timeoutMs;
+    // Sets each field declared above (`!`: assigned here, not by an initializer), in their order.
+    Object.assign(this, { timeoutMs, operation });
   }
 }
 
@@ -176,23 +176,21 @@ export class ResponseValidationError extends GraphcloudError {
   /** `'ResponseValidationError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
   override name = 'ResponseValidationError';
   /** Dotted path of the first field that failed, `(root)` for the body itself. */
-  readonly field: string;
+  readonly field!: string;
   /** Every problem found, as `path: message`. */
-  readonly problems: string[];
+  readonly problems!: string[];
   /** The raw response body (parsed JSON when it was JSON, text otherwise). */
   readonly body: unknown;
   /** The HTTP method of the request (`GET`, `POST`...). */
-  readonly method: string;
+  readonly method!: string;
   /** The request URL, credentials redacted. */
-  readonly url: string;
+  readonly url!: string;
 
   constructor(init: { field: string; problems: string[]; body: unknown; method: string; url: string }) {
-    super(`Unexpected response from ${init.method} ${init.url}: ${init.problems.join('; ')}`);
-    this.field = init.field;
-    this.problems = init.problems;
-    this.body = init.body;
-    this.method = init.method;
-    this.url = init.url;
+    const { field, problems, body, method, url } = init;
+    super(`Unexpected response from ${method} ${url}: ${problems.join('; ')}`);
+    // Sets each field declared above (`!`: assigned here, not by an initializer), in their order.
+    Object.assign(this, { field, problems, body, method, url });
   }
 }
 
@@ -256,19 +254,19 @@ export class ConnectionError extends GraphcloudError {
   /** `'ConnectionError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`); subclasses have their own. */
   override name = 'ConnectionError';
   /** The HTTP method of the request (`GET`, `POST`...): for a `POST` that was not `notSent`, the server may have accepted it. */
-  readonly method: string;
+  readonly method!: string;
   /** The request URL, credentials redacted. */
-  readonly url: string;
+  readonly url!: string;
   /** The status, when the headers arrived and the body then broke; `undefined` when nothing arrived. */
-  readonly status: number | undefined;
+  readonly status!: number | undefined;
   /**
    * The runtime's error code (`ECONNREFUSED`, `ENOTFOUND`...), when it gave one; `ERR_BLOCKED_PORT`
    * when fetch refused the URL's port (a port the Fetch standard blocks, such as 6000): sending
    * again cannot help, so it is not retried.
    */
-  readonly code: string | undefined;
+  readonly code!: string | undefined;
   /** True when the request certainly never reached a server: safe to send again. */
-  readonly notSent: boolean;
+  readonly notSent!: boolean;
 
   constructor(method: string, url: string, cause?: unknown, status?: number) {
     const code = status === undefined ? errorCode(cause) : undefined;
@@ -282,10 +280,7 @@ export class ConnectionError extends GraphcloudError {
     // For a POST the server may have accepted the request: say so, since it is not sent again.
     const post = method === 'POST' && !notSent ? ' (the server may have accepted it; it was not sent again)' : '';
     super(`${method} ${url} ${what}${post}${reason}`, { cause });
-    this.method = method;
-    this.url = url;
-    this.status = status;
-    this.code = code;
-    this.notSent = notSent;
+    // Sets each field declared above (`!`: assigned here, not by an initializer), in their order.
+    Object.assign(this, { method, url, status, code, notSent });
   }
 }

@@ -43,12 +43,8 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** The SDK's waits on one signal: its one listener, and the callbacks it calls. */
-interface AbortWaits {
-  readonly callbacks: Set<{ readonly call: () => void }>;
-  readonly dispatch: () => void;
-}
-const ABORT_WAITS = new WeakMap<AbortSignal, AbortWaits>();
+// The SDK's waits on each signal: its one listener (dispatch), and the callbacks it calls.
+const ABORT_WAITS = new WeakMap<AbortSignal, { readonly callbacks: Set<{ readonly call: () => void }>; readonly dispatch: () => void }>();
 
 /**
  * Calls `callback` once when `signal` aborts (never when it has already: check `aborted` first);

@@ -162,10 +162,25 @@ interface TaskSpec<F extends 'image' | 'video' = 'image' | 'video'> {
 // The compiler checks the table against the params interfaces: one entry per kind, of its family.
 type TaskTable = { readonly [K in ImageTaskKind]: TaskSpec<'image'> } & { readonly [K in VideoTaskKind]: TaskSpec<'video'> };
 
-const IMAGE = '/proxy/imagevendor/v1/ai';
 // Submission routes: docs/wire-protocol.md#media-proxy-submissions-and-envelopes. Status routes are
-// the vendors' convention: docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states.
-const VIDEO_STATUS = '/proxy/videovendor/tasks/{task_id}/creations';
+// the vendors' convention (docs/wire-protocol.md#media-proxy-status-routes-and-terminal-states): an
+// image task's status is read under its submission route (`statusRoute` when they differ), and
+// every video task's on one route.
+const IMAGE = '/proxy/imagevendor/v1/ai';
+const image = (route: string, rules: FieldRules, imageFields: readonly string[], statusRoute = route): TaskSpec<'image'> => ({
+  family: 'image',
+  submitPath: `${IMAGE}/${route}`,
+  statusPath: `${IMAGE}/${statusRoute}/{task_id}`,
+  rules,
+  imageFields,
+});
+const video = (route: string, rules: FieldRules, imageFields: readonly string[]): TaskSpec<'video'> => ({
+  family: 'video',
+  submitPath: `/proxy/videovendor/${route}`,
+  statusPath: '/proxy/videovendor/tasks/{task_id}/creations',
+  rules,
+  imageFields,
+});
 
 /**
  * Every task kind of the media proxy. Read by the submission methods, the option rules and the wait.
@@ -176,64 +191,22 @@ const VIDEO_STATUS = '/proxy/videovendor/tasks/{task_id}/creations';
  * ```
  */
 export const TASKS: Readonly<TaskTable> = Object.freeze({
-  relight: {
-    family: 'image',
-    submitPath: `${IMAGE}/image-relight`,
-    statusPath: `${IMAGE}/image-relight/{task_id}`,
-    rules: validate.RELIGHT,
-    imageFields: ['image', 'transfer_light_from_lightmap', 'transfer_light_from_reference_image'],
-  },
+  relight: image('image-relight', validate.RELIGHT, ['image', 'transfer_light_from_lightmap', 'transfer_light_from_reference_image']),
   upscale: {
-    family: 'image',
-    submitPath: `${IMAGE}/image-upscaler`,
-    statusPath: `${IMAGE}/image-upscaler/{task_id}`,
-    rules: validate.UPSCALE,
-    imageFields: ['image'],
+    ...image('image-upscaler', validate.UPSCALE, ['image']),
     afterEncode: (params, images, check) => validate.checkUpscaledPixels(check, images.get('image'), params.scale_factor),
   },
   styleTransfer: {
-    family: 'image',
-    submitPath: `${IMAGE}/image-style-transfer`,
-    statusPath: `${IMAGE}/image-style-transfer/{task_id}`,
-    rules: validate.STYLE_TRANSFER,
-    imageFields: ['image', 'reference_image'],
+    ...image('image-style-transfer', validate.STYLE_TRANSFER, ['image', 'reference_image']),
     toWire: validate.withoutIgnoredPortraitFields,
   },
-  skinEnhancerCreative: {
-    family: 'image',
-    submitPath: `${IMAGE}/skin-enhancer/creative`,
-    statusPath: `${IMAGE}/skin-enhancer/{task_id}`,
-    rules: validate.skinEnhancer('sharpen', 'smart_grain'),
-    imageFields: ['image'],
-  },
-  skinEnhancerFaithful: {
-    family: 'image',
-    submitPath: `${IMAGE}/skin-enhancer/faithful`,
-    statusPath: `${IMAGE}/skin-enhancer/{task_id}`,
-    rules: validate.skinEnhancer('sharpen', 'skin_detail', 'smart_grain'),
-    imageFields: ['image'],
-  },
-  referenceToVideo: {
-    family: 'video',
-    submitPath: '/proxy/videovendor/reference2video',
-    statusPath: VIDEO_STATUS,
-    rules: validate.REFERENCE_TO_VIDEO,
-    imageFields: ['images[]'],
-  },
-  extend: {
-    family: 'video',
-    submitPath: '/proxy/videovendor/extend',
-    statusPath: VIDEO_STATUS,
-    rules: validate.EXTEND,
-    imageFields: ['images[]'],
-  },
-  multiframe: {
-    family: 'video',
-    submitPath: '/proxy/videovendor/multiframe',
-    statusPath: VIDEO_STATUS,
-    rules: validate.MULTIFRAME,
-    imageFields: ['start_image', 'image_settings[].key_image'],
-  },
+  // The two skin enhancers share one status route.
+  skinEnhancerCreative: image('skin-enhancer/creative', validate.skinEnhancer('sharpen', 'smart_grain'), ['image'], 'skin-enhancer'),
+  skinEnhancerFaithful: image(
+    'skin-enhancer/faithful', validate.skinEnhancer('sharpen', 'skin_detail', 'smart_grain'), ['image'], 'skin-enhancer'),
+  referenceToVideo: video('reference2video', validate.REFERENCE_TO_VIDEO, ['images[]']),
+  extend: video('extend', validate.EXTEND, ['images[]']),
+  multiframe: video('multiframe', validate.MULTIFRAME, ['start_image', 'image_settings[].key_image']),
 } satisfies TaskTable);
 
 /**

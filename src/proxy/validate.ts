@@ -119,12 +119,6 @@ export const UPSCALE: FieldRules = {
   webhook_url: checkUrl,
 };
 
-/**
- * The fields of style transfer that only a portrait uses (`is_portrait: true`).
- * @example PORTRAIT_FIELDS.includes('portrait_style'); // true
- */
-export const PORTRAIT_FIELDS = Object.freeze(['portrait_beautifier', 'portrait_style'] as const);
-
 // A portrait list is checked only with is_portrait: true, since the server ignores the field
 // otherwise (and the SDK does not send it: see `withoutIgnoredPortraitFields`).
 const portrait = (list: readonly unknown[]): FieldRule => (check, path, value, p) => {
@@ -156,9 +150,9 @@ export const STYLE_TRANSFER: FieldRules = {
  */
 export function withoutIgnoredPortraitFields(body: Fields): Fields {
   if (body.is_portrait === true) return body;
-  const copy = { ...body };
-  for (const field of PORTRAIT_FIELDS) delete copy[field];
-  return copy;
+  // The fields of style transfer that only a portrait uses.
+  const { portrait_beautifier: _beautifier, portrait_style: _style, ...sent } = body;
+  return sent;
 }
 
 /**

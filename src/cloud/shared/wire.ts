@@ -336,12 +336,25 @@ export function toJobQueue(body: z.infer<typeof QueueSchema>): JobQueue {
 export function toErrorInfo(raw: unknown, fallback: string | null | undefined): JobErrorInfo | undefined {
   const error = asObject(raw);
   if (!error) return fallback ? { message: fallback } : undefined;
-  const text = (key: string) => (typeof error[key] === 'string' && error[key] !== '' ? error[key] : undefined);
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  return errorFields(error, text, text(error.exception_message) ?? fallback ?? text(error.message) ?? 'the job failed');
+}
+
+/**
+ * The SDK's error shape of an `execution_error`'s data: `message`, then each other field as
+ * `read` takes it (the socket's reader and the listing's differ on numbers and empty strings).
+ *
+ * @example
+ * ```ts
+ * errorFields({ node_id: '3' }, (value) => (typeof value === 'string' ? value : undefined), 'boom').nodeId; // '3'
+ * ```
+ */
+export function errorFields(error: Record<string, unknown>, read: (value: unknown) => string | undefined, message: string): JobErrorInfo {
   return {
-    message: text('exception_message') ?? fallback ?? text('message') ?? 'the job failed',
-    exceptionType: text('exception_type'),
-    nodeId: text('node_id'),
-    nodeType: text('node_type'),
+    message,
+    exceptionType: read(error.exception_type),
+    nodeId: read(error.node_id),
+    nodeType: read(error.node_type),
     traceback: error.traceback,
   };
 }

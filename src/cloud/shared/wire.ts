@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../../core/index.js';
 import type { JobDetail, JobPage, JobQueue, JobSummary, QueueItem } from './job-types.js';
-import { toFileRef } from './outputs.js';
+import { toFileRef, wireMap } from './outputs.js';
 import { mapJobStatus, type StatusMapping } from './status.js';
 import type { JobErrorInfo, NodeErrors, NodeOutput, Workflow } from './types.js';
 
@@ -95,15 +95,11 @@ const asObject = (raw: unknown): Record<string, unknown> | undefined => AnyObjec
 export function toNodeErrors(raw: unknown): Record<string, NodeErrors> {
   const parsed = NodeErrorsMapSchema.safeParse(raw);
   if (!parsed.success) return {};
-  const out = Object.create(null) as Record<string, NodeErrors>;
-  for (const [id, entry] of Object.entries(parsed.data)) {
-    out[id] = {
-      class_type: entry.class_type ?? undefined,
-      errors: (entry.errors ?? []).map((e) => ({ type: e.type ?? 'error', message: e.message ?? e.type ?? 'invalid', details: e.details, extra_info: e.extra_info })),
-      dependent_outputs: entry.dependent_outputs ?? undefined,
-    };
-  }
-  return out;
+  return wireMap<NodeErrors>(Object.fromEntries(Object.entries(parsed.data).map(([id, entry]) => [id, {
+    class_type: entry.class_type ?? undefined,
+    errors: (entry.errors ?? []).map((e) => ({ type: e.type ?? 'error', message: e.message ?? e.type ?? 'invalid', details: e.details, extra_info: e.extra_info })),
+    dependent_outputs: entry.dependent_outputs ?? undefined,
+  }] as const)));
 }
 
 /**
@@ -276,7 +272,7 @@ export function toJobDetail(body: z.infer<typeof JobDetailSchema>, statusMap?: R
   const workflow = asObject(body.workflow);
   return {
     ...toJobSummary(body, statusMap),
-    outputs: toOutputs(body.outputs) ?? (Object.create(null) as JobDetail['outputs']),
+    outputs: toOutputs(body.outputs) ?? wireMap<NodeOutput>(),
     workflow: asObject(workflow?.prompt) as Workflow | undefined,
     extraData: toExtraData(workflow?.extra_data),
   };
@@ -297,10 +293,7 @@ const PARTNER_FIELDS: ReadonlySet<string> = new Set(['api_key_platform_org', 'au
  */
 export function toExtraData(raw: unknown): Record<string, unknown> | undefined {
   const data = asObject(raw);
-  if (!data) return undefined;
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const [key, value] of Object.entries(data)) if (!PARTNER_FIELDS.has(key)) out[key] = value;
-  return out;
+  return data && wireMap(Object.fromEntries(Object.entries(data).filter(([key]) => !PARTNER_FIELDS.has(key))));
 }
 
 /**

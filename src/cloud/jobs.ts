@@ -1,12 +1,19 @@
-import { assertOptions, Checker, checkOptions, REQUEST_RULES, rule, waitRules, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
-import { JobControl } from './cancel.js';
+// cloud.jobs: submit, read, list, watch, and stopping jobs, all of it: the routes, and how the
+// watchers of a cancelled job settle. The newest servers cancel one job with
+// `POST /api/jobs/{id}/cancel`; the others take two calls: remove it from the queue when pending,
+// interrupt it when running. The cloud's interrupt stops every running job of the user, so it is
+// never sent for one job; it is `interruptAll()`, called by name
+// (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
+import { ApiError, assertOptions, Checker, checkOptions, NotFoundError, REQUEST_RULES, rule, waitRules, type HttpClient, type OptionRules, type RequestOptions, type WaitOptions } from '../core/index.js';
 import { POLL_FLOOR_MS } from './shared/defaults.js';
+import type { JobReader } from './shared/job-reader.js';
 import { JOB_STATUSES } from './shared/status.js';
-import type { RelayTokens } from './shared/wire.js';
-import type { CancelResult, JobDetail, JobPage, JobQueue, JobSummary, ListJobsParams } from './shared/job-types.js';
+import { CancelSchema, QueueDeleteSchema, type RelayTokens } from './shared/wire.js';
+import type { CancelResult, JobDetail, JobPage, JobQueue, JobRoutes, JobSummary, ListJobsParams } from './shared/job-types.js';
 import type { JobStatusInfo, NodeOutput, SubmitResult, Workflow } from './shared/types.js';
 import { checkWorkflowArgument, SUBMIT_RULES, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { WatcherStats } from './watch/events.js';
+import type { WatchHub } from './watch/hub.js';
 import type { JobWatcher } from './watch/job-watcher.js';
 import { outputNodesOf } from './workflow/addresses.js';
 import type { UiWorkflow } from './workflow/types.js';
@@ -58,6 +65,8 @@ export interface JobWatchOptions {
   workflow?: Workflow | undefined;
 }
 
+const NOT_CANCELLED = (reason: CancelResult['reason']): CancelResult => ({ cancelled: false, via: undefined, reason });
+
 const LIST_RULES: OptionRules = Object.freeze({
   status: (check, path, value) => {
     if (Array.isArray(value)) value.forEach((item, i) => check.oneOf(`${path}[${i}]`, item, JOB_STATUSES));
@@ -81,15 +90,15 @@ const LIST_RULES: OptionRules = Object.freeze({
  */
 export class JobsResource {
   readonly #deps: ConstructorParameters<typeof JobsResource>[0];
-  readonly #control: JobControl;
+  /** Whether this server has the cancel route, once a cancel found out. */
+  #cancelRoute: 'unknown' | 'present' | 'missing' = 'unknown';
 
   /**
    * @internal Built by `CloudClient` (use `cloud.jobs`) on the client's transport, its one job
    * reader, its watch hub, its submitter, the job routes and the relay's job tokens.
    */
-  constructor(deps: ConstructorParameters<typeof JobControl>[0] & { submitter: Submitter; tokens: RelayTokens }) {
+  constructor(deps: { http: HttpClient; reader: JobReader; hub: WatchHub; routes: Readonly<JobRoutes>; submitter: Submitter; tokens: RelayTokens }) {
     this.#deps = deps;
-    this.#control = new JobControl(deps);
   }
 
   /**
@@ -230,8 +239,24 @@ export class JobsResource {
    */
   async cancel(promptId: string, options?: RequestOptions): Promise<CancelResult> {
     checkCall('cloud.jobs.cancel()', promptId, options, REQUEST_RULES);
+    const { http, routes, tokens } = this.#deps;
     // Through a relay, the job's token opens its cancel route (docs/browser.md).
-    return this.#control.cancel(promptId, this.#deps.tokens.withToken(promptId, options));
+    const scoped = tokens.withToken(promptId, options);
+    if (routes.cancel !== false && this.#cancelRoute !== 'missing') {
+      try {
+        // Cancelling twice does no harm: a transient failure is retried like a read.
+        const path = routes.cancel.replaceAll('{id}', encodeURIComponent(promptId));
+        const answer = await http.request({ method: 'POST', path, schema: CancelSchema, idempotent: true, options: scoped });
+        this.#cancelRoute = 'present';
+        if (!answer.cancelled) return NOT_CANCELLED('ended_or_unknown');
+        return this.#cancelled(promptId, 'cancel', undefined);
+      } catch (error) {
+        // A server without the route; an unknown job is `{cancelled: false}` where it exists.
+        if (!(error instanceof NotFoundError || (error instanceof ApiError && error.status === 405))) throw error;
+        this.#cancelRoute = 'missing';
+      }
+    }
+    return this.#cancelInTwoCalls(promptId, scoped);
   }
 
   /**
@@ -246,7 +271,8 @@ export class JobsResource {
    */
   async interruptAll(options?: RequestOptions): Promise<void> {
     assertOptions('cloud.jobs.interruptAll()', options, REQUEST_RULES);
-    return this.#control.interruptAll(options);
+    // Never retried: a second call could stop a job that started in between.
+    await this.#deps.http.request({ method: 'POST', path: this.#deps.routes.interrupt, idempotent: false, options });
   }
 
   /**
@@ -278,6 +304,50 @@ export class JobsResource {
   stats(): Readonly<WatcherStats> {
     return { ...this.#deps.hub.stats };
   }
+
+  async #cancelInTwoCalls(promptId: string, options: RequestOptions | undefined): Promise<CancelResult> {
+    const { http, reader, routes } = this.#deps;
+    const runtime = await reader.detect(options);
+    let queue = await reader.queue(options);
+    if (has(queue.pending, promptId)) {
+      const answer = await http.request({ method: 'POST', path: routes.queue, json: { delete: [promptId] }, schema: QueueDeleteSchema, idempotent: true, options });
+      const deleted = answer?.deleted?.map(String);
+      // The cloud names what it removed; a local runtime answers nothing, so look again.
+      if (deleted?.includes(promptId) !== true) queue = await reader.queue(options);
+      if (deleted?.includes(promptId) === true || (!has(queue.pending, promptId) && !has(queue.running, promptId))) return this.#cancelled(promptId, 'queue', false);
+    }
+    if (!has(queue.running, promptId)) return NOT_CANCELLED('ended_or_unknown');
+    if (runtime === 'cloud') return NOT_CANCELLED('running_not_cancellable');
+    // Only this job: a local runtime interrupts the job its body names if that one runs.
+    await http.request({ method: 'POST', path: routes.interrupt, json: { prompt_id: promptId }, idempotent: true, options });
+    return this.#cancelled(promptId, 'interrupt', true);
+  }
+
+  /**
+   * The job was stopped: a watch that then finds it nowhere reads it as cancelled, and its
+   * watchers settle. A job removed from the queue before it ran (`ran: false`) never reaches any
+   * record of a local runtime (docs/wire-protocol.md#cloud-job-control-listing-and-queue), so they
+   * settle as `cancelled` now. A run seen from its start ends with its own
+   * `execution_interrupted`; its status is read at once in case the socket misses it. Otherwise
+   * they settle as `cancelled` now, with the outputs the server recorded.
+   */
+  #cancelled(promptId: string, via: NonNullable<CancelResult['via']>, ran: boolean | undefined): CancelResult {
+    const { reader, hub } = this.#deps;
+    reader.noteCancelled(promptId);
+    const seen = hub.watching(promptId);
+    if (seen) {
+      if (ran !== false && seen.sawStart && !seen.gap) hub.readNow(promptId);
+      else {
+        const error = { message: `Job ${promptId} was cancelled (cloud.jobs.cancel())` };
+        hub.settle(promptId, { status: 'cancelled', error, via: 'cancel', outputsComplete: ran === false }, ran !== false);
+      }
+    }
+    return { cancelled: true, via, reason: undefined };
+  }
+}
+
+function has(items: JobQueue['pending'], promptId: string): boolean {
+  return items.some((item) => item.promptId === promptId);
 }
 
 function checkCall(context: string, promptId: unknown, options: unknown, rules: OptionRules): void {

@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../../core/index.js';
 import type { JobDetail, JobPage, JobQueue, JobSummary, QueueItem } from './job-types.js';
-import { toFileRef } from './outputs.js';
+import { toFileRef, wireMap } from './outputs.js';
 import { mapJobStatus, type StatusMapping } from './status.js';
 import type { JobErrorInfo, NodeErrors, NodeOutput, Workflow } from './types.js';
 
@@ -95,15 +95,11 @@ const asObject = (raw: unknown): Record<string, unknown> | undefined => AnyObjec
 export function toNodeErrors(raw: unknown): Record<string, NodeErrors> {
   const parsed = NodeErrorsMapSchema.safeParse(raw);
   if (!parsed.success) return {};
-  const out = Object.create(null) as Record<string, NodeErrors>;
-  for (const [id, entry] of Object.entries(parsed.data)) {
-    out[id] = {
-      class_type: entry.class_type ?? undefined,
-      errors: (entry.errors ?? []).map((e) => ({ type: e.type ?? 'error', message: e.message ?? e.type ?? 'invalid', details: e.details, extra_info: e.extra_info })),
-      dependent_outputs: entry.dependent_outputs ?? undefined,
-    };
-  }
-  return out;
+  return wireMap<NodeErrors>(Object.fromEntries(Object.entries(parsed.data).map(([id, entry]) => [id, {
+    class_type: entry.class_type ?? undefined,
+    errors: (entry.errors ?? []).map((e) => ({ type: e.type ?? 'error', message: e.message ?? e.type ?? 'invalid', details: e.details, extra_info: e.extra_info })),
+    dependent_outputs: entry.dependent_outputs ?? undefined,
+  }] as const)));
 }
 
 /**
@@ -276,7 +272,7 @@ export function toJobDetail(body: z.infer<typeof JobDetailSchema>, statusMap?: R
   const workflow = asObject(body.workflow);
   return {
     ...toJobSummary(body, statusMap),
-    outputs: toOutputs(body.outputs) ?? (Object.create(null) as JobDetail['outputs']),
+    outputs: toOutputs(body.outputs) ?? wireMap<NodeOutput>(),
     workflow: asObject(workflow?.prompt) as Workflow | undefined,
     extraData: toExtraData(workflow?.extra_data),
   };
@@ -297,10 +293,7 @@ const PARTNER_FIELDS: ReadonlySet<string> = new Set(['api_key_platform_org', 'au
  */
 export function toExtraData(raw: unknown): Record<string, unknown> | undefined {
   const data = asObject(raw);
-  if (!data) return undefined;
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const [key, value] of Object.entries(data)) if (!PARTNER_FIELDS.has(key)) out[key] = value;
-  return out;
+  return data && wireMap(Object.fromEntries(Object.entries(data).filter(([key]) => !PARTNER_FIELDS.has(key))));
 }
 
 /**
@@ -336,12 +329,25 @@ export function toJobQueue(body: z.infer<typeof QueueSchema>): JobQueue {
 export function toErrorInfo(raw: unknown, fallback: string | null | undefined): JobErrorInfo | undefined {
   const error = asObject(raw);
   if (!error) return fallback ? { message: fallback } : undefined;
-  const text = (key: string) => (typeof error[key] === 'string' && error[key] !== '' ? error[key] : undefined);
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  return errorFields(error, text, text(error.exception_message) ?? fallback ?? text(error.message) ?? 'the job failed');
+}
+
+/**
+ * The SDK's error shape of an `execution_error`'s data: `message`, then each other field as
+ * `read` takes it (the socket's reader and the listing's differ on numbers and empty strings).
+ *
+ * @example
+ * ```ts
+ * errorFields({ node_id: '3' }, (value) => (typeof value === 'string' ? value : undefined), 'boom').nodeId; // '3'
+ * ```
+ */
+export function errorFields(error: Record<string, unknown>, read: (value: unknown) => string | undefined, message: string): JobErrorInfo {
   return {
-    message: text('exception_message') ?? fallback ?? text('message') ?? 'the job failed',
-    exceptionType: text('exception_type'),
-    nodeId: text('node_id'),
-    nodeType: text('node_type'),
+    message,
+    exceptionType: read(error.exception_type),
+    nodeId: read(error.node_id),
+    nodeType: read(error.node_type),
     traceback: error.traceback,
   };
 }

@@ -1,7 +1,8 @@
 import type { HoldPolicy } from '../shared/defaults.js';
 import { mergeOutput, wireMap } from '../shared/outputs.js';
 import type { JobErrorInfo, NodeOutput } from '../shared/types.js';
-import { PROMPT_MESSAGE_TYPES, type ExecutionErrorData, type PreviewData, type TextData, type WatchEvent, type WatcherStats } from './events.js';
+import { errorFields } from '../shared/wire.js';
+import { PROMPT_MESSAGE_TYPES, type PreviewData, type TextData, type WatchEvent, type WatcherStats } from './events.js';
 import { HoldBuffer, isRecord } from '../../core/index.js';
 
 /**
@@ -240,7 +241,7 @@ export class JobRouter {
 function endOf(type: string, data: Record<string, unknown>, wholeRun: boolean): TerminalEnd | undefined {
   switch (type) {
     case 'execution_error':
-      return { status: 'failed', error: errorInfo(data as ExecutionErrorData), wholeRun, verify: false };
+      return { status: 'failed', error: errorFields(data, str, str(data.exception_message) ?? 'Execution failed'), wholeRun, verify: false };
     case 'execution_success':
       return { status: 'completed', wholeRun, verify: false };
     case 'execution_interrupted':
@@ -262,16 +263,6 @@ function readable(type: string, data: Record<string, unknown>): boolean {
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
-}
-
-function errorInfo(data: ExecutionErrorData): JobErrorInfo {
-  return {
-    message: str(data.exception_message) ?? 'Execution failed',
-    exceptionType: str(data.exception_type),
-    nodeId: str(data.node_id),
-    nodeType: str(data.node_type),
-    traceback: data.traceback,
-  };
 }
 
 // Binary frames (docs/wire-protocol.md#cloud-binary-frames), decoded here and nowhere else: the

@@ -123,12 +123,10 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
     const slots: InputSpecV2[] = [];
     const widgets: [number, InputSpecV2][] = [];
     for (const spec of specs.inputs) {
-      if (!hasWidget(spec.type) || spec.options.forceInput) {
-        slots.push(spec);
-        continue;
-      }
+      // A widget converted to an input: its saved slot names the widget.
       const at = saved.findIndex((slot) => own(slot, 'name') === spec.name && own(own(slot, 'widget'), 'name') === spec.name);
-      if (at > -1) widgets.push([at, spec]);
+      if (!hasWidget(spec.type) || spec.options.forceInput) slots.push(spec);
+      else if (at > -1) widgets.push([at, spec]);
       else addWidgets(spec, nameOf(node, index, spec.name), index);
     }
     slots.forEach((spec, slot) => {

@@ -10,7 +10,9 @@ import type { AddressInfo } from 'node:net';
 export function listen(server: Server, port: number): Promise<string> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
+    // A queue of 4,096 pending connections, not Node's 511: a test that starts 1,000 runs at once
+    // opens about 1,000 connections in a burst (docs/simulator.md).
+    server.listen(port, '127.0.0.1', 4096, () => {
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       resolve(`http://127.0.0.1:${address.port}`);

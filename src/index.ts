@@ -43,6 +43,7 @@ export {
   ValidationError,
 } from './core/index.js';
 export {
+  BudgetExceededError,
   InsufficientCreditsError,
   InvalidWorkflowError,
   JobFailedError,

@@ -20,19 +20,19 @@ import type { CostEstimate, CostLimit, CostRange, PricedNode, UnpricedNode } fro
  * ```
  */
 export interface EstimateWorkflowCostOptions {
-  /** @default DEFAULTS.cost.creditsPerUsd */
+  /** Credits per US dollar, for `credits`. @default DEFAULTS.cost.creditsPerUsd */
   creditsPerUsd?: number | undefined;
-  /** @default DEFAULTS.cost.badgeTimeoutMs */
+  /** Time one badge may take, in ms. @default DEFAULTS.cost.badgeTimeoutMs */
   badgeTimeoutMs?: number | undefined;
-  /** @default DEFAULTS.cost.timeoutMs */
+  /** Time the whole estimate's badges may take, in ms. @default DEFAULTS.cost.timeoutMs */
   timeoutMs?: number | undefined;
-  /** @default DEFAULTS.cost.maxSteps */
+  /** Most steps of one badge. @default DEFAULTS.cost.maxSteps */
   maxSteps?: number | undefined;
-  /** @default DEFAULTS.cost.maxDepth */
+  /** Deepest nesting of one badge's evaluation. @default DEFAULTS.cost.maxDepth */
   maxDepth?: number | undefined;
-  /** @default DEFAULTS.cost.maxSequence */
+  /** Longest sequence a badge may build. @default DEFAULTS.cost.maxSequence */
   maxSequence?: number | undefined;
-  /** @default DEFAULTS.cost.maxResultChars */
+  /** Largest badge result, in characters of its JSON. @default DEFAULTS.cost.maxResultChars */
   maxResultChars?: number | undefined;
 }
 

@@ -11,11 +11,11 @@ import { RelayTokens } from './shared/wire.js';
 import { JOB_STATUSES, type StatusMapping } from './shared/status.js';
 import type { JobResult, Workflow, WorkflowIssue } from './shared/types.js';
 import { isUiWorkflow, validateWorkflow } from './workflow/validate.js';
-import { runWorkflow, type RunParts, type RunWorkflowOptions } from './run-workflow.js';
+import { runWorkflow, type RunParts, type RunResult, type RunWorkflowOptions } from './run-workflow.js';
 import { checkWorkflowArgument, DefinitionCache, Submitter } from './submit.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
-import type { UiWorkflow } from './workflow/types.js';
+import type { WorkflowInput } from './workflow/builder-types.js';
 
 /**
  * Options of `new CloudClient()`: the core client options plus the cloud's own.
@@ -157,7 +157,7 @@ export class CloudClient {
    * const { outputs } = await cloud.runWorkflow(workflow, { uploads: { '10.image': './in.png' }, onProgress: (p) => console.log(p.value) });
    * ```
    */
-  async runWorkflow(workflow: Workflow | UiWorkflow, options?: RunWorkflowOptions): Promise<JobResult> {
+  async runWorkflow(workflow: WorkflowInput, options?: RunWorkflowOptions): Promise<RunResult> {
     return runWorkflow(this.#run, workflow, options);
   }
 
@@ -170,7 +170,7 @@ export class CloudClient {
    * for (const issue of await cloud.validateWorkflow(workflow)) console.log(issue.nodeId, issue.message);
    * ```
    */
-  async validateWorkflow(workflow: Workflow | UiWorkflow, options?: RequestOptions): Promise<WorkflowIssue[]> {
+  async validateWorkflow(workflow: WorkflowInput, options?: RequestOptions): Promise<WorkflowIssue[]> {
     const check = new Checker();
     checkWorkflowArgument(check, workflow);
     checkOptions(check, 'options', options, REQUEST_RULES);
@@ -178,7 +178,7 @@ export class CloudClient {
     this.#run.http.throwIfClosed();
     // A file saved from the web UI is one issue (with the way to convert it), not one per key.
     if (isUiWorkflow(workflow)) return validateWorkflow(workflow as unknown as Workflow, {});
-    return this.#run.definitions.check(workflow, options);
+    return this.#run.definitions.check(await this.#run.definitions.convert(workflow, options ?? {}, 'cloud.validateWorkflow()'), options);
   }
 
   /**

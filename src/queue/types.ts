@@ -2,7 +2,7 @@
 // options are in option-types.ts). Types only: nothing here loads BullMQ.
 import type { JobResult, Workflow } from '../cloud/shared/types.js';
 import type { UploadSpec } from '../cloud/run-workflow.js';
-import type { UiWorkflow } from '../cloud/workflow/types.js';
+import type { WorkflowInput } from '../cloud/workflow/builder-types.js';
 import type { RunErrorInfo } from './errors/run-failed-error.js';
 
 export type { RunErrorInfo } from './errors/run-failed-error.js';
@@ -17,8 +17,8 @@ export type { RunErrorInfo } from './errors/run-failed-error.js';
  * ```
  */
 export interface WorkflowRunSpec {
-  /** The workflow, in the API format or as the web UI saves it. */
-  workflow: Workflow | UiWorkflow;
+  /** The workflow, in the API format, as the web UI saves it, or a builder (`workflow()`). */
+  workflow: WorkflowInput;
   /** Input values by address, `"<node>.<input>"`; JSON values only (files go in `uploads`). */
   inputs?: Record<string, unknown> | undefined;
   /** Files to upload when the run is added, by input address; the workflow keeps their names. */

@@ -45,6 +45,8 @@ export class RunQueue {
   readonly #keepSeconds: number;
   #cloud: CloudClient | undefined;
   #closed = false;
+  /** Settles once the run last given to add() is stored (or failed): the next one is stored after it. */
+  #storing: Promise<void> = Promise.resolve();
 
   constructor(options: RunQueueOptions) {
     checkClientOptions('new RunQueue()', options, QUEUE_RULES);
@@ -64,7 +66,9 @@ export class RunQueue {
 
   /**
    * Adds a run: uploads its files to the cloud, then stores it (JSON only, at most `maxRunBytes`).
-   * Adding an id already in the queue gives that run, without uploading or storing anything.
+   * Adding an id already in the queue gives that run, without uploading or storing anything. Runs
+   * added at once are stored, and so started, in the order `add()` was called; their uploads
+   * overlap, and each distinct file is uploaded once (the client keeps what it uploaded).
    *
    * @throws `ValidationError` for a bad spec, option or a run beyond `maxRunBytes` (nothing is stored).
    * @example
@@ -81,13 +85,23 @@ export class RunQueue {
     check.throwIfInvalid('queue.add()');
     this.#throwIfClosed();
     const id = options?.id ?? globalThis.crypto.randomUUID();
-    if (options?.id !== undefined && (await this.#queue.getJob(id))) return this.run(id);
-    const work = await prepareWork(spec, this.#cloudClient(), { signal: options?.signal });
-    const data: RunData = { v: 1, work, addedAt: Date.now() };
-    assertRunBytes(data, this.#maxRunBytes);
-    const keep = { age: this.#keepSeconds };
-    await this.#queue.add(work.kind, data, { jobId: id, priority: options?.priority, attempts: 1, removeOnComplete: keep, removeOnFail: keep });
-    return this.run(id);
+    // Runs are stored in the order add() was called (workers take them in that order), while
+    // their preparations (uploads) overlap: each waits for the one called before it to be stored.
+    const previous = this.#storing;
+    let stored!: () => void;
+    this.#storing = new Promise<void>((resolve) => (stored = resolve));
+    try {
+      if (options?.id !== undefined && (await this.#queue.getJob(id))) return this.run(id);
+      const work = await prepareWork(spec, this.#cloudClient(), { signal: options?.signal });
+      const data: RunData = { v: 1, work, addedAt: Date.now() };
+      assertRunBytes(data, this.#maxRunBytes);
+      const keep = { age: this.#keepSeconds };
+      await previous;
+      await this.#queue.add(work.kind, data, { jobId: id, priority: options?.priority, attempts: 1, removeOnComplete: keep, removeOnFail: keep });
+      return this.run(id);
+    } finally {
+      stored();
+    }
   }
 
   /**

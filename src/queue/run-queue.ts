@@ -15,6 +15,7 @@ import { RunFailedError } from './errors/run-failed-error.js';
 import { toRunError } from './outcome.js';
 import { checkRunSpec, prepareWork } from './prepare.js';
 import { Run } from './run-handle.js';
+import { connectedWorkers, lostHold } from './holders.js';
 import { listRuns } from './list-runs.js';
 import { tombstoneInfo, toRunInfo, type JobPlace } from './run-info.js';
 import { RunStore } from './store.js';
@@ -120,8 +121,9 @@ export class RunQueue {
   }
 
   /**
-   * Where a run stands: state, prompt or task id once known, progress, result or error; `undefined`
-   * for an id the queue does not know (or no longer keeps: `keepFinishedSeconds`).
+   * Where a run stands: state, prompt or task id once known, progress, result or error, and
+   * `workerLost` while the worker holding it is gone; `undefined` for an id the queue does not
+   * know (or no longer keeps: `keepFinishedSeconds`).
    *
    * @example
    * ```ts
@@ -137,7 +139,11 @@ export class RunQueue {
     // and read as completed without its result.
     const place = await this.#queue.getJobState(id);
     const job = place === 'unknown' ? undefined : await this.#queue.getJob(id);
-    if (job) return toRunInfo(job, place as JobPlace);
+    if (job) {
+      const info = toRunInfo(job, place as JobPlace);
+      if (place === 'active') info.workerLost = await lostHold(this.#redis, this.#queue, id);
+      return info;
+    }
     const tombstone = await this.#store.readTombstone(id);
     return tombstone ? tombstoneInfo(id, tombstone) : undefined;
   }
@@ -241,7 +247,7 @@ export class RunQueue {
   }
 
   /**
-   * Counts, pause and concurrency at a glance.
+   * Counts, pause, concurrency and the workers connected, at a glance.
    *
    * @example
    * ```ts
@@ -252,13 +258,14 @@ export class RunQueue {
   async status(): Promise<QueueStatus> {
     this.#throwIfClosed();
     const raw = await this.#queue.getJobCounts('waiting', 'prioritized', 'active', 'completed', 'failed', 'delayed');
-    const [paused, pauseReason, concurrency] = await Promise.all([this.#queue.isPaused(), this.#store.getPauseReason(), this.#queue.getGlobalConcurrency()]);
+    const [paused, pauseReason, concurrency, workers] = await Promise.all([this.#queue.isPaused(), this.#store.getPauseReason(), this.#queue.getGlobalConcurrency(), connectedWorkers(this.#queue)]);
     const n = (key: string) => raw[key] ?? 0;
     return {
       counts: { waiting: n('waiting') + n('prioritized'), active: n('active'), completed: n('completed'), failed: n('failed'), delayed: n('delayed') },
       paused,
       pauseReason,
       concurrency: concurrency ?? undefined,
+      workers: workers?.size,
     };
   }
 

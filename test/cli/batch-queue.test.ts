@@ -245,6 +245,35 @@ describe('graphcloud batch --redis with graphcloud worker', { timeout: 60_000 },
     }
   });
 
+  it('a batch says when no worker is connected to its queue, and when the worker holding a run is lost (issue 30)', async () => {
+    const slow = await startTarget({ stepDelayMs: 150 });
+    try {
+      const { queue } = batchFiles(1);
+      const workflow = join(dir, `${queue}-lost.json`);
+      writeFileSync(workflow, JSON.stringify(longWorkflow('placeholder.png', queue)));
+      const sets = join(dir, `${queue}-lost.jsonl`);
+      writeFileSync(sets, JSON.stringify({ '@0.image': 'in.png' }));
+      const slowEnv = { ...slow.env, GRAPHCLOUD_REDIS_URL: redis.url };
+      // Detached, before any worker: the hint comes with the added runs.
+      const detached = await runPiped(['batch', workflow, '--inputs', sets, '--queue', `${queue}-d`, '--detach'], { env: slowEnv, secrets: slow.secrets });
+      expect(detached.lines).toContainEqual({ type: 'no-worker', queue: `${queue}-d` });
+      const batch = await background(['batch', workflow, '--inputs', sets, '--queue', queue], slowEnv);
+      await batch.waitFor((l) => l.type === 'no-worker' && l.queue === queue, 'the batch says no worker is connected');
+      const first = await worker(queue, [], slowEnv);
+      await batch.waitFor((l) => l.type === 'workers' && l.workers === 1, 'the batch sees the worker');
+      await batch.waitFor((l) => l.type === 'submitted', 'the set is submitted');
+      first.child.kill('SIGKILL');
+      const lost = await batch.waitFor((l) => l.type === 'worker-lost', 'the batch says the worker is lost');
+      expect(lost).toMatchObject({ set: 1, line: 1 });
+      // The rest of a 30 s lock, and one stalled check of 30 s, at most.
+      expect(lost.takeoverWithinMs).toBeGreaterThan(0);
+      expect(lost.takeoverWithinMs).toBeLessThanOrEqual(60_000);
+      await batch.waitFor((l) => l.type === 'no-worker' && l.queue === queue, 'the batch says no worker is left');
+    } finally {
+      await slow.sim.close();
+    }
+  });
+
   it('refuses a password in --redis (it belongs in GRAPHCLOUD_REDIS_URL) and never prints the variable\'s', async () => {
     const { workflow, sets } = batchFiles(1);
     const flag = await run(['batch', workflow, '--inputs', sets, '--redis', 'redis://:hunter2-secret@127.0.0.1:6379']);

@@ -8,6 +8,7 @@ import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { checkReadable, readJsonFile } from '../base/files.js';
 import { parseAssignment, parseDuration } from '../base/values.js';
 import { BatchReporter } from '../live/batch-reporter.js';
+import { workerCommand } from '../live/batch-view.js';
 import { batchAdminCommands } from './batch-admin.js';
 import { runLocalBatch } from './batch-local.js';
 import { runQueueBatch } from './batch-queue.js';
@@ -131,6 +132,12 @@ async function runBatchCommand(ctx: CommandContext): Promise<ExitCode> {
       const queueFlag = queueName === DEFAULT_QUEUE ? '' : ` --queue ${queueName}`;
       ctx.out.human(`  Added; \`graphcloud worker\` runs them. Follow: graphcloud batch status ${batchId}${queueFlag}`);
       ctx.out.human(`  Save their outputs once they ended: graphcloud batch results ${batchId}${queueFlag} --out <dir>`);
+      // Added runs wait for a worker: say so when none is connected yet.
+      const { workers } = await queue.status().catch(() => ({ workers: undefined }));
+      if (workers === 0) {
+        ctx.out.json({ type: 'no-worker', queue: queueName });
+        ctx.out.human(`  ${ctx.out.style('yellow', '⚠')} No worker is connected to queue ${queueName} yet: start one with \`${workerCommand(queueName)}\`.`);
+      }
       return EXIT.ok;
     }
     reporter.finish(out);

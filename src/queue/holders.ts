@@ -36,23 +36,26 @@ export async function connectedWorkers(queue: Queue): Promise<Set<string> | unde
 /**
  * Whether the worker that holds an active run is lost, read in one transaction (the run's place
  * in the active list, its lock's time to live, the name of the worker that took it), then the
- * connected workers: `takeoverWithinMs` is the most time before another worker takes it over (the
- * rest of its lock, plus one stalled check at the default interval). `undefined` when the run is
- * not active, or its worker still holds it.
+ * connected workers (`workers(false)` may answer a list read a moment ago; a holder missing from
+ * it is looked for again in a list read now, `workers(true)`, as it may have connected since):
+ * `takeoverWithinMs` is the most time before another worker takes it over (the rest of its lock,
+ * plus one stalled check at the default interval). `undefined` when the run is not active, or its
+ * worker still holds it.
  *
  * @example
  * ```ts
- * const lost = await lostHold(redis, queue, 'order-1234'); // { takeoverWithinMs: 41_200 }
+ * const lost = await lostHold(redis, queue, 'order-1234', () => connectedWorkers(queue)); // { takeoverWithinMs: 41_200 }
  * ```
  */
-export async function lostHold(redis: Redis, queue: Queue, id: string): Promise<{ takeoverWithinMs: number } | undefined> {
+export async function lostHold(redis: Redis, queue: Queue, id: string, workers: (fresh: boolean) => Promise<Set<string> | undefined>): Promise<{ takeoverWithinMs: number } | undefined> {
   const answers = await redis.multi().lpos(queue.toKey('active'), id).pttl(`${queue.toKey(id)}:lock`).hget(queue.toKey(id), 'pb').exec();
   if (!answers || answers.some(([error]) => error)) return undefined;
   const [position, ttl, holder] = answers.map(([, value]) => value as unknown);
   if (position === null || typeof ttl !== 'number') return undefined;
   // -2: no lock left on an active run (its worker stopped renewing it); -1 never happens to a lock.
   const unlocked = ttl === -2;
-  const gone = !unlocked && typeof holder === 'string' && holder !== '' && (await connectedWorkers(queue))?.has(holder) === false;
+  const named = typeof holder === 'string' && holder !== '';
+  const gone = !unlocked && named && (await workers(false))?.has(holder) === false && (await workers(true))?.has(holder) === false;
   if (!unlocked && !gone) return undefined;
   return { takeoverWithinMs: Math.max(0, ttl) + QUEUE_DEFAULTS.stalledIntervalMs };
 }

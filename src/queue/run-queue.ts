@@ -22,6 +22,9 @@ import { RunStore } from './store.js';
 import type { AddRunOptions, CancelRunResult, ListRunsOptions, PauseReason, QueueStatus, RunPage, RunQueueOptions } from './option-types.js';
 import type { RunInfo, RunSpec } from './types.js';
 
+/** How long one read of the connected workers serves `get()`, in ms. */
+const WORKERS_READ_MS = 1_000;
+
 /**
  * A queue of runs in Redis, shared by every process that names it: any process adds runs, reads
  * them, cancels them; `RunWorker`s on any machine run them.
@@ -46,6 +49,8 @@ export class RunQueue {
   readonly #keepSeconds: number;
   #cloud: CloudClient | undefined;
   #closed = false;
+  /** The workers connected, as last read (`get()` of many running runs reads them once). */
+  #workers: { at: number; names: Promise<Set<string> | undefined> } | undefined;
   /** Settles once the run last given to add() is stored (or failed): the next one is stored after it. */
   #storing: Promise<void> = Promise.resolve();
 
@@ -141,7 +146,7 @@ export class RunQueue {
     const job = place === 'unknown' ? undefined : await this.#queue.getJob(id);
     if (job) {
       const info = toRunInfo(job, place as JobPlace);
-      if (place === 'active') info.workerLost = await lostHold(this.#redis, this.#queue, id);
+      if (place === 'active') info.workerLost = await lostHold(this.#redis, this.#queue, id, (fresh) => this.#connectedWorkers(fresh));
       return info;
     }
     const tombstone = await this.#store.readTombstone(id);
@@ -308,6 +313,13 @@ export class RunQueue {
     if (this.#cloudOptions === undefined) return undefined;
     this.#cloud ??= new CloudClient(this.#cloudOptions);
     return this.#cloud;
+  }
+
+  /** The workers connected, read at most once a second (CLIENT LIST is one line per connection of Redis), or now when `fresh`. */
+  #connectedWorkers(fresh: boolean): Promise<Set<string> | undefined> {
+    const now = Date.now();
+    if (fresh || this.#workers === undefined || now - this.#workers.at > WORKERS_READ_MS) this.#workers = { at: now, names: connectedWorkers(this.#queue) };
+    return this.#workers.names;
   }
 
   #throwIfClosed(): void {

@@ -271,16 +271,21 @@ async function ourPat(): Promise<string> {
   return (await registry.publishers.createToken('demo-publisher', { name: `examples-${++runs}` })).token;
 }
 
-/** A port free now, and the next two (the simulator takes three in a row). */
+/** A port free now, with the next two (the simulator takes three in a row: cloud, registry, files). */
 async function freePorts(): Promise<number> {
-  for (;;) {
-    const port = await new Promise<number>((resolve) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port: p } = server.address() as { port: number };
-        server.close(() => resolve(p));
+  const listen = (port: number) =>
+    new Promise<number | undefined>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(undefined));
+      server.listen(port, '127.0.0.1', () => {
+        const { port: taken } = server.address() as { port: number };
+        server.close(() => resolve(taken));
       });
     });
-    if (port < 65_000) return port;
+  for (;;) {
+    const first = await listen(0);
+    if (first === undefined || first > 65_000) continue;
+    if ((await listen(first + 1)) !== undefined && (await listen(first + 2)) !== undefined) return first;
   }
 }
 
@@ -312,6 +317,15 @@ async function runExample(text: string, plan: Plan): Promise<{ code: number | nu
   const limit = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 45_000);
   const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
   clearTimeout(limit);
+  // A simulator it started in the background and did not stop (it failed midway) is stopped here.
+  const background = /runs in the background, pid (\d+)/.exec(output);
+  if (background && code !== 0) {
+    try {
+      process.kill(Number(background[1]), 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
   return { code, output };
 }
 

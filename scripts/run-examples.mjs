@@ -8,7 +8,7 @@
 //   node scripts/run-examples.mjs                  # every example, two at a time
 //   node scripts/run-examples.mjs demo proxy-upscale
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,6 +24,13 @@ for (const file of ['dist/index.js', 'dist/testing.js']) {
   }
 }
 const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+// The README's first example is examples/quick-start.ts, word for word: run here, it cannot rot.
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const quickStart = /## Try it without an account[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+if (quickStart !== readFileSync(join(root, 'examples', 'quick-start.ts'), 'utf8')) {
+  console.error("run-examples: README.md's first TypeScript block (under \"Try it without an account\") and examples/quick-start.ts differ: make them the same");
+  process.exit(1);
+}
 const all = readdirSync(join(root, 'examples')).filter((name) => name.endsWith('.ts')).sort();
 const wanted = process.argv.slice(2).map((name) => name.replace(/(\.ts)?$/, '.ts'));
 const unknown = wanted.filter((name) => !all.includes(name));

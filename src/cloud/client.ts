@@ -9,15 +9,15 @@ import { mapCloudError } from './shared/errors.js';
 import { JobReader } from './shared/job-reader.js';
 import { RelayTokens } from './shared/wire.js';
 import { JOB_STATUSES, type StatusMapping } from './shared/status.js';
-import type { JobResult, Workflow, WorkflowIssue } from './shared/types.js';
+import type { Workflow, WorkflowIssue } from './shared/types.js';
 import { isUiWorkflow, validateWorkflow } from './workflow/validate.js';
-import { runWorkflow, type RunParts, type RunWorkflowOptions } from './run-workflow.js';
+import { runWorkflow, type RunParts, type RunResult, type RunWorkflowOptions } from './run-workflow.js';
 import { estimateCost, type EstimateCostOptions } from './estimate-cost.js';
 import type { CostEstimate } from './shared/cost-types.js';
 import { checkWorkflowArgument, DefinitionCache, Submitter } from './submit.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
-import type { UiWorkflow } from './workflow/types.js';
+import type { WorkflowInput } from './workflow/builder-types.js';
 
 /**
  * Options of `new CloudClient()`: the core client options plus the cloud's own.
@@ -164,7 +164,7 @@ export class CloudClient {
    * const { outputs } = await cloud.runWorkflow(workflow, { uploads: { '10.image': './in.png' }, onProgress: (p) => console.log(p.value) });
    * ```
    */
-  async runWorkflow(workflow: Workflow | UiWorkflow, options?: RunWorkflowOptions): Promise<JobResult> {
+  async runWorkflow(workflow: WorkflowInput, options?: RunWorkflowOptions): Promise<RunResult> {
     return runWorkflow(this.#run, workflow, options);
   }
 
@@ -180,7 +180,7 @@ export class CloudClient {
    * console.log(estimate.usd.max, estimate.credits.max, estimate.unpriced);
    * ```
    */
-  async estimateCost(workflow: Workflow | UiWorkflow, options?: EstimateCostOptions): Promise<CostEstimate> {
+  async estimateCost(workflow: WorkflowInput, options?: EstimateCostOptions): Promise<CostEstimate> {
     return estimateCost(this.#run, workflow, options);
   }
 
@@ -193,7 +193,7 @@ export class CloudClient {
    * for (const issue of await cloud.validateWorkflow(workflow)) console.log(issue.nodeId, issue.message);
    * ```
    */
-  async validateWorkflow(workflow: Workflow | UiWorkflow, options?: RequestOptions): Promise<WorkflowIssue[]> {
+  async validateWorkflow(workflow: WorkflowInput, options?: RequestOptions): Promise<WorkflowIssue[]> {
     const check = new Checker();
     checkWorkflowArgument(check, workflow);
     checkOptions(check, 'options', options, REQUEST_RULES);
@@ -201,7 +201,7 @@ export class CloudClient {
     this.#run.http.throwIfClosed();
     // A file saved from the web UI is one issue (with the way to convert it), not one per key.
     if (isUiWorkflow(workflow)) return validateWorkflow(workflow as unknown as Workflow, {});
-    return this.#run.definitions.check(workflow, options);
+    return this.#run.definitions.check(await this.#run.definitions.convert(workflow, options ?? {}, 'cloud.validateWorkflow()'), options);
   }
 
   /**

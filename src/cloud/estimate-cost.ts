@@ -1,13 +1,14 @@
-// `cloud.estimateCost()`: a workflow made ready as `runWorkflow()` makes it (converted from the UI
-// format, inputs placed by address, checked), then priced by its partner nodes' badges
+// `cloud.estimateCost()`: a workflow made ready as `runWorkflow()` makes it (a builder's written,
+// a UI-format one converted, inputs placed by address, checked), then priced by its partner nodes' badges
 // (cost/estimate.ts, loaded on first use; docs/cost.md).
 import { Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, type RequestOptions } from '../core/index.js';
 import type { CostEstimate } from './shared/cost-types.js';
 import type { Workflow } from './shared/types.js';
 import { checkUiAddresses, placeInputs, type RunParts } from './run-workflow.js';
 import { checkWorkflowArgument } from './submit.js';
+import { builderNeedsCatalog, builtWorkflow, isWorkflowBuilder } from './workflow/builder.js';
+import type { WorkflowInput } from './workflow/builder-types.js';
 import { isUiWorkflow } from './workflow/validate.js';
-import type { UiWorkflow } from './workflow/types.js';
 
 /**
  * Options of `cloud.estimateCost()`: the run's `inputs` and `validate`, as `runWorkflow()` takes them.
@@ -37,15 +38,17 @@ const RULES = Object.freeze({ ...REQUEST_RULES, inputs: rule.record(rule.any, 'a
  * const estimate = await estimateCost(parts, workflow, { inputs: { 'Video.duration': 10 } });
  * ```
  */
-export async function estimateCost(parts: RunParts, input: Workflow | UiWorkflow, options?: EstimateCostOptions): Promise<CostEstimate> {
+export async function estimateCost(parts: RunParts, given: WorkflowInput, options?: EstimateCostOptions): Promise<CostEstimate> {
   const context = 'cloud.estimateCost()';
   const check = new Checker();
-  checkWorkflowArgument(check, input);
+  checkWorkflowArgument(check, given);
   checkOptions(check, 'options', options, RULES);
   check.throwIfInvalid(context);
+  // As runWorkflow() does: a builder that needs no catalog is an API-format workflow from here on.
+  const input = isWorkflowBuilder(given) && !builderNeedsCatalog(given) ? builtWorkflow(given, undefined) : given;
   const { inputs = {}, validate = true, ...request } = options ?? {};
-  if (!isUiWorkflow(input)) placeInputs(input, inputs, [], undefined);
-  else checkUiAddresses(input, Object.keys(inputs));
+  if (isUiWorkflow(input)) checkUiAddresses(input, Object.keys(inputs));
+  else if (!isWorkflowBuilder(input)) placeInputs(input as Workflow, inputs, [], undefined);
   parts.http.throwIfClosed();
   const api = await parts.definitions.convert(input, request, context);
   const info = validate ? await parts.definitions.current(request) : undefined;

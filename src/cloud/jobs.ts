@@ -16,7 +16,7 @@ import type { WatcherStats } from './watch/events.js';
 import type { WatchHub } from './watch/hub.js';
 import type { JobWatcher } from './watch/job-watcher.js';
 import { outputNodesOf } from './workflow/addresses.js';
-import type { UiWorkflow } from './workflow/types.js';
+import type { WorkflowInput } from './workflow/builder-types.js';
 
 /**
  * Options of `cloud.jobs.watch()`: the wait's signal and deadline, and the poll backoff used
@@ -119,7 +119,7 @@ export class JobsResource {
    * const { promptId } = await cloud.jobs.submit(JSON.parse(await readFile('saved-from-ui.json', 'utf8')));
    * ```
    */
-  async submit(workflow: Workflow | UiWorkflow, options?: SubmitJobOptions): Promise<SubmitResult> {
+  async submit(workflow: WorkflowInput, options?: SubmitJobOptions): Promise<SubmitResult> {
     const check = new Checker();
     checkWorkflowArgument(check, workflow);
     checkOptions(check, 'options', options, SUBMIT_RULES);

@@ -4,7 +4,9 @@ import { WATCH_RULES, type JobsResource, type WatchOptions } from './jobs.js';
 import { CLOUD_DEFAULTS } from './shared/defaults.js';
 import { JobFailedError, OutputDownloadError, WatcherClosedError } from './shared/errors.js';
 import { eachFile, listOutputFiles } from './shared/outputs.js';
-import type { JobResult, OutputFile, OutputFileRef, SubmitResult, Workflow } from './shared/types.js';
+import type { JobResult, NodeOutput, OutputFile, OutputFileRef, SubmitResult, Workflow } from './shared/types.js';
+import { builderNeedsCatalog, builtWorkflow, isWorkflowBuilder } from './workflow/builder.js';
+import type { WorkflowInput } from './workflow/builder-types.js';
 import { isUiWorkflow, type ObjectInfo } from './workflow/validate.js';
 import { checkWorkflowArgument, SUBMIT_RULES, type DefinitionCache, type SubmitJobOptions, type Submitter } from './submit.js';
 import type { JobProgress, ProgressData, WatchEvent } from './watch/events.js';
@@ -98,6 +100,22 @@ export interface RunParts {
 }
 
 /**
+ * What `cloud.runWorkflow()` resolves with: the job's result, and `outputsOf(node)` to read one
+ * output node's outputs by its builder handle (or id).
+ *
+ * @example
+ * ```ts
+ * const save = wf.SaveImage({ images: decoded.IMAGE, filename_prefix: 'boat' });
+ * const result: RunResult = await cloud.runWorkflow(wf);
+ * result.outputsOf(save).images;
+ * ```
+ */
+export interface RunResult extends JobResult {
+  /** The outputs of one node (`{}` when it produced none): a builder's node handle or a node id. */
+  outputsOf(node: { readonly id: string } | string): NodeOutput;
+}
+
+/**
  * The `runWorkflow()` flow: check, convert a UI-format workflow, resolve the input addresses,
  * upload in parallel, wait for the socket (open, or failed so that polling takes over), submit
  * once, watch (cancelling the job on abort), download.
@@ -107,17 +125,20 @@ export interface RunParts {
  * const result = await runWorkflow(parts, workflow, { uploads: { '1.image': './in.png' } });
  * ```
  */
-export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow, options?: RunWorkflowOptions): Promise<JobResult> {
+export async function runWorkflow(parts: RunParts, given: WorkflowInput, options?: RunWorkflowOptions): Promise<RunResult> {
   const check = new Checker();
-  checkWorkflowArgument(check, input);
+  checkWorkflowArgument(check, given);
   checkOptions(check, 'options', options, RUN_RULES);
   const targets = readUploads(check, isPlainObject(options) ? options.uploads : undefined);
   check.throwIfInvalid('cloud.runWorkflow()');
+  // A builder whose outputs are all known by index is an API-format workflow from here on; one
+  // that needs the catalog is written by the conversion below.
+  const input = isWorkflowBuilder(given) && !builderNeedsCatalog(given) ? builtWorkflow(given, undefined) : given;
   const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId, maxCost, allowUnpriced } = options ?? {};
   // An address naming no node fails before any request: at once for an API-format workflow, and
   // for a UI-format one whenever its file alone can tell (untitled nodes need the definitions).
-  if (!isUiWorkflow(input)) placeInputs(input, inputs, targets, undefined);
-  else checkUiAddresses(input, [...Object.keys(inputs), ...targets.map((target) => target.address)]);
+  if (isUiWorkflow(input)) checkUiAddresses(input, [...Object.keys(inputs), ...targets.map((target) => target.address)]);
+  else if (!isWorkflowBuilder(input)) placeInputs(input as Workflow, inputs, targets, undefined);
   const { http, definitions, files, jobs, hub, submitter } = parts;
   const request: RequestOptions = { signal, timeout, totalTimeout, retry, headers };
   throwIfAborted(signal);
@@ -170,7 +191,7 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
         throw new OutputDownloadError(result, error);
       }
     }
-    return result;
+    return withOutputsOf(result);
   } catch (error) {
     // Nobody waits for this job any more: stop paying for it (an abort, or the wait's deadline).
     const abandoned = (signal?.aborted === true && error === signal.reason) || (error instanceof TimeoutError && error.submitted !== undefined);
@@ -183,6 +204,15 @@ export async function runWorkflow(parts: RunParts, input: Workflow | UiWorkflow,
   } finally {
     release();
   }
+}
+
+/** The result, with `outputsOf()` as a method that `JSON.stringify` leaves out. */
+function withOutputsOf(result: JobResult): RunResult {
+  const outputsOf = (node: { readonly id: string } | string): NodeOutput => {
+    const id = typeof node === 'string' ? node : node.id;
+    return (Object.hasOwn(result.outputs, id) ? result.outputs[id] : undefined) ?? {};
+  };
+  return Object.defineProperty(result, 'outputsOf', { value: outputsOf, enumerable: false, writable: true, configurable: true }) as RunResult;
 }
 
 /** Downloads every output file, a few at a time; the first failure stops the others. */

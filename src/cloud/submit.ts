@@ -11,7 +11,8 @@ import type { CostEstimate, CostLimit } from './shared/cost-types.js';
 import { readObjectInfo } from './workflow/node-definitions.js';
 import { describeWorkflowFormat, isUiWorkflow, splitIssues, validateWorkflow, type ObjectInfo } from './workflow/validate.js';
 import { WorkflowConversionError } from './workflow/errors.js';
-import type { UiWorkflow } from './workflow/types.js';
+import { builderNeedsCatalog, builtWorkflow, isWorkflowBuilder } from './workflow/builder.js';
+import type { WorkflowInput } from './workflow/builder-types.js';
 
 /**
  * Options of `cloud.jobs.submit()`.
@@ -85,7 +86,7 @@ export const SUBMIT_RULES: OptionRules = Object.freeze({
  * ```
  */
 export function checkWorkflowArgument(check: Checker, workflow: unknown): void {
-  if (isUiWorkflow(workflow)) return;
+  if (isUiWorkflow(workflow) || isWorkflowBuilder(workflow)) return;
   const shape = new Checker();
   const nodes = isPlainObject(workflow) ? Object.entries(workflow) : [];
   const expected = 'an API-format workflow with at least one node ({"<nodeId>": {class_type, inputs}})';
@@ -171,8 +172,10 @@ export class DefinitionCache {
    * have been installed since: the definitions are fetched once more before the conversion error
    * (a `WorkflowConversionError` naming the node, and how to fix it) is reported.
    */
-  async convert(input: Workflow | UiWorkflow, options: RequestOptions, context: string): Promise<Workflow> {
-    if (!isUiWorkflow(input)) return input;
+  async convert(input: WorkflowInput, options: RequestOptions, context: string): Promise<Workflow> {
+    // A builder's outputs taken by name are resolved by its own table, else by the catalog.
+    if (isWorkflowBuilder(input)) return builtWorkflow(input, builderNeedsCatalog(input) ? await this.current(options) : undefined);
+    if (!isUiWorkflow(input)) return input as Workflow;
     // Loaded on first use: an app that never passes a UI-format workflow ships no converter (a
     // bundler splits a dynamic import into its own chunk).
     const { toApiWorkflow } = await import('./workflow/to-api.js');
@@ -244,7 +247,7 @@ export class Submitter {
    * prompt id before the submission is sent when this server keeps client-chosen ids.
    */
   async submit(
-    input: Workflow | UiWorkflow,
+    input: WorkflowInput,
     options: SubmitJobOptions | undefined,
     context: string,
     prepared: { warnings?: WorkflowIssue[] | undefined; onChosen?: ((promptId: string) => void) | undefined } = {},

@@ -8,6 +8,7 @@ import { placeInputs, readUploads, withUploads } from '../cloud/run-workflow.js'
 import { checkWorkflowArgument } from '../cloud/submit.js';
 import { isUiWorkflow } from '../cloud/workflow/validate.js';
 import { toApiWorkflow } from '../cloud/workflow/to-api.js';
+import { builderNeedsCatalog, builtWorkflow, isWorkflowBuilder } from '../cloud/workflow/builder.js';
 import type { RunWork } from './data.js';
 import type { RunSpec, TaskRunSpec, WorkflowRunSpec } from './types.js';
 
@@ -66,11 +67,13 @@ export async function prepareWork(spec: RunSpec, cloud: CloudClient | undefined,
   const check = new Checker();
   const targets = readUploads(check, uploads);
   check.throwIfInvalid('queue.add()');
-  const needsCloud = isUiWorkflow(workflow) || targets.length > 0;
-  if (needsCloud && cloud === undefined) {
-    throw new ValidationError([{ path: 'options.cloud', rule: 'the cloud client options of the queue: a UI-format workflow is converted and uploads are sent when the run is added', received: undefined }], 'queue.add()');
+  // A builder's outputs taken by name need the catalog unless its own table names them.
+  const needsCatalog = isUiWorkflow(workflow) || (isWorkflowBuilder(workflow) && builderNeedsCatalog(workflow));
+  if ((needsCatalog || targets.length > 0) && cloud === undefined) {
+    throw new ValidationError([{ path: 'options.cloud', rule: 'the cloud client options of the queue: a UI-format workflow (or a builder whose outputs are named, not indexed) is converted and uploads are sent when the run is added', received: undefined }], 'queue.add()');
   }
-  const api: Workflow = isUiWorkflow(workflow) && cloud ? toApiWorkflow(workflow, await cloud.nodes.list(request)) : (workflow as Workflow);
+  const info = needsCatalog && cloud ? await cloud.nodes.list(request) : undefined;
+  const api: Workflow = isWorkflowBuilder(workflow) ? builtWorkflow(workflow, info) : isUiWorkflow(workflow) && info ? toApiWorkflow(workflow, info) : (workflow as Workflow);
   const placed = placeInputs(api, inputs, targets, undefined);
   const names = await Promise.all(
     targets.map(async ({ file, options }) => {

@@ -2,7 +2,7 @@
 // options are in option-types.ts). Types only: nothing here loads BullMQ.
 import type { JobResult, Workflow } from '../cloud/shared/types.js';
 import type { UploadSpec } from '../cloud/run-workflow.js';
-import type { UiWorkflow } from '../cloud/workflow/types.js';
+import type { WorkflowInput } from '../cloud/workflow/builder-types.js';
 import type { RunErrorInfo } from './errors/run-failed-error.js';
 
 export type { RunErrorInfo } from './errors/run-failed-error.js';
@@ -17,8 +17,8 @@ export type { RunErrorInfo } from './errors/run-failed-error.js';
  * ```
  */
 export interface WorkflowRunSpec {
-  /** The workflow, in the API format or as the web UI saves it. */
-  workflow: Workflow | UiWorkflow;
+  /** The workflow, in the API format, as the web UI saves it, or a builder (`workflow()`). */
+  workflow: WorkflowInput;
   /** Input values by address, `"<node>.<input>"`; JSON values only (files go in `uploads`). */
   inputs?: Record<string, unknown> | undefined;
   /** Files to upload when the run is added, by input address; the workflow keeps their names. */
@@ -122,6 +122,12 @@ export interface RunInfo {
   endedAt: number | undefined;
   /** Times it was taken over from a worker that died or stopped. */
   takeovers: number;
+  /**
+   * Set while the worker holding the run is gone (it died, or lost Redis) and no other has taken
+   * the run over yet: `takeoverWithinMs` is the most time before one does (the rest of the run's
+   * lock, plus a stalled check at the default interval), once a worker is connected.
+   */
+  workerLost?: { takeoverWithinMs: number } | undefined;
 }
 
 /**

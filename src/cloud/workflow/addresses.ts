@@ -6,6 +6,7 @@ import { unreadableReason } from './node-definitions.js';
 import type { ObjectInfo } from './validate.js';
 import { WorkflowAddressError, type AddressCandidate } from './errors.js';
 import { isRecord, own } from '../../core/index.js';
+import { builtWorkflow, isWorkflowBuilder } from './builder.js';
 
 /**
  * Where an address points: the node id and the input name.
@@ -127,7 +128,7 @@ export function namesNode(workflow: Workflow, address: string): boolean {
 }
 
 /**
- * Returns a copy of an API-format workflow with inputs set by address (`"<node>.<input>"`, see
+ * Returns a copy of an API-format workflow (or of what a `workflow()` builder writes) with inputs set by address (`"<node>.<input>"`, see
  * `resolveAddress()`); the workflow passed in is not changed. A value may be a literal or a link
  * `[nodeId, outputIndex]`.
  *
@@ -138,7 +139,9 @@ export function namesNode(workflow: Workflow, address: string): boolean {
  * const run = setInputs(workflow, { 'Positive prompt.text': 'a red fox', 'KSampler.seed': 42, '9.filename_prefix': 'fox' });
  * ```
  */
-export function setInputs(workflow: Workflow, values: Record<string, unknown>, objectInfo?: ObjectInfo): Workflow {
+export function setInputs(input: Workflow | { toJSON(): Workflow }, values: Record<string, unknown>, objectInfo?: ObjectInfo): Workflow {
+  // A builder is set as the API workflow it writes (outputs by name need its table or `objectInfo`).
+  const workflow = isWorkflowBuilder(input) ? builtWorkflow(input, objectInfo) : (input as Workflow);
   const changes = resolveInputs(workflow, Object.keys(values), objectInfo);
   const given = Object.values(values);
   const copy: Workflow = Object.create(null);

@@ -5,6 +5,7 @@ import { isRecord, own } from '../../core/index.js';
 import { readNodeDefinition, type InputSpec, type ObjectInfo } from './node-definitions.js';
 import type { Workflow, WorkflowIssue, WorkflowNode } from '../shared/types.js';
 import type { UiWorkflow } from './types.js';
+import { builtWorkflow, isWorkflowBuilder } from './builder.js';
 
 // The definition types live beside the schemas that read them; re-exported for the modules that read definitions.
 export type { InputOptions, InputSpec, NodeDefinition, ObjectInfo } from './node-definitions.js';
@@ -83,7 +84,7 @@ export interface ValidateWorkflowOptions {
 }
 
 /**
- * Checks an API-format workflow against the server's node definitions, before anything is sent:
+ * Checks an API-format workflow (or a `workflow()` builder) against the server's node definitions, before anything is sent:
  * unknown `class_type`, missing required inputs, numbers outside `min`/`max`, values outside an
  * option list (legacy `[[...values]]` and `COMBO` forms), literals of the wrong type, and links to
  * missing nodes. Returns every issue found (empty when the workflow looks valid). A node whose
@@ -96,8 +97,10 @@ export interface ValidateWorkflowOptions {
  * for (const i of issues) console.log(`${i.nodeId}.${i.input ?? ''}: ${i.message}`);
  * ```
  */
-export function validateWorkflow(workflow: Workflow, objectInfo: ObjectInfo, options: ValidateWorkflowOptions = {}): WorkflowIssue[] {
+export function validateWorkflow(given: Workflow | { toJSON(): Workflow }, objectInfo: ObjectInfo, options: ValidateWorkflowOptions = {}): WorkflowIssue[] {
   const issues: WorkflowIssue[] = [];
+  // A builder (`workflow()`) is checked as the API workflow it writes, its outputs named by the catalog.
+  const workflow = isWorkflowBuilder(given) ? builtWorkflow(given, objectInfo) : (given as Workflow);
   if (!isRecord(workflow)) {
     return [{ nodeId: '(workflow)', code: 'invalid_node', message: 'an object mapping node ids to nodes', received: workflow }];
   }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BudgetExceededError, CloudClient, type CloudClientOptions, type Workflow } from '../../../src/cloud/index.js';
+import { workflow } from '../../../src/index.js';
 import { startSimulator, type Simulator } from '../../../src/testing/index.js';
 import { CREDITS_PER_USD, PRICED_NODES } from '../../../src/testing/cloud/priced-nodes.js';
 import { png } from '../helpers.js';
@@ -63,6 +64,15 @@ describe('cloud.estimateCost() on the simulator', () => {
     const estimate = await cloud.estimateCost(ui as unknown as CloudClient.UiWorkflow);
     expect(estimate.nodes).toMatchObject([{ id: '1', classType: 'SimPricedVideo', price: { type: 'usd', usd: 0.2 } }]);
     expect(estimate.credits).toEqual({ min: 20, max: 20 });
+  });
+
+  it("writes a builder's workflow first (the lead's typed workflows), and its titles address inputs", async () => {
+    const { cloud } = await setup();
+    const wf = workflow();
+    const video = wf.node('SimPricedVideo', { duration: 2, resolution: '1080P', generate_audio: false }, { title: 'Clip' });
+    wf.node('SaveImage', { images: video.out(0), filename_prefix: 'b' });
+    const estimate = await cloud.estimateCost(wf, { inputs: { 'Clip.duration': 4 } });
+    expect(estimate.nodes).toMatchObject([{ classType: 'SimPricedVideo', title: 'Clip', usd: { min: 0.6, max: 0.6 } }]);
   });
 
   it('lists the text badge and the rate as unpriced', async () => {

@@ -81,7 +81,8 @@ function readInput(key: string, spec: unknown, optional: boolean, target: Inputs
   if (typeof type !== 'string') return field('unknown', ['The catalog gives this input no type the generator reads: it takes any value.']);
   switch (type) {
     case 'COMBO':
-      return field(...(options.multiselect === true ? (['unknown', ['A multiple-choice combo: it takes any value.']] as const) : comboType(own(options, 'options'), context)));
+      if (options.multiselect === true) return field('unknown', ['A multiple-choice combo: it takes any value.']);
+      return field(...comboType(own(options, 'options'), context));
     case 'COMFY_DYNAMICCOMBO_V3':
       return dynamicCombo(key, options, optional, doc, target, context) ? undefined : looseInput(key, target, context, doc);
     case 'COMFY_AUTOGROW_V3':

@@ -6,8 +6,10 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 // Characters a string literal must not hold as they are: the quote and backslash, line and
 // paragraph separators, C0/C1 controls, the BOM, and lone surrogates (not encodable in UTF-8, so a
 // written file would change them).
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const UNSAFE_IN_STRING = /['\\\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 // In a comment: controls (but tab), the BOM and lone surrogates become U+FFFD; line breaks split lines.
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const UNSAFE_IN_COMMENT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/;
 

@@ -97,11 +97,10 @@ export async function generateNodeTypes(objectInfo: unknown, options?: GenerateN
   const importFrom = options?.importFrom ?? CODEGEN_DEFAULTS.importFrom;
   return [
     await header(info, classes.length, options),
-    '/* eslint-disable */\n',
     usesLink ? `import type { Link } from ${stringLiteral(importFrom)};\n` : '',
     '\n',
     docComment(['The node classes of the server, for `workflow<Nodes>()`: each class\'s inputs (what its builder method takes) and outputs (by spelled name and by index, to their catalog types).'], ''),
-    members.length === 0 ? 'export interface Nodes {}\n' : `export interface Nodes {\n${members.join('')}}\n`,
+    members.length === 0 ? 'export type Nodes = Record<never, never>;\n' : `export interface Nodes {\n${members.join('')}}\n`,
     '\n',
     docComment([
       'The output names of each node class that has outputs, in slot order (the catalog\'s `output_name`):',

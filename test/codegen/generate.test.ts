@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import fc from 'fast-check';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/index.js';
 import { generateNodeTypes } from '../../src/codegen/index.js';

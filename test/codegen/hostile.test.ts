@@ -49,7 +49,7 @@ const catalog = fc.dictionary(name, definition, { maxKeys: 4 });
 function outline(source: string): { syntax: string[]; statements: string[]; classes: string[]; table: string[] } {
   const syntax = (ts.transpileModule(source, { reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext } }).diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
   const file = ts.createSourceFile('nodes.ts', source, ts.ScriptTarget.ES2023, true);
-  const statements = file.statements.map((s) => (ts.isImportDeclaration(s) ? 'import' : ts.isInterfaceDeclaration(s) ? 'interface' : ts.isVariableStatement(s) ? 'const' : ts.SyntaxKind[s.kind]));
+  const statements = file.statements.map((s) => (ts.isImportDeclaration(s) ? 'import' : ts.isInterfaceDeclaration(s) ? 'interface' : ts.isTypeAliasDeclaration(s) ? 'type' : ts.isVariableStatement(s) ? 'const' : ts.SyntaxKind[s.kind]));
   const nodes = file.statements.find(ts.isInterfaceDeclaration);
   const classes = (nodes?.members ?? []).map((m) => (m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) ? m.name.text : '?'));
   const table: string[] = [];
@@ -71,7 +71,7 @@ describe('generateNodeTypes() on hostile catalogs', () => {
         const { syntax, statements, classes, table } = outline(source);
         expect(syntax).toEqual([]);
         const names = Object.keys(info).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        expect(statements).toEqual([...(source.includes('import type { Link }') ? ['import'] : []), 'interface', 'const']);
+        expect(statements).toEqual([...(source.includes('import type { Link }') ? ['import'] : []), names.length > 0 ? 'interface' : 'type', 'const']);
         expect(classes).toEqual(names);
         expect(table).toEqual(names.filter((n) => Array.isArray(info[n]?.output) && info[n].output.length > 0));
         expect(source.split('\n').slice(0, 4).every((line) => line.startsWith('//'))).toBe(true);

@@ -3,6 +3,10 @@
 // Every entry of package.json#exports is imported too (exports.<setting>.ts, written from package.json), so
 // each entry's declarations, and every declaration they reach, are checked: a new entry is covered
 // without editing this file.
+// The node types `graphcloud types` generates from the two real catalogs of test/codegen/fixtures
+// (ComfyUI 0.3.77 and 0.33.0), by the packed graphcloud/codegen, compile with a typed workflow over
+// each (test/consumer/typed-workflow.ts) once per TypeScript, as a Node app that adds
+// exactOptionalPropertyTypes and noUncheckedIndexedAccess to the strict settings.
 // The README's TypeScript code blocks compile too, each as a module named after its line
 // (readme-L<line>.ts), as a Node app; `cloud` and `workflow`, which the Errors block uses
 // without defining, are declared for them.
@@ -16,6 +20,7 @@
 //   node scripts/check-consumer.mjs
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -44,6 +49,8 @@ const SERVER_ONLY = new Map([
 ]);
 // What a user's project has besides graphcloud's own dependencies: Node's types, for a Node app.
 const USER_TYPES = ['@types/node'];
+// The real catalogs whose generated node types compile (test/codegen/fixtures/README.md).
+const CATALOGS = ['0.3.77', '0.33.0'];
 
 const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
 if (!existsSync(path.join(repo, 'dist/index.d.ts'))) {
@@ -64,6 +71,7 @@ for (const key of SERVER_ONLY.keys()) {
 }
 try {
   install(project);
+  await generateTypes(project);
   for (const ts of TYPESCRIPTS) {
     const version = spawnSync(process.execPath, [path.join(repo, ts.tsc), '--version'], { encoding: 'utf8' }).stdout.trim();
     for (const setting of SETTINGS) {
@@ -81,6 +89,17 @@ try {
       console.error(`✖ ${label}: exit ${run.status ?? run.signal}`);
       const output = `${run.stdout}${run.stderr}`.replaceAll(`${project}${path.sep}`, '').trim();
       console.error(output.split('\n').map((line) => `    ${line}`).join('\n'));
+    }
+    total++;
+    const started = performance.now();
+    const typed = spawnSync(process.execPath, [path.join(repo, ts.tsc), '-p', path.join(project, 'tsconfig.codegen.json'), '--pretty', 'false'], { cwd: project, encoding: 'utf8' });
+    const label = `${ts.name}: the generated node types of ComfyUI ${CATALOGS.join(' and ')} and a typed workflow over each (exactOptionalPropertyTypes, noUncheckedIndexedAccess), ${((performance.now() - started) / 1000).toFixed(1)} s`;
+    if (typed.status === 0) console.log(`✔ ${label}`);
+    else {
+      failed++;
+      console.error(`✖ ${label}: exit ${typed.status ?? typed.signal}`);
+      const output = `${typed.stdout}${typed.stderr}`.replaceAll(`${project}${path.sep}`, '').trim();
+      console.error(output.split('\n').slice(0, 40).map((line) => `    ${line}`).join('\n'));
     }
   }
   total++;
@@ -128,6 +147,26 @@ function exportedEntries(manifest) {
     }
     return { key, specifier: key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`, json: key.endsWith('.json') };
   });
+}
+
+/**
+ * The node types of each catalog, written by the packed graphcloud/codegen as a user's build script
+ * would run it, and a typed workflow over each (test/consumer/typed-workflow.ts, whose `./nodes.js`
+ * becomes each catalog's module).
+ */
+async function generateTypes(dir) {
+  const { generateNodeTypes } = await import(path.join(dir, 'node_modules', pkg.name, 'dist/codegen/index.js'));
+  const template = readFileSync(path.join(repo, 'test/consumer/typed-workflow.ts'), 'utf8');
+  const files = [];
+  for (const version of CATALOGS) {
+    const info = JSON.parse(gunzipSync(readFileSync(path.join(repo, `test/codegen/fixtures/comfyui-${version}.json.gz`))).toString('utf8'));
+    writeFileSync(path.join(dir, `nodes-${version}.ts`), await generateNodeTypes(info, { server: `ComfyUI ${version}`, version }));
+    writeFileSync(path.join(dir, `typed-workflow-${version}.ts`), template.replace("from './nodes.js'", `from './nodes-${version}.js'`));
+    files.push(`nodes-${version}.ts`, `typed-workflow-${version}.ts`);
+  }
+  const nodeApp = SETTINGS.find((setting) => setting.id === 'nodenext').compilerOptions;
+  const strictest = { ...nodeApp, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true };
+  writeFileSync(path.join(dir, 'tsconfig.codegen.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: strictest, files }, null, 2));
 }
 
 function install(dir) {

@@ -41,7 +41,12 @@ export interface GenerateNodeTypesOptions {
  * CODEGEN_DEFAULTS.maxComboOptions; // 200
  * ```
  */
-export const CODEGEN_DEFAULTS = Object.freeze({ importFrom: 'graphcloud', maxComboOptions: 200 });
+export const CODEGEN_DEFAULTS = Object.freeze({
+  /** The module the generated types import `Link` from. */
+  importFrom: 'graphcloud',
+  /** Above this many options, a combo input is typed `string`. */
+  maxComboOptions: 200,
+});
 
 const OPTION_RULES: OptionRules = {
   server: rule.string,

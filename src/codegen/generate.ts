@@ -84,9 +84,10 @@ export async function generateNodeTypes(objectInfo: unknown, options?: GenerateN
   const classes = Object.keys(info).sort(byCodeUnit);
   const members: string[] = [];
   const table: string[] = [];
+  let usesLink = false;
   for (const classType of classes) {
     const definition = info[classType];
-    const context: InputContext = { maxComboOptions, loose: false };
+    const context: InputContext = { maxComboOptions, loose: false, links: false };
     const inputs = inputsType(own(definition, 'input'), context, '    ');
     const { names, types, tooltips } = outputsOf(definition);
     const spelled = spellOutputNames(names);
@@ -96,9 +97,9 @@ export async function generateNodeTypes(objectInfo: unknown, options?: GenerateN
     ];
     const outputs = outputLines.length === 0 ? 'Record<never, never>' : `{\n${outputLines.join('')}    }`;
     members.push(`${docComment(nodeDoc(classType, definition, context.loose), '  ')}  ${propertyKey(classType)}: {\n    inputs: ${inputs};\n    outputs: ${outputs};\n  };\n`);
+    usesLink ||= context.links;
     if (names.length > 0) table.push(`  ${tableKey(classType)}: [${names.map(stringLiteral).join(', ')}],\n`);
   }
-  const usesLink = members.some((member) => member.includes('Link<'));
   const importFrom = options?.importFrom ?? CODEGEN_DEFAULTS.importFrom;
   return [
     await header(info, classes.length, options),

@@ -31,6 +31,8 @@ export interface InputContext {
   maxComboOptions: number;
   /** Set when an input is of a kind the generator does not know: the node takes any input. */
   loose: boolean;
+  /** Set when a type written uses `Link` (the module then imports it). */
+  links: boolean;
 }
 
 const PRIMITIVES: Readonly<Record<string, string>> = { INT: 'number', FLOAT: 'number', STRING: 'string', BOOLEAN: 'boolean' };
@@ -44,7 +46,7 @@ const KIND = /^COMFY_\w*_V3$/;
  *
  * @example
  * ```ts
- * const context = { maxComboOptions: 200, loose: false };
+ * const context = { maxComboOptions: 200, loose: false, links: false };
  * inputsType({ required: { seed: ['INT', { min: 0 }] } }, context, '    '); // '{\n      seed: number | Link<'INT'>; ...'
  * ```
  */
@@ -90,13 +92,13 @@ function readInput(key: string, spec: unknown, optional: boolean, target: Inputs
     case 'COMFY_MATCHTYPE_V3': {
       const template = own(options, 'template');
       const allowed = own(template, 'allowed_types');
-      return field(valueType(typeof allowed === 'string' ? allowed : '*', {}));
+      return field(valueType(typeof allowed === 'string' ? allowed : '*', {}, context));
     }
     case 'COMFY_DYNAMICSLOT_V3':
       return dynamicSlot(key, options, doc, target, context) ? undefined : looseInput(key, target, context, doc);
     default:
       if (KIND.test(type)) return looseInput(key, target, context, doc);
-      return field(valueType(type, options));
+      return field(valueType(type, options, context));
   }
 }
 
@@ -111,7 +113,7 @@ function looseInput(key: string, target: InputsObject, context: InputContext, do
  * widget takes its value or a link; a widget of another kind (it has a `default`, or is
  * socketless) the kind of its default; anything else only a link.
  */
-function valueType(type: string, options: Record<string, unknown>): string {
+function valueType(type: string, options: Record<string, unknown>, context: InputContext): string {
   const parts = [...new Set(type.split(',').map((part) => part.trim()).filter((part) => part !== ''))];
   const values = new Set(parts.flatMap((part) => (Object.hasOwn(PRIMITIVES, part) ? [PRIMITIVES[part]!] : [])));
   const widget = own(options, 'widgetType');
@@ -122,28 +124,37 @@ function valueType(type: string, options: Record<string, unknown>): string {
     values.add(kind);
   }
   const link = parts.length === 0 || parts.includes('*') ? 'Link<string>' : `Link<${parts.map(stringLiteral).join(' | ')}>`;
+  context.links = true;
   return [...values, link].join(' | ');
 }
 
 /** A combo: the union of its options and a link; by the options' kinds above the limit or when empty. */
 function comboType(list: unknown, context: InputContext): [string, string[]] {
-  if (!Array.isArray(list)) return ["string | Link<'COMBO'>", ['The catalog lists no options: typed as `string`.']];
+  const [values, doc] = comboValues(list, context.maxComboOptions);
+  if (values === undefined) return ['unknown', doc];
+  context.links = true;
+  return [`${values} | Link<'COMBO'>`, doc];
+}
+
+/** The value type of a combo (without its link), or `undefined` for one of any value. */
+function comboValues(list: unknown, max: number): [string | undefined, string[]] {
+  if (!Array.isArray(list)) return ['string', ['The catalog lists no options: typed as `string`.']];
   const options: (string | number | boolean)[] = [];
   const seen = new Set<string>();
   for (const option of list) {
     if (!(typeof option === 'string' || typeof option === 'boolean' || (typeof option === 'number' && Number.isFinite(option)))) {
-      return ['unknown', ['An option that is not a string, number or boolean: it takes any value.']];
+      return [undefined, ['An option that is not a string, number or boolean: it takes any value.']];
     }
     const id = `${typeof option}:${String(option)}`;
     if (!seen.has(id)) options.push(option);
     seen.add(id);
   }
-  if (options.length === 0) return ["string | Link<'COMBO'>", ['The server listed no options (an empty folder?): typed as `string`.']];
-  if (options.length > context.maxComboOptions) {
-    const kinds = [...new Set(options.map((option) => typeof option))].sort(byCodeUnit);
-    return [`${kinds.join(' | ')} | Link<'COMBO'>`, [`One of ${options.length} options, more than maxComboOptions (${context.maxComboOptions}): typed as \`${kinds.join(' | ')}\`.`]];
+  if (options.length === 0) return ['string', ['The server listed no options (an empty folder?): typed as `string`.']];
+  if (options.length > max) {
+    const kinds = [...new Set(options.map((option) => typeof option))].sort(byCodeUnit).join(' | ');
+    return [kinds, [`One of ${options.length} options, more than maxComboOptions (${max}): typed as \`${kinds}\`.`]];
   }
-  return [`${options.map(literalType).join(' | ')} | Link<'COMBO'>`, []];
+  return [options.map(literalType).join(' | '), []];
 }
 
 /** A dynamic combo: one object per option, its key and its inputs under `key.`. */
@@ -170,7 +181,7 @@ function dynamicCombo(key: string, options: Record<string, unknown>, optional: b
 function dynamicSlot(key: string, options: Record<string, unknown>, doc: string[], target: InputsObject, context: InputContext): boolean {
   const slot = own(options, 'slotType');
   if (typeof slot !== 'string') return false;
-  const given = single(key, valueType(slot, {}), false, doc);
+  const given = single(key, valueType(slot, {}, context), false, doc);
   readInputs(own(options, 'inputs'), key, given, context);
   target.unions.push([single(key, 'undefined', true, doc), given]);
   return true;

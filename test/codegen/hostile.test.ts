@@ -6,7 +6,7 @@ import { typeCheck } from './catalogs.js';
 
 // Catalogs are data from a server: a node pack's names, descriptions and tooltips. None of them
 // may end a comment or a string of the generated module, or make it fail to compile.
-const NASTY = ['*/', '/*', '//', '\u2028', '\u2029', '\r\n', '\n', '\r', "'", '"', '`', '${', '\\', '\ud800', '\udc00', '\ufeff', '\u0000', '__proto__', 'constructor', 'then', 'id', 'out', '0', '1e3', '-', '.', ' ', '@default', '<T>'];
+const NASTY = ['*/', '/*', '//', '\u2028', '\u2029', '\r\n', '\n', '\r', "'", '"', '`', '${', '\\', '\ud800', '\udc00', '\ufeff', '\u0000', '__proto__', 'constructor', 'then', 'id', 'out', '0', '1e3', '-', '.', ' ', '@default', '<T>', 'Link<', "Link<'IMAGE'>"];
 const text = fc.array(fc.oneof(fc.constantFrom(...NASTY), fc.string({ unit: 'binary', maxLength: 6 })), { maxLength: 5 }).map((parts) => parts.join(''));
 // The server's name and version are options: checked, so never empty.
 const label = text.filter((value) => value.trim() !== '');

@@ -66,7 +66,8 @@ async function runTypes(ctx: CommandContext): Promise<ExitCode> {
   const nodes = typeof source.info === 'object' && source.info !== null ? Object.keys(source.info).length : 0;
   const target = options.out as string | undefined;
   if (target === undefined) {
-    ctx.io.stdout.write(text);
+    // Through the one writer, which redacts the configured keys like every byte the CLI prints.
+    out.raw(text);
     return EXIT.ok;
   }
   try {

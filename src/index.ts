@@ -21,7 +21,7 @@ export { validateWorkflow } from './cloud/workflow/validate.js';
 export { listOutputFiles } from './cloud/shared/outputs.js';
 export { isUiWorkflow, setInputs } from './cloud/workflow/index.js';
 export { workflow } from './cloud/workflow/builder.js';
-export type { Link, NodeOptions, NodeRef, NodeShape, Output, WorkflowBuilder, WorkflowBuilderOptions, WorkflowInput } from './cloud/workflow/builder-types.js';
+export type { Link, NodeHandle, NodeOptions, NodeRef, NodeShape, Output, WorkflowBuilder, WorkflowBuilderBase, WorkflowBuilderOptions, WorkflowInput } from './cloud/workflow/builder-types.js';
 // The converter loads on first use, in this entry as in CloudClient (9.9 KB gzip kept out of a page's first load).
 export { toApiWorkflow } from './cloud/workflow/to-api-lazy.js';
 

@@ -127,7 +127,12 @@ export interface RunInfo {
    * the run over yet: `takeoverWithinMs` is the most time before one does (the rest of the run's
    * lock, plus a stalled check at the default interval), once a worker is connected.
    */
-  workerLost?: { takeoverWithinMs: number } | undefined;
+  workerLost?:
+    | {
+        /** At most how long until another worker takes the run over (ms): the rest of the lock plus one stalled check. */
+        takeoverWithinMs: number;
+      }
+    | undefined;
 }
 
 /**

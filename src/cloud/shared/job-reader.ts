@@ -97,6 +97,11 @@ export class JobReader {
     if (this.#cancelled.size > CANCELLED_KEPT) this.#cancelled.delete(this.#cancelled.values().next().value as string);
   }
 
+  /** True when this client's `cloud.jobs.cancel()` of the job was accepted (one of the newest 1,000 such jobs). */
+  cancelRequested(promptId: string): boolean {
+    return this.#cancelled.has(promptId);
+  }
+
   /**
    * The status of a watched job. A job deleted from a local runtime's queue is in neither its
    * queue nor its history afterwards, and a job the cloud removed from its queue is a `404`

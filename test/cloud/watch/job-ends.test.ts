@@ -44,7 +44,7 @@ const SHORT: Workflow = {
 const SAVED = { images: [{ filename: 'last_00001_.png', subfolder: '', type: 'output' }] };
 // Each step of the last node takes this long: the cancel must reach the simulator within four of them.
 const LAST_NODE = { stepDelayMs: 300, progressSteps: 4 };
-const inLastNode = (event: WatchEvent): boolean => event.type === 'executing' && event.data.node === '2';
+const inLastNode = (event: WatchEvent): event is Extract<WatchEvent, { type: 'executing' }> => event.type === 'executing' && event.data.node === '2';
 
 describe.each([
   ['the cancel route (cloud)', { runtime: 'cloud', cancelRoutes: true }, 'cancel'],

@@ -63,20 +63,20 @@ describe.each([
   });
 
   it.each([
-    ['on the socket', {}],
-    ['by polling (no socket)', { WebSocket: NoSocket as never }],
-  ] as const)('a watch attached after the job started ends completed with its outputs %s', async (_how, options) => {
+    ['on the socket', {}, false],
+    ['by polling (no socket)', { WebSocket: NoSocket as never }, false],
+    ['when it was attached after the cancel (as a worker may)', {}, true],
+  ] as const)('a watch attached after the job started ends completed with its outputs %s', async (_how, options, afterCancel) => {
     const s = await setup({ ...runtime, ...LAST_NODE });
     const cloud = client(s, options);
     let late: Promise<[JobResult, unknown]> | undefined;
+    const watchAndCancel = async (promptId: string): Promise<[JobResult, unknown]> => {
+      if (!afterCancel) return Promise.all([cloud.jobs.watch(promptId).result(), cloud.jobs.cancel(promptId)]);
+      const answer = await cloud.jobs.cancel(promptId);
+      return [await cloud.jobs.watch(promptId).result(), answer];
+    };
     // Another client runs the job; this one watches and cancels it once its last node runs.
-    const own = await client(s).runWorkflow(SHORT, {
-      onEvent: (event) => {
-        if (!inLastNode(event) || late) return;
-        const watcher = cloud.jobs.watch(event.data.prompt_id);
-        late = Promise.all([watcher.result(), cloud.jobs.cancel(event.data.prompt_id)]);
-      },
-    });
+    const own = await client(s).runWorkflow(SHORT, { onEvent: (event) => void (inLastNode(event) && (late ??= watchAndCancel(event.data.prompt_id))) });
     const [result, answer] = await (late as Promise<[JobResult, unknown]>);
     expect(answer).toEqual({ cancelled: true, via, reason: undefined });
     expect(result).toMatchObject({ status: 'completed', cancelRequested: true, outputs: { '2': SAVED } });

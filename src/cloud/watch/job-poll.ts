@@ -47,7 +47,8 @@ export interface PollTarget {
 /**
  * The fallback polling of one job. It reads the job's status after `silenceMs` without a message
  * while the socket is open, on a growing backoff while the socket is down or an end is to be
- * confirmed, at once when asked (a reconnect, an outage, a cancel, an end to confirm). A read runs on the core wait engine (`poll()`), which
+ * confirmed, at once when asked (a reconnect, an outage, a cancel, an end to confirm). A read
+ * runs on the core wait engine (`poll()`), which
  * retries a transient failure on its backoff, never before a server's `Retry-After`; any other
  * failure ends the loop. Between reads the loop holds no timer, promise or controller of its own:
  * it waits in the client's `PollSchedule` (thousands of jobs may be watched at once, and most of

@@ -303,7 +303,7 @@ export function formatTable(report: ChaosReport): string {
     ['duplicate submissions', String(report.duplicateSubmissions)],
     ['unhandled rejections', String(report.unhandledRejections)],
     ['credentials found', String(report.credentialsFound)],
-    ['failed (SDK error) / wrong outputs / not SDK errors', `${report.failed} / ${report.wrong} / ${report.foreignErrors}`],
+    ['failed (SDK error) / wrong results / not SDK errors', `${report.failed} / ${report.wrong} / ${report.foreignErrors}`],
     ['submissions sent again (certainly not started)', String(report.resubmitted)],
     ['end learned from the socket / by polling', `${report.viaSocket} / ${report.viaPoll}`],
     ...(report.profile === 'intense'

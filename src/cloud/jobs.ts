@@ -232,7 +232,8 @@ export class JobsResource {
    * `reason: 'running_not_cancellable'`, and nothing else is stopped (see `interruptAll()`).
    * A cancel asks; the job's own end decides: a runtime stops a run only between nodes, so a job
    * cancelled during its last node may still complete (and be paid). Watchers of the job settle
-   * with what the job did, `cancelled` or `completed` with its outputs, and `cancelRequested: true`.
+   * with what the job did, `cancelled` or `completed` with its outputs, and `cancelRequested: true`
+   * (whatever the answer: the request was made).
    *
    * @example
    * ```ts
@@ -241,7 +242,9 @@ export class JobsResource {
    */
   async cancel(promptId: string, options?: RequestOptions): Promise<CancelResult> {
     checkCall('cloud.jobs.cancel()', promptId, options, REQUEST_RULES);
-    const { http, routes, tokens } = this.#deps;
+    const { http, routes, tokens, reader } = this.#deps;
+    // Noted before it is sent: the job may end while the request is on its way.
+    reader.noteCancelRequested(promptId);
     // Through a relay, the job's token opens its cancel route (docs/browser.md).
     const scoped = tokens.withToken(promptId, options);
     if (routes.cancel !== false && this.#cancelRoute !== 'missing') {
@@ -329,8 +332,8 @@ export class JobsResource {
    * The server took the cancel. It only asks: the job may still end otherwise (a runtime stops a
    * run between nodes, so one in its last node completes; a local runtime's queue may have run it
    * between two reads), so no watcher settles here (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
-   * The job is noted (a watch that then finds it nowhere reads it as cancelled, and every result
-   * says `cancelRequested`) and read now, in case the socket misses its end.
+   * The job is noted (a watch that then finds it nowhere reads it as cancelled) and read now, in
+   * case the socket misses its end.
    */
   #cancelled(promptId: string, via: NonNullable<CancelResult['via']>): CancelResult {
     this.#deps.reader.noteCancelled(promptId);

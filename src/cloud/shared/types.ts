@@ -254,9 +254,10 @@ export interface JobResult {
    */
   via: 'socket' | 'poll' | 'cancel';
   /**
-   * True when this client's `cloud.jobs.cancel()` of the job was accepted before the watch
-   * settled. A cancel only asks: `status` is what the job did, and a run stopped between nodes
-   * may finish its last node and complete, with its outputs (and its cost). Absent otherwise.
+   * True when this client asked to cancel the job (`cloud.jobs.cancel()`, whatever it answered)
+   * before the watch settled. A cancel only asks: `status` is what the job did, and a run stopped
+   * between nodes may finish its last node and complete, with its outputs (and its cost). Absent
+   * otherwise.
    */
   cancelRequested?: boolean | undefined;
   /** Failure or interruption details. */

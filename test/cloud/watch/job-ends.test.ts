@@ -87,6 +87,20 @@ describe.each([
   });
 });
 
+describe('cloud.jobs.cancel() of a job that ends first', () => {
+  it('says a cancel was requested though the job ended before the cancel reached the server', async () => {
+    const s = await setup({ stepDelayMs: 20 });
+    // The cancel is held on its way until the job has completed.
+    s.faults.failRequests({ method: 'POST', path: /\/cancel$/, delayMs: 1_000 });
+    const cloud = client(s);
+    let cancelling: Promise<unknown> | undefined;
+    let promptId = '';
+    const result = await cloud.runWorkflow(SHORT, { onSubmitted: (job) => (promptId = job.promptId), onEvent: (event) => void (inLastNode(event) && (cancelling ??= cloud.jobs.cancel(promptId))) });
+    expect(result).toMatchObject({ status: 'completed', cancelRequested: true, outputs: { '2': SAVED } });
+    expect(await cancelling).toEqual({ cancelled: false, via: undefined, reason: 'ended_or_unknown' });
+  });
+});
+
 describe('cloud.jobs.cancel() of a job that stops', () => {
   it.each([
     ['the cancel route', { runtime: 'cloud', cancelRoutes: true }, 'cancel'],

@@ -259,7 +259,8 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
   const cancel = async () => {
     if (!(await deps.store.claimCloudCancel(runId))) return;
     if (stage.promptId !== undefined && deps.cloud) await deps.cloud.jobs.cancel(stage.promptId).catch((error: unknown) => deps.log(`run ${runId}: cancel failed: ${String(error)}`));
-    deps.log(`run ${runId}: cancelled its job ${stage.promptId ?? stage.taskId ?? ''}`);
+    // A cancel asks; the job's own end decides the run's (docs/cloud.md#job-control).
+    deps.log(`run ${runId}: asked to cancel its job ${stage.promptId ?? stage.taskId ?? ''}`);
   };
   const seen = control.cancelRequested;
   control.cancel = () => void (cancelling ??= cancel());
@@ -281,7 +282,11 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
     meter = new ProgressMeter(data.work.kind === 'workflow' ? Object.keys(data.work.workflow).length : 1, deps.progressIntervalMs, (progress) => job.updateProgress(progress));
     watcher.onEvent((event) => meter?.see(event));
     const result = await watcher.result();
-    if (result.status === 'completed') return result;
+    if (result.status === 'completed') {
+      // The runtime stops a run only between nodes: one cancelled in its last node completes, and is paid.
+      if (result.cancelRequested === true) deps.log(`run ${runId}: its job ${promptId} completed before the cancel could stop it; the run keeps its outputs`);
+      return result;
+    }
     await meter.flush();
     return await end(result.status === 'cancelled' ? 'cancelled' : 'failed', new JobFailedError(result as JobResult & { status: 'failed' | 'cancelled' }), result);
   } catch (error) {

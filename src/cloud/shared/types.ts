@@ -248,8 +248,18 @@ export interface JobResult {
    * history answered. False when completion was learned by polling and no output route answered.
    */
   outputsComplete: boolean;
-  /** How the end was learned: a socket message, a status read, or `cloud.jobs.cancel()` itself. */
+  /**
+   * How the end was learned: a socket message or a status read. `cancel` is no longer given: a
+   * cancel never settles a watch (see `cancelRequested`).
+   */
   via: 'socket' | 'poll' | 'cancel';
+  /**
+   * True when this client asked to cancel the job (`cloud.jobs.cancel()`, whatever it answered)
+   * before the watch settled. A cancel only asks: `status` is what the job did, and a run stopped
+   * between nodes may finish its last node and complete, with its outputs (and its cost). Absent
+   * otherwise.
+   */
+  cancelRequested?: boolean | undefined;
   /** Failure or interruption details. */
   error?: JobErrorInfo | undefined;
   /** Output bytes, with `download: true`. */

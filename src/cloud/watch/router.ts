@@ -43,7 +43,10 @@ export interface TerminalEnd {
   error?: JobErrorInfo | undefined;
   /** True when the whole run (from `execution_start`, without a disconnect) was seen. */
   wholeRun: boolean;
-  /** True when the end must be confirmed by polling (`executing {node: null}` after a gap). */
+  /**
+   * True when the message closes the run without saying how it ended (`executing {node: null}`,
+   * which closes failed runs too): the job's record decides, and `status` means nothing.
+   */
   verify: boolean;
 }
 
@@ -247,8 +250,9 @@ function endOf(type: string, data: Record<string, unknown>, wholeRun: boolean): 
     case 'execution_interrupted':
       return { status: 'cancelled', error: { message: 'Execution was interrupted', nodeId: str(data.node_id), nodeType: str(data.node_type) }, wholeRun, verify: false };
     case 'executing':
-      // The documented end marker; servers that send execution_success send it first. After a gap a read confirms it.
-      return data.node === null ? { status: 'completed', wholeRun, verify: !wholeRun } : undefined;
+      // It closes every run, failed ones too, after its end message (docs/wire-protocol.md): here
+      // that message was missed (or this server sends none), so only the job's record can tell.
+      return data.node === null ? { status: 'completed', wholeRun, verify: true } : undefined;
     default:
       return undefined;
   }

@@ -146,6 +146,14 @@ describe('JobRouter: messages', () => {
     expect(ends[0]?.[1]).toEqual({ status: 'completed', wholeRun: false, verify: true });
   });
 
+  it('asks for verification when executing null ends a run seen whole without its end message: it closes failed runs too', () => {
+    const { router, ends, watch } = setup();
+    watch('p');
+    router.handleText(msg('execution_start', { prompt_id: 'p' }));
+    router.handleText(msg('executing', { prompt_id: 'p', node: null }));
+    expect(ends[0]?.[1]).toEqual({ status: 'completed', wholeRun: true, verify: true });
+  });
+
   it('routes an interruption as cancelled', () => {
     const { router, ends, watch } = setup();
     watch('p');

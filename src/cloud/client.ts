@@ -136,7 +136,7 @@ export class CloudClient {
     const tokens = new RelayTokens();
     const routes = { ...CLOUD_DEFAULTS.jobRoutes, ...defined(jobRoutes) };
     const reader = new JobReader({ http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens, routes });
-    const hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens });
+    const hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens, creditsPerUsd: 211 });
     const definitions = new DefinitionCache(http);
     const submitter = new Submitter({ http, clientId: this.clientId, reader, definitions, tokens });
     this.nodes = new NodeDefinitionsResource(http, definitions);

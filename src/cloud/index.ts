@@ -32,6 +32,7 @@ export type {
   NodeOutput,
   OutputFile,
   OutputFileRef,
+  RunCost,
   SubmitResult,
   UploadResult,
   Workflow,

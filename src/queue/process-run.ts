@@ -233,7 +233,7 @@ async function storeAnswer(deps: ProcessDeps, job: Job, token: string | undefine
 async function afterRefusal(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, marked: RunStage | undefined, error: unknown, end: End): Promise<RunStage> {
   if (isAccountRefusal(error)) {
     // Every run would meet it: pause the queue, say why, and put this run back in line.
-    await deps.pauseQueue({ error: toErrorInfo(error), runId, at: Date.now() });
+    await deps.pauseQueue({ kind: 'account', error: toErrorInfo(error), runId, at: Date.now() });
     deps.log(`run ${runId}: ${toErrorInfo(error).name}; queue paused`);
     return handBack(job, token, data, undefined);
   }

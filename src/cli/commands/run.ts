@@ -5,6 +5,7 @@ import { usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { checkReadable, readJsonFile } from '../base/files.js';
 import { parseAssignment, parseDuration } from '../base/values.js';
+import { formatSpent } from '../base/money.js';
 import { RunReporter } from '../live/run-reporter.js';
 import { followJob, queuePositionOf } from './follow.js';
 import { saveJobOutputs } from './save-outputs.js';
@@ -117,7 +118,7 @@ async function reportSuccess(ctx: CommandContext, cloud: CloudClient, result: Jo
   const saved = typeof options.out === 'string' ? await saveJobOutputs(ctx, cloud, result, options.out) : [];
   const { files: _files, ...rest } = result;
   out.json({ type: 'result', ...rest, elapsedMs, saved });
-  out.human(`${out.style('green', '✔')} ${out.style('bold', 'Completed')} job ${result.promptId} in ${(elapsedMs / 1000).toFixed(1)} s`);
+  out.human(`${out.style('green', '✔')} ${out.style('bold', 'Completed')} job ${result.promptId} in ${(elapsedMs / 1000).toFixed(1)} s${result.cost ? `; spent ${formatSpent(result.cost)}` : ''}`);
   if (saved.length > 0) {
     out.human(`  Saved ${saved.length} file${saved.length === 1 ? '' : 's'}:`);
     for (const file of saved) out.human(`    ${file.path}`);
@@ -144,6 +145,7 @@ function reportFailure(ctx: CommandContext, error: JobFailedError, startedAt: nu
   }
   const where = result.error?.nodeId ? ` in ${result.error.nodeId ? `node ${result.error.nodeId}` : ''}${result.error.nodeType ? ` (${result.error.nodeType})` : ''}` : '';
   out.human(`${out.style('red', '✖')} ${out.style('bold', 'Failed')} job ${result.promptId}${where}: ${result.error?.message ?? 'no reason given'}`);
+  if (result.cost) out.human(`  It spent ${formatSpent(result.cost)} before it failed.`);
   const done = Object.keys(result.outputs).length;
   if (done > 0) out.human(`  ${done} node${done === 1 ? '' : 's'} had produced outputs before the failure (they are in the JSON result).`);
   return EXIT.failed;

@@ -208,9 +208,10 @@ export class JobRouter {
     this.#options.stats.received++;
     const frame = decodeBinaryFrame(bytes);
     if (!frame) return this.#ignore();
-    const price = frame.kind === 'text' ? this.#price(frame.data) : undefined;
-    const promptId = frame.data.promptId ?? price?.promptId ?? this.#current;
-    if (price?.promptId !== undefined) this.#spend(price.promptId, price.nodeId, price.credits);
+    // A text names its node: it belongs to the one prompt running that node, if there is one.
+    const owner = frame.kind === 'text' ? this.#runnerOf(frame.data.nodeId) : undefined;
+    if (frame.kind === 'text') this.#price(frame.data, owner);
+    const promptId = frame.data.promptId ?? owner ?? this.#current;
     if (promptId === undefined) return;
     const followed = this.#followed.get(promptId);
     if (!followed && this.#recent.has(promptId)) return;
@@ -222,26 +223,28 @@ export class JobRouter {
     followed.target.event({ type: frame.kind, data: frame.data } as WatchEvent);
   }
 
+  /** The one prompt running `nodeId` now (by its last `executing`), or `undefined` for none or several. */
+  #runnerOf(nodeId: string | undefined): string | undefined {
+    if (nodeId === undefined) return undefined;
+    let runner: string | undefined;
+    for (const [prompt, node] of this.#running) {
+      if (node !== nodeId) continue;
+      if (runner !== undefined) return undefined;
+      runner = prompt;
+    }
+    return runner;
+  }
+
   /**
-   * The price a node's text reports, and the one prompt running that node now. A text frame names
-   * a node, not a prompt: when no prompt, or several (two runs of one workflow at once), run that
-   * node, the price is counted as unattributed (`stats.unattributedPrices`), never given to a guess.
+   * Charges a node's `Price:` line to `owner`. A text frame names a node, not a prompt: when no
+   * prompt, or several (two runs of one workflow at once), run that node, the price is counted as
+   * unattributed (`stats.unattributedPrices`), never given to a guess.
    */
-  #price(data: TextData): { promptId: string | undefined; nodeId: string; credits: number } | undefined {
+  #price(data: TextData, owner: string | undefined): void {
     const credits = parsePriceText(data.data);
-    if (credits === undefined) return undefined;
-    let promptId: string | undefined;
-    let runners = 0;
-    if (data.nodeId !== undefined) {
-      for (const [prompt, node] of this.#running) {
-        if (node === data.nodeId && ++runners === 1) promptId = prompt;
-      }
-    }
-    if (runners !== 1) {
-      this.#options.stats.unattributedPrices++;
-      return undefined;
-    }
-    return { promptId, nodeId: data.nodeId as string, credits };
+    if (credits === undefined) return;
+    if (owner === undefined || data.nodeId === undefined) this.#options.stats.unattributedPrices++;
+    else this.#spend(owner, data.nodeId, credits);
   }
 
   /** Records a node's price on its prompt; held with its messages when nobody follows it yet. */

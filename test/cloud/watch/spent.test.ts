@@ -92,6 +92,20 @@ describe('JobRouter: prices of partner nodes', () => {
     expect({ ...seen.spent }).toEqual({ '4': 42.2 });
   });
 
+  it('gives a node text to the run running its node, not to the run that last reported activity', () => {
+    const counters = stats();
+    const router = new JobRouter({ hold: HOLD, stats: counters });
+    const texts: Record<string, string[]> = { a: [], b: [] };
+    for (const id of ['a', 'b'] as const) router.follow(id, { event: (e) => (e.type === 'text' ? texts[id]?.push(e.data.data) : undefined), end: () => undefined });
+    router.handleText(msg('executing', { prompt_id: 'a', node: '4' }));
+    router.handleText(msg('executing', { prompt_id: 'b', node: '9' }));
+    router.handleText(msg('progress', { prompt_id: 'b', node: '9', value: 1, max: 2 }));
+    router.handleBinary(text('4', 'Status: IN_PROGRESS'));
+    // A node nobody runs: the prompt that last reported activity, as before.
+    router.handleBinary(text('5', 'a caption'));
+    expect(texts).toEqual({ a: ['Status: IN_PROGRESS'], b: ['a caption'] });
+  });
+
   it('keeps prices in a prototype-free map whatever the node id', () => {
     const { router, watch } = setup();
     const a = watch('a');

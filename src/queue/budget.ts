@@ -1,4 +1,4 @@
-// A budget across every worker of a queue (docs/queue.md#a-budget-across-workers): before a worker
+// A budget across every worker of a queue (docs/queue.md#guarantees-and-how-each-is-kept (guarantee 7)): before a worker
 // sends a run it reserves the run's estimate (its maximum) in Redis, in one step that first sums
 // what the window spent and what is reserved; the run's end settles the reservation with what it
 // spent (its `result.cost`), or with the reservation itself when no price arrived.

@@ -45,6 +45,7 @@ export {
   ValidationError,
 } from './core/index.js';
 export {
+  BudgetExceededError,
   InsufficientCreditsError,
   InvalidWorkflowError,
   JobFailedError,

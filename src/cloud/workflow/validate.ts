@@ -123,15 +123,21 @@ export function validateWorkflow(given: Workflow | { toJSON(): Workflow }, objec
       issues.push({ nodeId, code: 'unchecked_node', severity: 'warning', message: `inputs not checked: the server's definition of "${node.class_type}" could not be read (${unreadable})`, received: node.class_type });
       continue;
     }
-    const required = definition.input.required ?? {};
-    const optional = definition.input.optional ?? {};
-    for (const name of Object.keys(required)) {
-      if (node.inputs[name] == null && !pending(name)) {
+    // The definition's inputs, and those of each dynamic combo's chosen option (`model.duration`).
+    const specs = inputSpecs(definition.input, node.inputs);
+    for (const [name, { spec, required }] of specs) {
+      if (!required || pending(name)) continue;
+      if (spec[0] === 'COMFY_AUTOGROW_V3') {
+        // Its sockets are inputs named `<name>.<socket>`; the template's `min` says how many must be set (0: none).
+        const min = autogrowMin(spec);
+        const set = Object.keys(node.inputs).filter((key) => key.startsWith(`${name}.`) && node.inputs[key] != null).length;
+        if (set < min) issues.push({ nodeId, input: name, code: 'missing_required_input', message: `at least ${min} input${min === 1 ? '' : 's'} "${name}.<name>" of ${node.class_type} (${set} set)` });
+      } else if (node.inputs[name] == null) {
         issues.push({ nodeId, input: name, code: 'missing_required_input', message: `required input "${name}" of ${node.class_type}` });
       }
     }
     for (const [name, value] of Object.entries(node.inputs)) {
-      const spec = own(required, name) ?? own(optional, name);
+      const spec = specs.get(name)?.spec;
       if (value === undefined || value === null) continue;
       if (isLink(value)) {
         const source = String(value[0]);
@@ -144,6 +150,40 @@ export function validateWorkflow(given: Workflow | { toJSON(): Workflow }, objec
     }
   }
   return issues;
+}
+
+/**
+ * Every input a node has by its definition: the required and optional inputs, and, for a dynamic
+ * combo (`COMFY_DYNAMICCOMBO_V3`), the inputs of the option the node chose (its first when unset),
+ * named `<combo>.<input>` and required as that option says.
+ */
+function inputSpecs(input: { required?: Record<string, InputSpec> | undefined; optional?: Record<string, InputSpec> | undefined }, values: Record<string, unknown>, prefix = '', specs = new Map<string, { spec: InputSpec; required: boolean }>()) {
+  for (const [group, required] of [[input.required, true], [input.optional, false]] as const) {
+    for (const [key, spec] of Object.entries(group ?? {})) {
+      const name = `${prefix}${key}`;
+      specs.set(name, { spec, required });
+      const options = spec[0] === 'COMFY_DYNAMICCOMBO_V3' ? spec[1]?.options : undefined;
+      if (!Array.isArray(options)) continue;
+      const chosen = own(values, name) ?? (isRecord(options[0]) ? options[0].key : undefined);
+      const option = options.find((entry) => isRecord(entry) && entry.key === chosen);
+      const inner = isRecord(option) ? own(option, 'inputs') : undefined;
+      // An option's inputs are read leniently: a spec that is not [type, options?] is skipped.
+      if (isRecord(inner)) inputSpecs({ required: specMap(own(inner, 'required')), optional: specMap(own(inner, 'optional')) }, values, `${name}.`, specs);
+    }
+  }
+  return specs;
+}
+
+function specMap(value: unknown): Record<string, InputSpec> {
+  const map: Record<string, InputSpec> = Object.create(null);
+  if (isRecord(value)) for (const [key, spec] of Object.entries(value)) if (Array.isArray(spec) && (typeof spec[0] === 'string' || Array.isArray(spec[0])) && (spec[1] === undefined || isRecord(spec[1]))) map[key] = spec as InputSpec;
+  return map;
+}
+
+/** How many sockets of an autogrow input must be set: its template's `min` (1 when absent). */
+function autogrowMin(spec: InputSpec): number {
+  const min = own(own(spec[1], 'template'), 'min');
+  return typeof min === 'number' && Number.isFinite(min) && min >= 0 ? min : 1;
 }
 
 const UI_FORMAT_ISSUE =

@@ -6,6 +6,7 @@ import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { checkReadable, readJsonFile } from '../base/files.js';
 import { parseAssignment, parseDuration } from '../base/values.js';
 import { formatSpent } from '../base/money.js';
+import { parseMaxCost } from './estimate.js';
 import { RunReporter } from '../live/run-reporter.js';
 import { followJob, queuePositionOf } from './follow.js';
 import { saveJobOutputs } from './save-outputs.js';
@@ -45,6 +46,8 @@ export const runCommand: CommandSpec = {
     validate: { type: 'boolean', description: 'Only check the workflow against the node definitions; run nothing' },
     'skip-validation': { type: 'boolean', description: 'Send the workflow without checking it first' },
     'partner-key': { type: 'boolean', description: 'Send your API key for partner nodes (extra_data.api_key_platform_org)' },
+    'max-cost': { type: 'string', value: '<usd>', description: "Refuse to send the run when its estimate could cost more: 0.50, 12 (see `graphcloud estimate`)" },
+    'allow-unpriced': { type: 'boolean', description: 'With --max-cost: count partner nodes without a price as free instead of refusing' },
   },
   examples: [
     "graphcloud run portrait.json --set 'KSampler.seed=42' --upload 'Load Image.image=./me.png' --out ./out",
@@ -62,6 +65,8 @@ async function runWorkflowCommand(ctx: CommandContext): Promise<ExitCode> {
   const sets = ((options.set as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--set', help));
   const uploads = ((options.upload as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--upload', help));
   const waitTimeout = typeof options.timeout === 'string' ? parseDuration(options.timeout, '--timeout', help) : undefined;
+  const maxCost = options['max-cost'] === undefined ? undefined : parseMaxCost(options['max-cost'], help);
+  if (options['allow-unpriced'] && maxCost === undefined) throw usageError('--allow-unpriced goes with --max-cost.', help);
   for (const upload of uploads) await checkReadable(upload.value, help);
   const raw = await readJsonFile(file, help);
   await using cloud = createCloud(ctx);
@@ -88,6 +93,7 @@ async function runWorkflowCommand(ctx: CommandContext): Promise<ExitCode> {
         uploads: uploadMap,
         validate: options['skip-validation'] !== true,
         partnerApiKey: options['partner-key'] === true ? true : undefined,
+        ...(maxCost === undefined ? {} : { maxCost: { usd: maxCost }, allowUnpriced: options['allow-unpriced'] === true }),
         // The CLI cancels a job nobody waits for itself, so that it can say whether it could.
         cancelOnAbort: false,
         ...(waitTimeout === undefined ? {} : { waitTimeout }),

@@ -9,7 +9,7 @@ import { mapCloudError } from './shared/errors.js';
 import { JobReader } from './shared/job-reader.js';
 import { RelayTokens } from './shared/wire.js';
 import { JOB_STATUSES, type StatusMapping } from './shared/status.js';
-import type { JobResult, Workflow, WorkflowIssue } from './shared/types.js';
+import type { Workflow, WorkflowIssue } from './shared/types.js';
 import { isUiWorkflow, validateWorkflow } from './workflow/validate.js';
 import { runWorkflow, type RunParts, type RunResult, type RunWorkflowOptions } from './run-workflow.js';
 import { estimateCost, type EstimateCostOptions } from './estimate-cost.js';

@@ -1,6 +1,6 @@
 // The public types of graphcloud/queue: what a run is, where it stands, what its events say (the
 // options are in option-types.ts). Types only: nothing here loads BullMQ.
-import type { JobResult, RunCost, Workflow } from '../cloud/shared/types.js';
+import type { JobResult, RunCost } from '../cloud/shared/types.js';
 import type { UploadSpec } from '../cloud/run-workflow.js';
 import type { WorkflowInput } from '../cloud/workflow/builder-types.js';
 import type { RunErrorInfo } from './errors/run-failed-error.js';

@@ -69,7 +69,9 @@ const CLOUD_CLIENT_RULES: OptionRules = Object.freeze({
   runtime: rule.oneOf(['cloud', 'local', 'auto']),
   clientId: rule.string,
   watcher: rule.object(WATCHER_RULES),
-  creditsPerUsd: (check, path, value) => check.number(path, value, { min: Number.MIN_VALUE }),
+  creditsPerUsd: (check, path, value) => {
+    if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) check.fail(path, 'a finite number of credits per US dollar, above 0', value);
+  },
   statusMap: rule.record(STATUS_ENTRY, 'an object of raw status values to { status, terminal }'),
   jobRoutes: rule.object({ cancel: route(true, true), jobs: route(false), job: route(true), queue: route(false), interrupt: route(false) }),
   outputRoutes: (check, path, value) => {

@@ -7,7 +7,6 @@ export { JobsResource, type JobWatchOptions, type WatchOptions } from './jobs.js
 export type { SubmitJobOptions } from './submit.js';
 export type { EstimateCostOptions } from './estimate-cost.js';
 export type { CostEstimate, CostLimit, CostRange, PricedNode, UnpricedNode } from './shared/cost-types.js';
-export { estimateWorkflowCost, type EstimateWorkflowCostOptions } from './cost/estimate.js';
 export type { RunWorkflowOptions, UploadSpec } from './run-workflow.js';
 export { CLOUD_DEFAULTS, type PollPolicy, type SocketPolicy, type WatcherPolicy, type WatcherPolicyOptions } from './shared/defaults.js';
 export {

@@ -91,7 +91,7 @@ function describe(error: unknown): string {
 }
 
 /**
- * A plain JSON copy of a result no larger than `maxChars` characters, or `undefined`: a huge
+ * A plain JSON copy (as `JSON.parse` would make it) of a result no larger than `maxChars` characters, or `undefined`: a huge
  * result is refused without being serialized whole.
  */
 export function boundedCopy(value: unknown, maxChars: number): unknown {
@@ -106,11 +106,12 @@ export function boundedCopy(value: unknown, maxChars: number): unknown {
     if (typeof item === 'boolean' || item === null) return item;
     if (Array.isArray(item)) return item.map((entry) => copy(entry, depth + 1));
     if (isRecord(item)) {
-      const out: Record<string, unknown> = Object.create(null);
+      const out: Record<string, unknown> = {};
       for (const key of Object.keys(item)) {
         if ((budget -= key.length) < 0) throw new BoundExceeded();
         const entry = item[key];
-        if (entry !== undefined && typeof entry !== 'function') out[key] = copy(entry, depth + 1);
+        // Defined, not assigned: a key `__proto__` stays an own property of a plain object, as JSON.parse makes it.
+        if (entry !== undefined && typeof entry !== 'function') Object.defineProperty(out, key, { value: copy(entry, depth + 1), enumerable: true, writable: true, configurable: true });
       }
       return out;
     }

@@ -20,19 +20,19 @@ import type { CostEstimate, CostLimit, CostRange, PricedNode, UnpricedNode } fro
  * ```
  */
 export interface EstimateWorkflowCostOptions {
-  /** @default DEFAULTS.cost.creditsPerUsd */
+  /** Credits per US dollar, for `credits`. @default DEFAULTS.cost.creditsPerUsd */
   creditsPerUsd?: number | undefined;
-  /** @default DEFAULTS.cost.badgeTimeoutMs */
+  /** Time one badge may take, in ms. @default DEFAULTS.cost.badgeTimeoutMs */
   badgeTimeoutMs?: number | undefined;
-  /** @default DEFAULTS.cost.timeoutMs */
+  /** Time the whole estimate's badges may take, in ms. @default DEFAULTS.cost.timeoutMs */
   timeoutMs?: number | undefined;
-  /** @default DEFAULTS.cost.maxSteps */
+  /** Most steps of one badge. @default DEFAULTS.cost.maxSteps */
   maxSteps?: number | undefined;
-  /** @default DEFAULTS.cost.maxDepth */
+  /** Deepest nesting of one badge's evaluation. @default DEFAULTS.cost.maxDepth */
   maxDepth?: number | undefined;
-  /** @default DEFAULTS.cost.maxSequence */
+  /** Longest sequence a badge may build. @default DEFAULTS.cost.maxSequence */
   maxSequence?: number | undefined;
-  /** @default DEFAULTS.cost.maxResultChars */
+  /** Largest badge result, in characters of its JSON. @default DEFAULTS.cost.maxResultChars */
   maxResultChars?: number | undefined;
 }
 
@@ -131,7 +131,7 @@ export async function estimateWorkflowCost(workflow: Workflow, objectInfo: Reado
       }
       const usd = priceOf(price);
       if (typeof usd === 'string') skip(usd);
-      else nodes.push({ id: badge.id, classType: badge.classType, title: badge.title, price: price as Record<string, unknown>, usd });
+      else nodes.push({ id: badge.id, classType: badge.classType, title: badge.title, price: price as Record<string, unknown>, usd: { min: round(usd.min, 9), max: round(usd.max, 9) } });
     }
   }
   // Listed in workflow order, whichever step found them.
@@ -156,7 +156,7 @@ export async function estimateWorkflowCost(workflow: Workflow, objectInfo: Reado
 export function checkBudget(estimate: CostEstimate, limit: CostLimit, allowUnpriced: boolean, context: string): void {
   const nodes = estimate.nodes.map((node) => `${node.title} (${node.id}) $${node.usd.max}`).join(', ');
   if (estimate.usd.max > limit.usd) {
-    throw new BudgetExceededError(`${context}: the run may cost up to $${estimate.usd.max}, over maxCost.usd $${limit.usd} (${nodes}); nothing was sent. Raise maxCost or change the priced nodes`, estimate, limit, 'over_budget');
+    throw new BudgetExceededError(`${context}: the run may cost up to $${estimate.usd.max}, over maxCost.usd $${limit.usd}${nodes ? ` (${nodes})` : ''}; nothing was sent. Raise maxCost or change the priced nodes`, estimate, limit, 'over_budget');
   }
   if (estimate.unpriced.length > 0 && !allowUnpriced) {
     const list = estimate.unpriced.map((node) => `${node.classType} (${node.id}): ${node.reason}`).join('; ');

@@ -60,7 +60,7 @@ describe('cloud.estimateCost() on the simulator', () => {
         { id: 2, type: 'SaveImage', mode: 0, inputs: [{ name: 'images', type: 'IMAGE', link: 1 }], outputs: [], widgets_values: ['x'] },
       ],
     };
-    const estimate = await cloud.estimateCost(ui);
+    const estimate = await cloud.estimateCost(ui as unknown as CloudClient.UiWorkflow);
     expect(estimate.nodes).toMatchObject([{ id: '1', classType: 'SimPricedVideo', price: { type: 'usd', usd: 0.2 } }]);
     expect(estimate.credits).toEqual({ min: 20, max: 20 });
   });
@@ -89,7 +89,7 @@ describe('cloud.runWorkflow({ maxCost })', () => {
     await cloud.files.upload(png(), { filename: 'in.png', overwrite: true });
     const workflow = { ...pricedWorkflow(), '1': { class_type: 'LoadImage', inputs: { image: 'in.png' } } };
     const texts: Array<{ node: string; text: string }> = [];
-    const result = await cloud.runWorkflow(workflow, { maxCost: { usd: 10 }, onEvent: (event) => void (event.type === 'text' && texts.push({ node: event.data.nodeId, text: event.data.data })) });
+    const result = await cloud.runWorkflow(workflow, { maxCost: { usd: 10 }, onEvent: (event) => void (event.type === 'text' && texts.push({ node: event.data.nodeId ?? '', text: event.data.data })) });
     expect(result.status).toBe('completed');
     expect(sent(sim).filter((request) => request.path.endsWith('/prompt'))).toHaveLength(1);
     // The last `Price:` line of each node, as the server repeats it while the node runs.
@@ -132,5 +132,13 @@ describe('cloud.jobs.submit({ maxCost })', () => {
     expect(sent(sim)).toEqual([]);
     await expect(cloud.jobs.submit(workflow, { maxCost: { usd: 0.04 } })).resolves.toMatchObject({ promptId: expect.any(String) });
     expect(sent(sim)).toHaveLength(1);
+  });
+});
+
+describe('new CloudClient({ creditsPerUsd })', () => {
+  it('refuses a rate that is not a positive finite number', () => {
+    for (const creditsPerUsd of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '211']) {
+      expect(() => new CloudClient({ baseUrl: 'http://127.0.0.1:2', creditsPerUsd: creditsPerUsd as number })).toThrow(/options.creditsPerUsd.*credits per US dollar, above 0/s);
+    }
   });
 });

@@ -28,6 +28,15 @@ describe('estimateWorkflowCost() and hostile badges', () => {
     expect(estimate.nodes.map((node) => node.id)).toEqual(['g']);
   });
 
+  it("bounds the whole estimate: nodes left when its time runs out are unpriced, never evaluated", async () => {
+    const loop = badge('($f := function($n) { $f($n + 1) }; $f(0))');
+    const workflow: Workflow = Object.fromEntries(['a', 'b', 'c', 'd'].map((id) => [id, { class_type: 'H', inputs: {} }]));
+    const estimate = await estimateWorkflowCost(workflow, { H: loop }, { badgeTimeoutMs: 20, timeoutMs: 30 });
+    expect(estimate.unpriced.map((node) => node.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(estimate.unpriced[0]?.reason).toBe('the expression ran past the time bound');
+    expect(estimate.unpriced.at(-1)?.reason).toBe("the estimate's time bound (30 ms) ran out before this node");
+  });
+
   it('stops a deep recursion at the depth bound', async () => {
     const estimate = await run('($f := function($n) { 1 + $f($n + 1) }; $f(0))', undefined, { maxDepth: 100 });
     expect(estimate.unpriced[0]?.reason).toBe('its expression failed (nested too deeply)');
@@ -59,6 +68,9 @@ describe('estimateWorkflowCost() and hostile badges', () => {
     const estimate = await run('{"type":"usd","usd":0.2,"__proto__":{"polluted":true},"format":{"constructor":1}}');
     expect(estimate.nodes[0]?.price).toMatchObject({ type: 'usd', usd: 0.2 });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(Object.prototype.hasOwnProperty.call(estimate.nodes[0]!.price, '__proto__')).toBe(true);
+    const price = estimate.nodes[0]!.price;
+    expect(Object.getPrototypeOf(price)).toBe(Object.prototype);
+    expect(Object.keys(price)).toEqual(['type', 'usd', '__proto__', 'format']);
+    expect(price.polluted).toBeUndefined();
   });
 });

@@ -45,7 +45,7 @@ describe('RunQueue.setBudget(): a budget across every worker', { timeout: 90_000
 
   it('settles a run with what the server said it spent, not with its estimate', async () => {
     // Slow enough for the worker's socket, opened once the submission is answered, to hear the price.
-    world = await startWorld({ stepDelayMs: 100 });
+    world = await startWorld({ stepDelayMs: 250 });
     await world.queue.setBudget({ usd: 10 });
     await world.worker();
     // A badge that gives a range ($0.10 to $0.30): the server charges $0.20.

@@ -1,8 +1,9 @@
 // result.cost on the simulator's priced partner nodes (src/testing/cloud/priced-nodes.ts): what the
 // server's `Price:` texts said, per node, in credits and in dollars at the client's rate; nothing
 // when no price came, and nothing rather than a guess when two runs run the same node at once.
-import { afterEach, describe, expect, it } from 'vitest';
-import { CloudClient, type Workflow } from '../../src/index.js';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { CloudClient, type JobResult, type RunCost, type Workflow } from '../../src/index.js';
+import type { QueueStatus, RunInfo } from '../../src/queue/index.js';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
 
 let sim: Simulator | undefined;
@@ -56,5 +57,15 @@ describe('result.cost', () => {
     }
     const missed = [a, b].filter((result) => result.cost?.byNode['4'] === undefined).length;
     if (missed > 0) expect(client.jobs.stats().unattributedPrices).toBeGreaterThan(0);
+  });
+});
+
+describe('the spent types', () => {
+  it('types cost on results and run infos, and the budget on the queue status', () => {
+    expectTypeOf<JobResult['cost']>().toEqualTypeOf<RunCost | undefined>();
+    expectTypeOf<Awaited<ReturnType<CloudClient['runWorkflow']>>['cost']>().toEqualTypeOf<RunCost | undefined>();
+    expectTypeOf<RunInfo['cost']>().toEqualTypeOf<RunCost | undefined>();
+    expectTypeOf<RunCost>().toEqualTypeOf<{ credits: number; usd: number; byNode: Record<string, number> }>();
+    expectTypeOf<NonNullable<QueueStatus['budget']>>().toEqualTypeOf<{ limit: number; spent: number; reserved: number; windowSeconds: number | undefined }>();
   });
 });

@@ -13,7 +13,6 @@ import type { Workflow, WorkflowIssue } from './shared/types.js';
 import { isUiWorkflow, validateWorkflow } from './workflow/validate.js';
 import { runWorkflow, type RunParts, type RunResult, type RunWorkflowOptions } from './run-workflow.js';
 import { estimateCost, type EstimateCostOptions } from './estimate-cost.js';
-import { COST_DEFAULTS } from './cost/defaults.js';
 import type { CostEstimate } from './shared/cost-types.js';
 import { checkWorkflowArgument, DefinitionCache, Submitter } from './submit.js';
 import { WatchHub } from './watch/hub.js';
@@ -129,7 +128,7 @@ export class CloudClient {
     }
     const policy = resolvePolicy(isPlainObject(options?.watcher) ? options.watcher : undefined, check);
     check.throwIfInvalid('new CloudClient()');
-    const { apiKey, WebSocket, runtime = 'auto', clientId, watcher: _watcher, statusMap, outputRoutes, jobRoutes, creditsPerUsd = COST_DEFAULTS.creditsPerUsd, ...core } = options;
+    const { apiKey, WebSocket, runtime = 'auto', clientId, watcher: _watcher, statusMap, outputRoutes, jobRoutes, creditsPerUsd, ...core } = options;
     // A path (a relay on the page's own server) was checked above to resolve in this page.
     const origin = new URL(resolveBaseUrl(core.baseUrl) ?? core.baseUrl).origin;
     const http = new HttpClient({

@@ -151,7 +151,7 @@ export async function runWorkflow(parts: RunParts, given: WorkflowInput, options
     const info = validate ? await definitions.current(request) : undefined;
     const placed = placeInputs(api, inputs, targets, info);
     // The budget refuses before the socket opens and anything is uploaded or sent.
-    await submitter.guard(placed.workflow, { maxCost, allowUnpriced }, request, 'cloud.runWorkflow()');
+    if (maxCost) await submitter.estimate(placed.workflow, request, { maxCost, allowUnpriced }, 'cloud.runWorkflow()');
     // Every address is known good: open the socket while checking and uploading (it must be up
     // before the submission), not before; an argument that fails opens nothing.
     const ready = hub.ready(signal);

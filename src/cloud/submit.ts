@@ -226,23 +226,19 @@ export class Submitter {
   /** Whether the server kept the last prompt id the client chose (an echoed id); unknown until one is answered. */
   #kept: boolean | undefined;
 
-  constructor(parts: { http: HttpClient; clientId: string; reader: JobReader; definitions: DefinitionCache; tokens: RelayTokens; creditsPerUsd: number }) {
+  constructor(parts: { http: HttpClient; clientId: string; reader: JobReader; definitions: DefinitionCache; tokens: RelayTokens; creditsPerUsd?: number | undefined }) {
     this.#parts = parts;
   }
 
-  /** What an API-format workflow will cost (cost/estimate.ts, loaded on first use), against the client's definitions. */
-  async estimate(workflow: Workflow, request: RequestOptions): Promise<CostEstimate> {
-    const info = await this.#parts.definitions.current(request);
-    const { estimateWorkflowCost } = await import('./cost/estimate.js');
-    return estimateWorkflowCost(workflow, info, { creditsPerUsd: this.#parts.creditsPerUsd });
-  }
-
-  /** With `maxCost`, refuses a workflow over it (or with an unpriced partner node) before anything is sent. */
-  async guard(workflow: Workflow, { maxCost, allowUnpriced }: Pick<SubmitJobOptions, 'maxCost' | 'allowUnpriced'>, request: RequestOptions, context: string): Promise<void> {
-    if (!maxCost) return;
-    const estimate = await this.estimate(workflow, request);
-    const { checkBudget } = await import('./cost/estimate.js');
-    checkBudget(estimate, maxCost, allowUnpriced === true, context);
+  /**
+   * What an API-format workflow will cost (cost/estimate.ts, loaded on first use), against the
+   * client's definitions; with `budget.maxCost`, refused when over it (before anything is sent).
+   */
+  async estimate(workflow: Workflow, request: RequestOptions, budget?: Pick<SubmitJobOptions, 'maxCost' | 'allowUnpriced'>, context = ''): Promise<CostEstimate> {
+    const { estimateWorkflowCost, checkBudget } = await import('./cost/estimate.js');
+    const estimate = await estimateWorkflowCost(workflow, await this.#parts.definitions.current(request), { creditsPerUsd: this.#parts.creditsPerUsd });
+    if (budget?.maxCost) checkBudget(estimate, budget.maxCost, budget.allowUnpriced === true, context);
+    return estimate;
   }
 
   /**
@@ -261,7 +257,7 @@ export class Submitter {
     const url = redactUrl(`${http.baseUrl}/api/prompt`);
     const workflow = await definitions.convert(input, request, context);
     const warnings = validate ? await definitions.validate(workflow, request, context) : (prepared.warnings ?? []);
-    await this.guard(workflow, { maxCost, allowUnpriced }, request, context);
+    if (maxCost) await this.estimate(workflow, request, { maxCost, allowUnpriced }, context);
     const extra: Record<string, unknown> = { ...extraData };
     if (partnerApiKey === true) extra.api_key_platform_org = await clientKey(http, context);
     else if (typeof partnerApiKey === 'string') extra.api_key_platform_org = partnerApiKey;

@@ -44,6 +44,8 @@ let engine: Promise<typeof jsonata> | undefined;
 /** JSONata, imported on first use: an app that estimates nothing never loads it. */
 export function loadEngine(): Promise<typeof jsonata> {
   engine ??= import('jsonata').then((module) => (module as unknown as { default: typeof jsonata }).default ?? (module as unknown as typeof jsonata));
+  // A failed import (a chunk a page could not fetch) is tried again by the next estimate.
+  engine.catch(() => (engine = undefined));
   return engine;
 }
 

@@ -97,8 +97,9 @@ export async function estimateWorkflowCost(workflow: Workflow, objectInfo: Reado
     const title = (isRecord(meta) && typeof meta.title === 'string' && meta.title) || (typeof definition.display_name === 'string' && definition.display_name) || classType;
     badges.push({ id, classType, title, expr, context });
   }
-  if (badges.length > 0) {
-    const engine = await loadEngine();
+  const engine = badges.length > 0 ? await loadEngine().catch((error: unknown) => (error instanceof Error ? error.message : String(error))) : undefined;
+  if (typeof engine === 'string') for (const badge of badges) unpriced.push({ id: badge.id, classType: badge.classType, reason: `the JSONata engine could not be loaded (${engine})` });
+  else if (engine) {
     for (const badge of badges) {
       const skip = (reason: string) => void unpriced.push({ id: badge.id, classType: badge.classType, reason });
       const key = `${policy.maxDepth}/${policy.maxSequence}\n${badge.expr}`;

@@ -128,8 +128,9 @@ export function validateWorkflow(given: Workflow | { toJSON(): Workflow }, objec
     for (const [name, { spec, required }] of specs) {
       if (!required || pending(name)) continue;
       if (spec[0] === 'COMFY_AUTOGROW_V3') {
-        // Its sockets are inputs named `<name>.<socket>`; the template's `min` says how many must be set (0: none).
-        const min = autogrowMin(spec);
+        // Its sockets are inputs named `<name>.<socket>`; the template's `min` (1 when absent) says how many must be set.
+        const given = own(own(spec[1], 'template'), 'min');
+        const min = typeof given === 'number' && given >= 0 ? given : 1;
         const set = Object.keys(node.inputs).filter((key) => key.startsWith(`${name}.`) && node.inputs[key] != null).length;
         if (set < min) issues.push({ nodeId, input: name, code: 'missing_required_input', message: `at least ${min} input${min === 1 ? '' : 's'} "${name}.<name>" of ${node.class_type} (${set} set)` });
       } else if (node.inputs[name] == null) {
@@ -155,35 +156,23 @@ export function validateWorkflow(given: Workflow | { toJSON(): Workflow }, objec
 /**
  * Every input a node has by its definition: the required and optional inputs, and, for a dynamic
  * combo (`COMFY_DYNAMICCOMBO_V3`), the inputs of the option the node chose (its first when unset),
- * named `<combo>.<input>` and required as that option says.
+ * named `<combo>.<input>` and required as that option says. An option's inputs are the server's
+ * own (not read by the definition schema): those that are not `[type, options?]` are left out.
  */
-function inputSpecs(input: { required?: Record<string, InputSpec> | undefined; optional?: Record<string, InputSpec> | undefined }, values: Record<string, unknown>, prefix = '', specs = new Map<string, { spec: InputSpec; required: boolean }>()) {
-  for (const [group, required] of [[input.required, true], [input.optional, false]] as const) {
-    for (const [key, spec] of Object.entries(group ?? {})) {
-      const name = `${prefix}${key}`;
-      specs.set(name, { spec, required });
-      const options = spec[0] === 'COMFY_DYNAMICCOMBO_V3' ? spec[1]?.options : undefined;
+function inputSpecs(input: unknown, values: Record<string, unknown>, prefix = '', specs = new Map<string, { spec: InputSpec; required: boolean }>()) {
+  for (const group of ['required', 'optional']) {
+    const entries = own(input, group);
+    for (const [key, spec] of Object.entries(isRecord(entries) ? entries : {})) {
+      if (!Array.isArray(spec) || !(spec[1] === undefined || isRecord(spec[1]))) continue;
+      const name = prefix + key;
+      specs.set(name, { spec: spec as InputSpec, required: group === 'required' });
+      const options = spec[0] === 'COMFY_DYNAMICCOMBO_V3' ? own(spec[1], 'options') : undefined;
       if (!Array.isArray(options)) continue;
-      const chosen = own(values, name) ?? (isRecord(options[0]) ? options[0].key : undefined);
-      const option = options.find((entry) => isRecord(entry) && entry.key === chosen);
-      const inner = isRecord(option) ? own(option, 'inputs') : undefined;
-      // An option's inputs are read leniently: a spec that is not [type, options?] is skipped.
-      if (isRecord(inner)) inputSpecs({ required: specMap(own(inner, 'required')), optional: specMap(own(inner, 'optional')) }, values, `${name}.`, specs);
+      const chosen = own(values, name) ?? own(options[0], 'key');
+      inputSpecs(own(options.find((option) => own(option, 'key') === chosen), 'inputs'), values, `${name}.`, specs);
     }
   }
   return specs;
-}
-
-function specMap(value: unknown): Record<string, InputSpec> {
-  const map: Record<string, InputSpec> = Object.create(null);
-  if (isRecord(value)) for (const [key, spec] of Object.entries(value)) if (Array.isArray(spec) && (typeof spec[0] === 'string' || Array.isArray(spec[0])) && (spec[1] === undefined || isRecord(spec[1]))) map[key] = spec as InputSpec;
-  return map;
-}
-
-/** How many sockets of an autogrow input must be set: its template's `min` (1 when absent). */
-function autogrowMin(spec: InputSpec): number {
-  const min = own(own(spec[1], 'template'), 'min');
-  return typeof min === 'number' && Number.isFinite(min) && min >= 0 ? min : 1;
 }
 
 const UI_FORMAT_ISSUE =

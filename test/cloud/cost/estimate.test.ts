@@ -37,6 +37,20 @@ describe('estimateWorkflowCost() over the 0.33.0 catalog', () => {
     expect(defaults.nodes[0]!.usd.max).toBeCloseTo(0.08 * 6 * 1.43, 9);
   });
 
+  it('gives the badges of the catalog the values the frontend gives: lower-cased options, booleans of dotted widgets, connected inputs', async () => {
+    // Flux2ProImageNode: 2 MP out, 0.03 + 0.015 per extra MP; a connected `images` makes it a range (+0.015 to +0.12).
+    const flux = await estimateWorkflowCost(one('Flux2ProImageNode', { width: 2048, height: 1024, images: link }), catalog);
+    expect(flux.nodes[0]!.usd.min).toBeCloseTo(0.06, 9);
+    expect(flux.nodes[0]!.usd.max).toBeCloseTo(0.165, 9);
+    expect(flux.nodes[0]!.price).toMatchObject({ type: 'range_usd', format: { approximate: true } });
+    // TencentImageToModelNode: ("Normal" read as "normal": 25 + a side view 10 + pbr 10 + a face count other than 500000 10) x 0.02.
+    const tencent = await estimateWorkflowCost(one('TencentImageToModelNode', { generate_type: ' Normal ', 'generate_type.pbr': 'TRUE', face_count: 300000, image_left: link }), catalog);
+    expect(tencent.nodes[0]!.usd.max).toBeCloseTo(1.1, 9);
+    // IdeogramV3: a character image connected at "Quality" speed, 2 images: round(0.286 x 2, 2).
+    const ideogram = await estimateWorkflowCost(one('IdeogramV3', { rendering_speed: 'QUALITY', num_images: 2, character_image: link }), catalog);
+    expect(ideogram.nodes[0]!.usd.max).toBe(0.57);
+  });
+
   it('lists a node whose priced widget is fed by a link as unpriced', async () => {
     const estimate = await estimateWorkflowCost(one('GrokVideoReferenceNode', { 'model.duration': link }), catalog);
     expect(estimate.unpriced).toEqual([{ id: '1', classType: 'GrokVideoReferenceNode', reason: expect.stringContaining('widget "model.duration" is fed by a link') }]);

@@ -71,7 +71,7 @@ if not held then return 0 end
 redis.call('HDEL', KEYS[2], ARGV[1])
 local micros = tonumber(ARGV[2])
 if micros < 0 then micros = tonumber(held) end
-if micros > 0 then redis.call('ZADD', KEYS[1], ARGV[3], micros .. ':' .. ARGV[1] .. ':' .. ARGV[3]) end
+if micros > 0 then redis.call('ZADD', KEYS[1], ARGV[3], string.format('%.0f', micros) .. ':' .. ARGV[1] .. ':' .. ARGV[3]) end
 return 1`;
 // KEYS: config, spent, reserved. ARGV: now (ms). Returns { limit, spent, reserved, windowMs } in micros, or nil.
 const STATUS = `${SUMS}

@@ -199,7 +199,7 @@ export class RunQueue {
    * reservation with what it spent (`result.cost`), or the estimate when no price arrived.
    * See docs/cost.md#a-budget-across-workers.
    *
-   * @throws `ValidationError` for a budget that is not `{ usd: a number >= 0, windowSeconds?: an integer >= 1 }` or `null`.
+   * @throws `ValidationError` for a budget that is not `{ usd: a number from 0 to 1e9, windowSeconds?: an integer >= 1 }` or `null`.
    * @example
    * ```ts
    * await queue.setBudget({ usd: 50, windowSeconds: 86_400 }); // $50 a day
@@ -211,7 +211,8 @@ export class RunQueue {
       if (typeof budget !== 'object' || budget === undefined || Array.isArray(budget)) check.fail('budget', '{ usd, windowSeconds? } or null', budget);
       else {
         for (const key of Object.keys(budget)) if (key !== 'usd' && key !== 'windowSeconds') check.fail(`budget.${key}`, 'no such option: usd or windowSeconds', (budget as unknown as Record<string, unknown>)[key]);
-        check.number('budget.usd', budget.usd, { min: 0, required: true });
+        // At most a billion dollars: its micro-dollars stay exact in Lua's numbers.
+        check.number('budget.usd', budget.usd, { min: 0, max: 1e9, required: true });
         check.integer('budget.windowSeconds', budget.windowSeconds, { min: 1 });
       }
     }

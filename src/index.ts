@@ -45,6 +45,7 @@ export {
   ValidationError,
 } from './core/index.js';
 export {
+  BudgetExceededError,
   InsufficientCreditsError,
   InvalidWorkflowError,
   JobFailedError,
@@ -61,6 +62,6 @@ export { PackageUploadError } from './registry/errors.js';
 
 // Types shared by every client, and the cloud's three everyday types
 export type { Backoff, ClientOptions, Credential, FileInput, RequestEvent, RequestOptions, ResponseEvent, RetryPolicy, SubmittedWork, ValidationIssue, WaitOptions } from './core/index.js';
-export type { JobResult, NodeOutput, Workflow } from './cloud/shared/types.js';
+export type { JobResult, NodeOutput, RunCost, Workflow } from './cloud/shared/types.js';
 export type { RunResult } from './cloud/run-workflow.js';
 export type { WatchEvent } from './cloud/watch/events.js';

@@ -264,6 +264,30 @@ export interface JobResult {
   error?: JobErrorInfo | undefined;
   /** Output bytes, with `download: true`. */
   files?: OutputFile[] | undefined;
+  /**
+   * What the run spent, from the `Price:` texts its partner-API nodes sent while they ran;
+   * `undefined` when the server sent none (no partner node, a server that sends no price, or texts
+   * the SDK could not attribute to this run: docs/cost.md#what-a-run-spent). Never an estimate.
+   */
+  cost?: RunCost | undefined;
+}
+
+/**
+ * What a run spent, as the server reported it.
+ *
+ * @example
+ * ```ts
+ * const { cost } = await cloud.runWorkflow(workflow);
+ * if (cost) console.log(`${cost.credits} credits ($${cost.usd.toFixed(2)})`, cost.byNode);
+ * ```
+ */
+export interface RunCost {
+  /** The run's credits: the sum over its priced nodes. */
+  credits: number;
+  /** The same in USD, at the client's credits-per-USD rate. */
+  usd: number;
+  /** Credits by node id: each node's last `Price:` line. */
+  byNode: Record<string, number>;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { JobErrorInfo, JobResult, JobStatusInfo } from '../shared/types.js'
 import type { WatchEvent, WatcherStats } from './events.js';
 import { JobPoll, PollSchedule, ReadGate, type PollShared, type PollTarget } from './job-poll.js';
 import { control, type JobWatcher, type WatchedJob, type WatchSettings } from './job-watcher.js';
+import { runCost } from './price-text.js';
 import { ProgressTracker } from './progress.js';
 import { JobRouter, type RouteTarget, type Seen, type TerminalEnd } from './router.js';
 import { ReconnectingSocket, socketUrl, type SocketDown, type WebSocketConstructor } from './socket.js';
@@ -17,7 +18,7 @@ import { ReconnectingSocket, socketUrl, type SocketDown, type WebSocketConstruct
  *
  * @example
  * ```ts
- * new WatchHub({ http, clientId, WebSocket: undefined, reader, policy: resolvePolicy() });
+ * new WatchHub({ http, clientId, WebSocket: undefined, reader, policy: resolvePolicy(), creditsPerUsd: 211 });
  * ```
  */
 export interface WatchHubOptions {
@@ -30,6 +31,8 @@ export interface WatchHubOptions {
   policy: WatcherPolicy;
   /** Tokens of jobs submitted through a relay: each watched one is subscribed on the socket. */
   tokens?: RelayTokens | undefined;
+  /** Credits per USD: a result's `cost.usd` is its credits divided by it. */
+  creditsPerUsd: number;
 }
 
 /**
@@ -60,13 +63,13 @@ type State = 'idle' | 'connecting' | 'open' | 'down';
  *
  * @example
  * ```ts
- * const hub = new WatchHub({ http, clientId, WebSocket: undefined, reader, policy });
+ * const hub = new WatchHub({ http, clientId, WebSocket: undefined, reader, policy, creditsPerUsd: 211 });
  * const epoch = await hub.ready();
  * const watcher = hub.watch(promptId, {}, epoch);
  * ```
  */
 export class WatchHub {
-  readonly stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 };
+  readonly stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0, unattributedPrices: 0 };
   readonly #options: WatchHubOptions;
   /** Where the socket's frames go; it keeps the epoch the hub moves. */
   readonly #router: JobRouter;
@@ -150,7 +153,7 @@ export class WatchHub {
       }
     }
     if (end.status === 'completed' && track.complete()) track.progressChanged();
-    const result: Omit<JobResult, 'nodeErrors'> = { promptId: track.promptId, ...end, outputs, outputsComplete };
+    const result: Omit<JobResult, 'nodeErrors'> = { promptId: track.promptId, ...end, outputs, outputsComplete, cost: runCost(track.seen.spent, this.#options.creditsPerUsd) };
     // The job ended as it did (`status`), whatever the cancel answered; the result says it was asked.
     if (this.#options.reader.cancelRequested(track.promptId)) result.cancelRequested = true;
     for (const watcher of track.watchers) control.finish(watcher, result);

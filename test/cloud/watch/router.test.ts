@@ -3,7 +3,7 @@ import type { WatchEvent, WatcherStats } from '../../../src/cloud/index.js';
 import { JobRouter, type RouterOptions, type TerminalEnd } from '../../../src/cloud/watch/router.js';
 import { encodePreview, encodePreviewWithMetadata, encodeText } from '../../../src/testing/cloud/frames.js';
 
-const stats = (): WatcherStats => ({ received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 });
+const stats = (): WatcherStats => ({ received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0, unattributedPrices: 0 });
 const msg = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data });
 
 // Bounds in bytes, sized from the frames the tests send (about 60 bytes each).

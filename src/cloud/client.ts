@@ -15,9 +15,11 @@ import { runWorkflow, type RunParts, type RunResult, type RunWorkflowOptions } f
 import { estimateCost, type EstimateCostOptions } from './estimate-cost.js';
 import type { CostEstimate } from './shared/cost-types.js';
 import { checkWorkflowArgument, DefinitionCache, Submitter } from './submit.js';
+import { COST_DEFAULTS } from './cost/defaults.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
 import type { WorkflowInput } from './workflow/builder-types.js';
+import type { UiWorkflow } from './workflow/types.js';
 
 /**
  * Options of `new CloudClient()`: the core client options plus the cloud's own.
@@ -143,7 +145,7 @@ export class CloudClient {
     const tokens = new RelayTokens();
     const routes = { ...CLOUD_DEFAULTS.jobRoutes, ...defined(jobRoutes) };
     const reader = new JobReader({ http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens, routes });
-    const hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens });
+    const hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens, creditsPerUsd: creditsPerUsd ?? COST_DEFAULTS.creditsPerUsd });
     const definitions = new DefinitionCache(http);
     const submitter = new Submitter({ http, clientId: this.clientId, reader, definitions, tokens, creditsPerUsd });
     this.nodes = new NodeDefinitionsResource(http, definitions);

@@ -35,6 +35,7 @@ export type {
   NodeOutput,
   OutputFile,
   OutputFileRef,
+  RunCost,
   SubmitResult,
   UploadResult,
   Workflow,

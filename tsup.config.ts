@@ -17,6 +17,7 @@ const selfImports: NonNullable<Options['esbuildPlugins']>[number] = {
       [path.resolve('src/index.ts'), 'graphcloud'],
       [path.resolve('src/testing/index.ts'), 'graphcloud/testing'],
       [path.resolve('src/queue/index.ts'), 'graphcloud/queue'],
+      [path.resolve('src/codegen/index.ts'), 'graphcloud/codegen'],
     ]);
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
       const name = entries.get(path.resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts'));
@@ -64,6 +65,6 @@ export default defineConfig([
     clean: false,
     define: { __GRAPHCLOUD_VERSION__: JSON.stringify(version) },
     esbuildPlugins: [selfImports],
-    external: ['graphcloud', 'graphcloud/testing', 'graphcloud/queue'],
+    external: ['graphcloud', 'graphcloud/testing', 'graphcloud/queue', 'graphcloud/codegen'],
   },
 ]);

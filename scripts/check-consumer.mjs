@@ -3,6 +3,10 @@
 // Every entry of package.json#exports is imported too (exports.<setting>.ts, written from package.json), so
 // each entry's declarations, and every declaration they reach, are checked: a new entry is covered
 // without editing this file.
+// The node types `graphcloud types` generates from the two real catalogs of test/codegen/fixtures
+// (ComfyUI 0.3.77 and 0.33.0), by the packed graphcloud/codegen, compile with a typed workflow over
+// each (test/consumer/typed-workflow.ts) in the Node app of every TypeScript. Every compile has
+// exactOptionalPropertyTypes and noUncheckedIndexedAccess on top of strict (test/consumer/tsconfig.json).
 // The README's TypeScript code blocks compile too, each as a module named after its line
 // (readme-L<line>.ts), as a Node app; `cloud` and `workflow`, which the Errors block uses
 // without defining, are declared for them.
@@ -16,6 +20,7 @@
 //   node scripts/check-consumer.mjs
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -44,6 +49,8 @@ const SERVER_ONLY = new Map([
 ]);
 // What a user's project has besides graphcloud's own dependencies: Node's types, for a Node app.
 const USER_TYPES = ['@types/node'];
+// The real catalogs whose generated node types compile (test/codegen/fixtures/README.md).
+const CATALOGS = ['0.3.77', '0.33.0'];
 
 const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
 if (!existsSync(path.join(repo, 'dist/index.d.ts'))) {
@@ -64,15 +71,18 @@ for (const key of SERVER_ONLY.keys()) {
 }
 try {
   install(project);
+  await generateTypes(project);
   for (const ts of TYPESCRIPTS) {
     const version = spawnSync(process.execPath, [path.join(repo, ts.tsc), '--version'], { encoding: 'utf8' }).stdout.trim();
     for (const setting of SETTINGS) {
       const left = setting.browser ? entries.filter((entry) => SERVER_ONLY.has(entry.key)).map((entry) => entry.specifier) : [];
-      const label = `${ts.name} (${version}), ${setting.name}: ${entries.length - left.length} entries${left.length > 0 ? ` (not ${left.join(', ')}: server only)` : ''}`;
+      const generated = setting.id === 'nodenext' ? `, the generated types of ComfyUI ${CATALOGS.join(' and ')} and a typed workflow over each` : '';
+      const started = performance.now();
       const run = spawnSync(process.execPath, [path.join(repo, ts.tsc), '-p', path.join(project, `tsconfig.${setting.id}.json`), '--pretty', 'false'], {
         cwd: project,
         encoding: 'utf8',
       });
+      const label = `${ts.name} (${version}), ${setting.name}: ${entries.length - left.length} entries${left.length > 0 ? ` (not ${left.join(', ')}: server only)` : ''}${generated}, ${((performance.now() - started) / 1000).toFixed(1)} s`;
       if (run.status === 0) {
         console.log(`✔ ${label}`);
         continue;
@@ -99,7 +109,7 @@ if (failed > 0) {
   console.error(`\n✖ ${failed} of ${total} consumer compiles failed (paths are relative to a temporary project: node_modules/graphcloud is the packed package)`);
   process.exit(1);
 }
-console.log(`✔ the packed package type-checks for a consumer: ${total} compiles, strict, skipLibCheck false, entries ${entries.map((e) => e.specifier).join(', ')}`);
+console.log(`✔ the packed package type-checks for a consumer: ${total} compiles, strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck false, entries ${entries.map((e) => e.specifier).join(', ')}`);
 
 /** The `tsc` of an installed TypeScript package, from its package.json#bin. */
 function binOf(name) {
@@ -128,6 +138,28 @@ function exportedEntries(manifest) {
     }
     return { key, specifier: key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`, json: key.endsWith('.json') };
   });
+}
+
+/**
+ * The node types of each catalog, written by the packed graphcloud/codegen as a user's build script
+ * would run it, and a typed workflow over each (test/consumer/typed-workflow.ts, whose `./nodes.js`
+ * becomes each catalog's module).
+ */
+async function generateTypes(dir) {
+  const { generateNodeTypes } = await import(path.join(dir, 'node_modules', pkg.name, 'dist/codegen/index.js'));
+  const template = readFileSync(path.join(repo, 'test/consumer/typed-workflow.ts'), 'utf8');
+  const files = [];
+  for (const version of CATALOGS) {
+    const info = JSON.parse(gunzipSync(readFileSync(path.join(repo, `test/codegen/fixtures/comfyui-${version}.json.gz`))).toString('utf8'));
+    writeFileSync(path.join(dir, `nodes-${version}.ts`), await generateNodeTypes(info, { server: `ComfyUI ${version}`, version }));
+    writeFileSync(path.join(dir, `typed-workflow-${version}.ts`), template.replace("from './nodes.js'", `from './nodes-${version}.js'`));
+    files.push(`nodes-${version}.ts`, `typed-workflow-${version}.ts`);
+  }
+  // Added to the Node app's compile: a compile of their own would check every declaration again.
+  const config = path.join(dir, 'tsconfig.nodenext.json');
+  const nodeApp = JSON.parse(readFileSync(config, 'utf8'));
+  nodeApp.files.push(...files);
+  writeFileSync(config, JSON.stringify(nodeApp, null, 2));
 }
 
 function install(dir) {

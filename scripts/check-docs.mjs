@@ -1,5 +1,5 @@
 // JSDoc completeness of the public API, enforced. Loads the package's entry points (src/index.ts,
-// src/server/index.ts, src/queue/index.ts, src/testing/index.ts) with the TypeScript compiler, follows every export
+// src/server/index.ts, src/queue/index.ts, src/codegen/index.ts, src/testing/index.ts) with the TypeScript compiler, follows every export
 // (re-exports and aliases) to its declaration, and fails when:
 //   - an exported symbol has no JSDoc, or its JSDoc has no `@example` tag (for an interface or a
 //     type, the JSDoc of the type itself is enough: its members need none);
@@ -12,7 +12,7 @@ import process from 'node:process';
 import ts from 'typescript';
 
 const root = process.cwd();
-const ENTRY_POINTS = ['src/index.ts', 'src/server/index.ts', 'src/queue/index.ts', 'src/testing/index.ts'];
+const ENTRY_POINTS = ['src/index.ts', 'src/server/index.ts', 'src/queue/index.ts', 'src/codegen/index.ts', 'src/testing/index.ts'];
 const entries = (process.argv.length > 2 ? process.argv.slice(2) : ENTRY_POINTS).map((entry) => path.resolve(root, entry));
 
 const configPath = ts.findConfigFile(root, ts.sys.fileExists, 'tsconfig.json');

@@ -20,11 +20,13 @@ describe('scripts/size.mjs', () => {
       'dist/registry.js': client('RegistryClient'),
       'dist/cloud.js': client('CloudClient'),
       'dist/proxy.js': client('ProxyClient'),
+      'dist/codegen/index.js': 'export async function generateNodeTypes() { return ""; }\n',
     });
     const { status, output } = fixture.run('scripts/size.mjs');
     expect(output).toContain('| browser bundle | minified, up front | gzip, up front | gzip, lazy | budget (KB gzip) | target (KB gzip) | status |');
     expect(output).toMatch(/\| RegistryClient alone \| [\d.]+ KB \| [\d.]+ KB \| — \| [\d.]+ \| 19 \| within target \|/);
     expect(output).toMatch(/\| ky alone \(dependency floor\) \| [\d.]+ KB \| [\d.]+ KB \|/);
+    expect(output).toMatch(/\| graphcloud\/codegen alone \| [\d.]+ KB \| [\d.]+ KB \| — \|/);
     expect(status).toBe(0);
   });
 

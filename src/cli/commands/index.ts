@@ -5,6 +5,7 @@ import { registryCommand } from './registry.js';
 import { runCommand } from './run.js';
 import { simCommand } from './sim.js';
 import { taskCommand } from './task.js';
+import { typesCommand } from './types.js';
 import { uploadCommand } from './upload.js';
 import { workerCommand } from './worker.js';
 
@@ -13,19 +14,20 @@ import { workerCommand } from './worker.js';
  *
  * @example
  * ```ts
- * ROOT.subcommands?.map((c) => c.name); // ['run', 'batch', 'jobs', 'upload', 'task', 'registry', 'sim', 'worker']
+ * ROOT.subcommands?.map((c) => c.name); // ['run', 'batch', 'jobs', 'upload', 'types', 'task', 'registry', 'sim', 'worker']
  * ```
  */
 export const ROOT: CommandSpec = {
   name: 'graphcloud',
   summary: 'The graphcloud command line',
   description: 'graphcloud: run workflows on the cloud, media tasks on the proxy, and nodes from the registry.',
-  subcommands: [runCommand, batchCommand, jobsCommand, uploadCommand, taskCommand, registryCommand, simCommand, workerCommand],
+  subcommands: [runCommand, batchCommand, jobsCommand, uploadCommand, typesCommand, taskCommand, registryCommand, simCommand, workerCommand],
   examples: [
     'graphcloud sim                                   # a local simulator to try everything on',
     "graphcloud run portrait.json --set 'KSampler.seed=42' --out ./out",
     'graphcloud batch portrait.json --inputs sweep.csv --out ./out',
     'graphcloud task upscale --param image=@./small.png --param scale_factor=4x --wait --out ./out',
+    'graphcloud types --url http://127.0.0.1:8188 --out src/nodes.ts',
     'graphcloud registry nodes search upscale',
   ],
 };

@@ -23,7 +23,11 @@ export interface Output<T extends string = string> {
   readonly index?: number | undefined;
   /** The output's name as spelled on the node handle, when it was taken by name. */
   readonly name?: string | undefined;
-  /** @internal The catalog type: compile time only. */
+  /**
+   * The catalog type: compile time only. Not marked internal: `stripInternal` would drop it from the
+   * published declarations, and every output would then fit every input.
+   * @hidden
+   */
   readonly [outputType]: T;
 }
 

@@ -6,14 +6,17 @@ import type { Workflow, WorkflowNode } from '../shared/types.js';
 import type { NodeHandle, NodeOptions, Output, WorkflowBuilder, WorkflowBuilderOptions } from './builder-types.js';
 import type { ObjectInfo } from './node-definitions.js';
 
-const MEMBERS: ReadonlySet<string> = new Set(['id', 'classType', 'out']);
+// Names a handle cannot give an output by: its own members, `then` (a handle is not a promise),
+// and Object.prototype's (the handle's `in` check finds them first).
+const MEMBERS: ReadonlySet<string> = new Set(['id', 'classType', 'out', 'then', 'constructor', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', 'toString', 'valueOf', '__proto__', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /**
  * The property names under which a node's outputs appear on its handle, in slot order: a name that
  * is an identifier and unique stays as it is; otherwise each character outside `[A-Za-z0-9_$]`
  * becomes `_`, a leading digit gets a `_` before it, the second, third... use of a spelling gets
- * `_2`, `_3`...; a name that is a handle's own member (`id`, `classType`, `out`) gets a trailing `_`.
+ * `_2`, `_3`...; a name that is a handle's own member (`id`, `classType`, `out`), `then` or a name of
+ * `Object.prototype` (`constructor`, `toString`...) gets a trailing `_`.
  * The generator and the builder both spell names with it.
  *
  * @example

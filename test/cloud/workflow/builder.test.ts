@@ -107,6 +107,15 @@ describe('spellOutputNames()', () => {
   it('keeps unique identifiers and spells the rest predictably', () => {
     expect(spellOutputNames(['IMAGE', 'IMAGE', 'IMAGE', 'upscale model', '3d', '', 'id', 'out', 'classType'])).toEqual(['IMAGE', 'IMAGE_2', 'IMAGE_3', 'upscale_model', '_3d', '_', 'id_', 'out_', 'classType_']);
   });
+
+  it("gives a trailing _ to then and Object.prototype's names, which a handle could not give by name", () => {
+    const names = ['then', 'constructor', 'toString', '__proto__', 'hasOwnProperty'];
+    expect(spellOutputNames(names)).toEqual(['then_', 'constructor_', 'toString_', '__proto___', 'hasOwnProperty_']);
+    const wf = workflow({ outputs: { A: names } });
+    const a = wf.node('A') as unknown as Record<string, unknown>;
+    wf.node('C', Object.fromEntries(spellOutputNames(names).map((name) => [name, a[name]])));
+    expect(wf.toJSON()['2']?.inputs).toEqual({ then_: ['1', 0], constructor_: ['1', 1], toString_: ['1', 2], __proto___: ['1', 3], hasOwnProperty_: ['1', 4] });
+  });
 });
 
 describe('workflow() types', () => {

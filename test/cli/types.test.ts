@@ -1,0 +1,82 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateNodeTypes } from '../../src/codegen/index.js';
+import { runPiped, startTarget, type SimTarget } from './helpers.js';
+
+// A local runtime that answers its catalog and, unlike the simulator, its version
+// (GET /api/system_stats, system.comfyui_version); it records the key each request carried.
+const CATALOG = {
+  KSampler: { input: { required: { seed: ['INT', { min: 0 }], sampler_name: [['euler', 'heun']] } }, output: ['LATENT'], output_name: ['LATENT'] },
+};
+const KEY = 'types-test-key-1234';
+
+let target: SimTarget;
+let dir: string;
+let runtime: Server;
+let runtimeUrl: string;
+const keys: string[] = [];
+
+beforeAll(async () => {
+  target = await startTarget();
+  dir = mkdtempSync(join(tmpdir(), 'graphcloud-cli-types-'));
+  runtime = createServer((req, res) => {
+    keys.push(`${req.url} ${req.headers['x-api-key'] ?? ''}`);
+    const body = req.url === '/api/object_info' ? CATALOG : req.url === '/api/system_stats' ? { system: { comfyui_version: '0.33.0', os: 'posix' } } : undefined;
+    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? { error: 'not found' }));
+  });
+  await new Promise<void>((listening) => runtime.listen(0, '127.0.0.1', listening));
+  const address = runtime.address();
+  runtimeUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+afterAll(async () => {
+  await target?.sim.close();
+  await new Promise((closed) => runtime?.close(closed));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('graphcloud types', () => {
+  it("writes the module of the cloud's catalog (GRAPHCLOUD_CLOUD_URL) on standard output", async () => {
+    const { code, stdout, stderr } = await runPiped(['types'], { env: target.env, secrets: target.secrets });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\/\/ Node types of http:\/\/127\.0\.0\.1:\d+: \d+ node classes\.\n/);
+    expect(stdout).toContain('export interface Nodes {\n');
+    expect(stdout).toContain("  LoadImage: ['IMAGE', 'MASK'],\n");
+  });
+
+  it('reads --url with the key of the environment, names the version, and creates the folders of --out', async () => {
+    const out = join(dir, 'src', 'generated', 'nodes.ts');
+    keys.length = 0;
+    const { code, lines, stderr } = await runPiped(['types', '--url', runtimeUrl, '--out', out, '--max-combo', '1', '--import-from', '@acme/graphcloud'], { env: { GRAPHCLOUD_API_KEY: KEY }, secrets: [KEY] });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(lines).toEqual([{ type: 'types', path: out, nodes: 1, bytes: Buffer.byteLength(text), server: runtimeUrl, version: '0.33.0' }]);
+    expect(text).toBe(await generateNodeTypes(CATALOG, { server: runtimeUrl, version: '0.33.0', maxComboOptions: 1, importFrom: '@acme/graphcloud' }));
+    expect(text).toContain("sampler_name: string | Link<'COMBO'>;");
+    expect(keys.sort()).toEqual([`/api/object_info ${KEY}`, `/api/system_stats ${KEY}`]);
+  });
+
+  it('reads a saved catalog with --object-info', async () => {
+    const file = join(dir, 'catalog.json');
+    writeFileSync(file, JSON.stringify(CATALOG));
+    const { code, stdout } = await runPiped(['types', '--object-info', file], { env: {} });
+    expect(code).toBe(0);
+    expect(stdout).toBe(await generateNodeTypes(CATALOG, { server: file }));
+  });
+
+  it('refuses contradicting or bad flags before reading anything', async () => {
+    const both = await runPiped(['types', '--object-info', 'x.json', '--url', runtimeUrl], { env: {} });
+    expect(both.code).toBe(2);
+    expect(both.lines[0]).toMatchObject({ type: 'error', message: expect.stringMatching(/--object-info reads a saved catalog/) });
+    const count = await runPiped(['types', '--object-info', 'x.json', '--max-combo', 'many'], { env: {} });
+    expect(count.code).toBe(2);
+    expect(count.lines[0]).toMatchObject({ message: expect.stringMatching(/--max-combo takes a whole number/) });
+    const missing = await runPiped(['types'], { env: {} });
+    expect(missing.code).toBe(2);
+    expect(missing.lines[0]).toMatchObject({ message: 'No cloud URL is set.' });
+  });
+});

@@ -175,7 +175,9 @@ describe('toApiWorkflow() legacy group nodes', () => {
     // every inner widget has an unlinked socket ({ widget: { name } }); the group node's inputs are
     // the inner link inputs left unlinked (clip, model, negative), none of the sockets. Its widgets:
     // text, width, height, batch_size, seed, control_after_generate, steps, cfg, sampler_name,
-    // scheduler, denoise.
+    // scheduler, denoise. This is the prompt the session that saved the file ran; a web UI loading
+    // the file again (GroupNodeConfig.processWidgetInputs) takes every socket for a converted widget
+    // and sends the inner nodes' saved values, which is what the converter did before.
     expect(plain(toApiWorkflow(savedFile('group-node-widget-sockets'), objectInfo))).toEqual({
       '3': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'sdxl.safetensors' }, _meta: { title: 'Load Checkpoint' } },
       '5': { class_type: 'CLIPTextEncode', inputs: { text: 'watermark, text', clip: ['3', 1] }, _meta: { title: 'Negative' } },

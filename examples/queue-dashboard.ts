@@ -9,7 +9,9 @@
  * Against yours, set:
  *   GRAPHCLOUD_REDIS_URL                      the Redis of the queue (redis://host:6379)
  *   GRAPHCLOUD_CLOUD_URL, GRAPHCLOUD_API_KEY  the cloud the worker runs on
- *   GRAPHCLOUD_QUEUE                          the queue's name (default graphcloud)
+ *   GRAPHCLOUD_QUEUE                          the queue's name (default graphcloud-example-dashboard: a
+ *                                             queue of its own, so its runs and its worker never mix
+ *                                             with those of `graphcloud batch --redis`)
  *   PORT                                      the dashboard's port on 127.0.0.1 (default 3000)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,7 +25,9 @@ import type { Simulator } from 'graphcloud/testing';
 import { startQueueDashboard } from './queue-dashboard-server.js';
 
 const env = process.env;
-const name = env.GRAPHCLOUD_QUEUE || 'graphcloud';
+// Never the queue of `graphcloud batch --redis` and `graphcloud worker` (graphcloud): pointed at a
+// real Redis, this example would add its runs there and run other people's runs in its worker.
+const name = env.GRAPHCLOUD_QUEUE || 'graphcloud-example-dashboard';
 const workflow: Workflow = {
   '1': { class_type: 'LoadImage', inputs: { image: 'replaced by the upload' } },
   '2': { class_type: 'ImageScale', inputs: { image: ['1', 0], upscale_method: 'bilinear', width: 128, height: 0, crop: 'disabled' } },

@@ -81,6 +81,7 @@ const MASK_RULES: OptionRules = {
 export class FilesResource {
   readonly #http: HttpClient;
   readonly #tokens: RelayTokens;
+  readonly #uploads = new UploadCache();
 
   /** @internal Built by `CloudClient` (use `cloud.files`). */
   constructor(http: HttpClient, tokens: RelayTokens) {
@@ -90,7 +91,9 @@ export class FilesResource {
 
   /**
    * Uploads an input image (`POST /api/upload/image`); use the returned `name` in the workflow
-   * (the server may rename or deduplicate). A file path is streamed from disk, never read whole.
+   * (the server may rename or deduplicate). A file path is streamed from disk. The same bytes
+   * with the same options are sent once per client: a later call answers the first upload's
+   * result, a concurrent one shares its request (files above 32 MiB and streams are always sent).
    *
    * @throws `ValidationError` for a bad argument, before anything is sent.
    * @example
@@ -219,26 +222,40 @@ export class FilesResource {
         schema: UploadSchema,
         options: headers ? { ...request, headers: { ...request.headers, ...headers } } : request,
       });
-    let answer: Awaited<ReturnType<typeof send>>;
+    const upload = async (): Promise<UploadResult> => {
+      const answer = await this.#send(input, name, form, send);
+      return { name: answer.name, subfolder: answer.subfolder ?? '', type: answer.type ?? undefined };
+    };
+    // The same bytes with the same options are uploaded once per client (upload-cache.ts).
+    const bytes = await hashableBytes(input, readHead);
+    if (bytes === undefined) return upload();
+    const key = await uploadKey(bytes, [kind, name, type ?? 'input', overwrite ?? null, subfolder ?? null, originalRef ?? null]);
+    return this.#uploads.share(key, request.signal, upload);
+  }
+
+  async #send<T>(input: FileInput, name: string, form: (file: Blob) => FormData, send: (body: FormData | ReadableStream<Uint8Array>, headers?: Record<string, string>) => Promise<T>): Promise<T> {
     if (typeof input === 'string' && streamsUploads()) {
       // A file path is opened by this call and closed before it settles, however it ends, and
       // streamed from disk in small pieces (model/multipart.ts): the peak memory of a large upload
       // stays far below the file's size.
       // Node only: loaded on first use, so no browser bundle carries it.
       const { streamForm } = await import('./multipart.js');
-      answer = await withFile(input, 'input', async (file) => {
+      return withFile(input, 'input', async (file) => {
         const streamed = await streamForm(form, file, file.type || (mimeTypeOf(name) ?? ''));
         return send(streamed.body, streamed.headers);
       });
-    } else {
-      // Other inputs are in memory already (a path on Bun and Deno is the runtime's file blob).
-      let blob = await toBlob(input, 'input');
-      const mime = mimeTypeOf(name);
-      if (!blob.type && mime) blob = blob.slice(0, blob.size, mime);
-      answer = await send(form(blob));
     }
-    return { name: answer.name, subfolder: answer.subfolder ?? '', type: answer.type ?? undefined };
+    // Other inputs are in memory already (a path on Bun and Deno is the runtime's file blob).
+    let blob = await toBlob(input, 'input');
+    const mime = mimeTypeOf(name);
+    if (!blob.type && mime) blob = blob.slice(0, blob.size, mime);
+    return send(form(blob));
   }
+}
+
+/** A file's bytes when it holds at most `max` of them (opened, read and closed here), else undefined. */
+function readHead(path: string, max: number): Promise<Uint8Array | undefined> {
+  return withFile(path, 'input', async (file) => (file.size <= max ? file.head(file.size) : undefined));
 }
 
 /**
@@ -302,4 +319,105 @@ function formOf(blob: Blob, name: string, kind: 'image' | 'mask', type: string |
     form.append('original_ref', JSON.stringify(ref));
   }
   return form;
+}
+
+// The uploads one client already made, by content: the cloud stores files by content, so the same
+// bytes sent again with the same options answer the same name (a batch of 40 sets naming one photo
+// uploads it once). Keyed by a SHA-256 of the bytes (WebCrypto) and every option the answer depends
+// on; a failed upload is forgotten at once, and concurrent identical uploads share one request.
+
+/** Distinct uploads a client remembers; the oldest is forgotten first. */
+const REMEMBERED_UPLOADS = 1024;
+/** Larger files are not hashed (WebCrypto digests whole buffers only): they are sent every time. */
+const HASHED_BYTES_MAX = 32 * 1024 * 1024;
+
+interface Entry {
+  promise: Promise<UploadResult>;
+  /** The signal of the call that started the request: its abort ends the request for every caller. */
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * The bytes an upload's key is computed from: an in-memory input, or a file path's contents read
+ * once (the upload itself still streams the file); `undefined` for a stream, a file above 32 MiB,
+ * or a runtime without WebCrypto's digest (a page served over plain http), which are not shared.
+ *
+ * @example
+ * ```ts
+ * const bytes = await hashableBytes(blob, async () => undefined);
+ * ```
+ */
+async function hashableBytes(input: FileInput, readPath: (path: string, max: number) => Promise<Uint8Array | undefined>): Promise<Uint8Array | undefined> {
+  if (globalThis.crypto?.subtle === undefined) return undefined;
+  if (typeof input === 'string') return readPath(input, HASHED_BYTES_MAX);
+  if (input instanceof ArrayBuffer) return input.byteLength <= HASHED_BYTES_MAX ? new Uint8Array(input) : undefined;
+  if (ArrayBuffer.isView(input)) return input.byteLength <= HASHED_BYTES_MAX ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : undefined;
+  if (input instanceof Blob) return input.size <= HASHED_BYTES_MAX ? new Uint8Array(await input.arrayBuffer()) : undefined;
+  return undefined;
+}
+
+/**
+ * The key of one upload: the SHA-256 of its bytes and every option its answer depends on (route,
+ * file name, type, overwrite, subfolder, a mask's original image).
+ *
+ * @example
+ * ```ts
+ * const key = await uploadKey(bytes, ['image', 'photo.png', 'input', '', '']);
+ * ```
+ */
+async function uploadKey(bytes: Uint8Array, options: readonly unknown[]): Promise<string> {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return JSON.stringify([hex, ...options]);
+}
+
+/**
+ * The uploads of one client, by key: `share()` answers an upload made before, joins one in flight,
+ * or starts it. Only successes are kept.
+ *
+ * @example
+ * ```ts
+ * const result = await cache.share(key, signal, () => send(form));
+ * ```
+ */
+class UploadCache {
+  readonly #entries = new Map<string, Entry>();
+
+  /**
+   * The answer of the upload `key`: the one kept, the one in flight, else `start()`'s. A request
+   * another caller started and aborted is started again for this one; any other failure is shared.
+   */
+  async share(key: string, signal: AbortSignal | undefined, start: () => Promise<UploadResult>): Promise<UploadResult> {
+    for (let entry = this.#entries.get(key); entry !== undefined; entry = this.#entries.get(key)) {
+      try {
+        return copy(await untilAborted(entry.promise, signal));
+      } catch (error) {
+        if (signal?.aborted || !entry.signal?.aborted) throw error;
+      }
+    }
+    const entry: Entry = { promise: start(), signal };
+    this.#entries.set(key, entry);
+    if (this.#entries.size > REMEMBERED_UPLOADS) this.#entries.delete(this.#entries.keys().next().value!);
+    // Registered before any caller awaits it: a failed upload is forgotten before they see the failure.
+    entry.promise.catch(() => {
+      if (this.#entries.get(key) === entry) this.#entries.delete(key);
+    });
+    return copy(await entry.promise);
+  }
+}
+
+/** Each caller gets its own object: one changing its answer changes no other's. */
+function copy(result: UploadResult): UploadResult {
+  return { ...result };
+}
+
+/** `promise`, or the caller's abort first: waiting on someone else's request stops with one's own signal. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

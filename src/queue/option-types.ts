@@ -142,6 +142,8 @@ export interface QueueStatus {
   pauseReason: PauseReason | undefined;
   /** The queue's concurrency across every worker (`setConcurrency()`), or `undefined` for none. */
   concurrency: number | undefined;
+  /** Workers connected to the queue now, or `undefined` where Redis does not list its clients (CLIENT LIST refused). */
+  workers: number | undefined;
 }
 
 /**

@@ -15,11 +15,15 @@ import { RunFailedError } from './errors/run-failed-error.js';
 import { toRunError } from './outcome.js';
 import { checkRunSpec, prepareWork } from './prepare.js';
 import { Run } from './run-handle.js';
+import { connectedWorkers, lostHold } from './holders.js';
 import { listRuns } from './list-runs.js';
 import { tombstoneInfo, toRunInfo, type JobPlace } from './run-info.js';
 import { RunStore } from './store.js';
 import type { AddRunOptions, CancelRunResult, ListRunsOptions, PauseReason, QueueStatus, RunPage, RunQueueOptions } from './option-types.js';
 import type { RunInfo, RunSpec } from './types.js';
+
+/** How long one read of the connected workers serves `get()`, in ms. */
+const WORKERS_READ_MS = 1_000;
 
 /**
  * A queue of runs in Redis, shared by every process that names it: any process adds runs, reads
@@ -45,6 +49,10 @@ export class RunQueue {
   readonly #keepSeconds: number;
   #cloud: CloudClient | undefined;
   #closed = false;
+  /** The workers connected, as last read (`get()` of many running runs reads them once). */
+  #workers: { at: number; names: Promise<Set<string> | undefined> } | undefined;
+  /** Settles once the run last given to add() is stored (or failed): the next one is stored after it. */
+  #storing: Promise<void> = Promise.resolve();
 
   constructor(options: RunQueueOptions) {
     checkClientOptions('new RunQueue()', options, QUEUE_RULES);
@@ -64,7 +72,9 @@ export class RunQueue {
 
   /**
    * Adds a run: uploads its files to the cloud, then stores it (JSON only, at most `maxRunBytes`).
-   * Adding an id already in the queue gives that run, without uploading or storing anything.
+   * Adding an id already in the queue gives that run, without uploading or storing anything. Runs
+   * added at once are stored, and so started, in the order `add()` was called; their uploads
+   * overlap, and each distinct file is uploaded once (the client keeps what it uploaded).
    *
    * @throws `ValidationError` for a bad spec, option or a run beyond `maxRunBytes` (nothing is stored).
    * @example
@@ -81,13 +91,23 @@ export class RunQueue {
     check.throwIfInvalid('queue.add()');
     this.#throwIfClosed();
     const id = options?.id ?? globalThis.crypto.randomUUID();
-    if (options?.id !== undefined && (await this.#queue.getJob(id))) return this.run(id);
-    const work = await prepareWork(spec, this.#cloudClient(), { signal: options?.signal });
-    const data: RunData = { v: 1, work, addedAt: Date.now() };
-    assertRunBytes(data, this.#maxRunBytes);
-    const keep = { age: this.#keepSeconds };
-    await this.#queue.add(work.kind, data, { jobId: id, priority: options?.priority, attempts: 1, removeOnComplete: keep, removeOnFail: keep });
-    return this.run(id);
+    // Runs are stored in the order add() was called (workers take them in that order), while
+    // their preparations (uploads) overlap: each waits for the one called before it to be stored.
+    const previous = this.#storing;
+    let stored!: () => void;
+    this.#storing = new Promise<void>((resolve) => (stored = resolve));
+    try {
+      if (options?.id !== undefined && (await this.#queue.getJob(id))) return this.run(id);
+      const work = await prepareWork(spec, this.#cloudClient(), { signal: options?.signal });
+      const data: RunData = { v: 1, work, addedAt: Date.now() };
+      assertRunBytes(data, this.#maxRunBytes);
+      const keep = { age: this.#keepSeconds };
+      await previous;
+      await this.#queue.add(work.kind, data, { jobId: id, priority: options?.priority, attempts: 1, removeOnComplete: keep, removeOnFail: keep });
+      return this.run(id);
+    } finally {
+      stored();
+    }
   }
 
   /**
@@ -106,8 +126,9 @@ export class RunQueue {
   }
 
   /**
-   * Where a run stands: state, prompt or task id once known, progress, result or error; `undefined`
-   * for an id the queue does not know (or no longer keeps: `keepFinishedSeconds`).
+   * Where a run stands: state, prompt or task id once known, progress, result or error, and
+   * `workerLost` while the worker holding it is gone; `undefined` for an id the queue does not
+   * know (or no longer keeps: `keepFinishedSeconds`).
    *
    * @example
    * ```ts
@@ -123,7 +144,11 @@ export class RunQueue {
     // and read as completed without its result.
     const place = await this.#queue.getJobState(id);
     const job = place === 'unknown' ? undefined : await this.#queue.getJob(id);
-    if (job) return toRunInfo(job, place as JobPlace);
+    if (job) {
+      const info = toRunInfo(job, place as JobPlace);
+      if (place === 'active') info.workerLost = await lostHold(this.#redis, this.#queue, id, (fresh) => this.#connectedWorkers(fresh));
+      return info;
+    }
     const tombstone = await this.#store.readTombstone(id);
     return tombstone ? tombstoneInfo(id, tombstone) : undefined;
   }
@@ -227,7 +252,7 @@ export class RunQueue {
   }
 
   /**
-   * Counts, pause and concurrency at a glance.
+   * Counts, pause, concurrency and the workers connected, at a glance.
    *
    * @example
    * ```ts
@@ -238,13 +263,14 @@ export class RunQueue {
   async status(): Promise<QueueStatus> {
     this.#throwIfClosed();
     const raw = await this.#queue.getJobCounts('waiting', 'prioritized', 'active', 'completed', 'failed', 'delayed');
-    const [paused, pauseReason, concurrency] = await Promise.all([this.#queue.isPaused(), this.#store.getPauseReason(), this.#queue.getGlobalConcurrency()]);
+    const [paused, pauseReason, concurrency, workers] = await Promise.all([this.#queue.isPaused(), this.#store.getPauseReason(), this.#queue.getGlobalConcurrency(), connectedWorkers(this.#queue)]);
     const n = (key: string) => raw[key] ?? 0;
     return {
       counts: { waiting: n('waiting') + n('prioritized'), active: n('active'), completed: n('completed'), failed: n('failed'), delayed: n('delayed') },
       paused,
       pauseReason,
       concurrency: concurrency ?? undefined,
+      workers: workers?.size,
     };
   }
 
@@ -287,6 +313,13 @@ export class RunQueue {
     if (this.#cloudOptions === undefined) return undefined;
     this.#cloud ??= new CloudClient(this.#cloudOptions);
     return this.#cloud;
+  }
+
+  /** The workers connected, read at most once a second (CLIENT LIST is one line per connection of Redis), or now when `fresh`. */
+  #connectedWorkers(fresh: boolean): Promise<Set<string> | undefined> {
+    const now = Date.now();
+    if (fresh || this.#workers === undefined || now - this.#workers.at > WORKERS_READ_MS) this.#workers = { at: now, names: connectedWorkers(this.#queue) };
+    return this.#workers.names;
   }
 
   #throwIfClosed(): void {

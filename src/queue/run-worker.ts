@@ -90,6 +90,9 @@ export class RunWorker {
       lockDuration: options.lockDurationMs ?? QUEUE_DEFAULTS.lockDurationMs,
       stalledInterval: options.stalledIntervalMs ?? QUEUE_DEFAULTS.stalledIntervalMs,
       maxStalledCount: QUEUE_DEFAULTS.maxStalledCount,
+      // A name of its own, on its Redis connections and on each run it takes: whoever reads the
+      // queue tells a run whose worker is gone (holders.ts).
+      name: `w-${globalThis.crypto.randomUUID()}`,
     });
     this.#worker.on('error', (error) => this.#log(`error: ${error.message}`));
     // Cancel requests of other processes, for the runs this worker holds: a message each; after a

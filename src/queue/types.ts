@@ -122,6 +122,12 @@ export interface RunInfo {
   endedAt: number | undefined;
   /** Times it was taken over from a worker that died or stopped. */
   takeovers: number;
+  /**
+   * Set while the worker holding the run is gone (it died, or lost Redis) and no other has taken
+   * the run over yet: `takeoverWithinMs` is the most time before one does (the rest of the run's
+   * lock, plus a stalled check at the default interval), once a worker is connected.
+   */
+  workerLost?: { takeoverWithinMs: number } | undefined;
 }
 
 /**

@@ -9,7 +9,7 @@ import { Config } from '../../src/cli/base/config.js';
 import { RunQueue } from '../../src/queue/index.js';
 import { encodePng } from '../../src/testing/index.js';
 import { startRedis, type TestRedis } from '../queue/redis-server.js';
-import { cliEntries, NODE, parseLines, runPiped, scaleWorkflow, startTarget, type SimTarget } from './helpers.js';
+import { cliEntries, longWorkflow, NODE, parseLines, runPiped, scaleWorkflow, startTarget, type SimTarget } from './helpers.js';
 
 let target: SimTarget;
 let redis: TestRedis;
@@ -44,6 +44,8 @@ function batchFiles(count: number): { workflow: string; sets: string; queue: str
 const env = (): Record<string, string> => ({ ...target.env, GRAPHCLOUD_REDIS_URL: redis.url });
 const run = (args: string[]) => runPiped(args, { env: env(), secrets: target.secrets });
 const submissions = (): number => target.sim.state.requests.filter((r) => r.method === 'POST' && r.path === '/api/prompt' && !r.internal).length;
+
+const uploads = (): number => target.sim.state.requests.filter((r) => r.method === 'POST' && r.path === '/api/upload/image' && !r.internal).length;
 
 /** A CLI process left running (a worker, a batch that follows its runs), read line by line. */
 interface Background {
@@ -106,6 +108,7 @@ describe('graphcloud batch --redis with graphcloud worker', { timeout: 60_000 },
     const { workflow, sets, queue } = batchFiles(6);
     await Promise.all([worker(queue), worker(queue)]);
     const before = submissions();
+    const uploadsBefore = uploads();
     const out = join(dir, 'out-queue');
     const batch = await run(['batch', workflow, '--inputs', sets, '--queue', queue, '--out', out]);
     expect(batch.stderr).toBe('');
@@ -114,6 +117,8 @@ describe('graphcloud batch --redis with graphcloud worker', { timeout: 60_000 },
     expect(head).toMatchObject({ type: 'batch', sets: 6, queue, batchId: expect.stringMatching(/^q\d+-[0-9a-f]{8}$/) });
     expect(batch.lines.at(-1)).toMatchObject({ type: 'summary', total: 6, done: 6, failed: 0, cancelled: 0 });
     expect(submissions() - before).toBe(6);
+    // The six sets name one file: it is uploaded once (issue 30).
+    expect(uploads() - uploadsBefore).toBe(1);
     expect(readdirSync(out).sort()).toEqual(['1', '2', '3', '4', '5', '6']);
     for (const set of readdirSync(out)) expect(readdirSync(join(out, set))).toHaveLength(1);
 
@@ -179,6 +184,91 @@ describe('graphcloud batch --redis with graphcloud worker', { timeout: 60_000 },
       // One job on the server: the second worker watched the first one's, it sent nothing.
       expect(slow.sim.state.jobs().map((job) => job.id)).toEqual([result.promptId]);
       expect(slow.sim.state.requests.filter((r) => r.method === 'POST' && r.path === '/api/prompt' && !r.internal)).toHaveLength(1);
+    } finally {
+      await slow.sim.close();
+    }
+  });
+
+  it('--detach with --out is refused before anything is added, naming the command that saves the outputs later', async () => {
+    const { workflow, sets, queue } = batchFiles(2);
+    const before = submissions();
+    const refused = await run(['batch', workflow, '--inputs', sets, '--queue', queue, '--detach', '--out', './out']);
+    expect(refused.code).toBe(2);
+    expect(refused.lines.at(-1)).toMatchObject({
+      type: 'error',
+      message: '--out cannot be used with --detach: a detached batch exits once its runs are added, before any has outputs to save.',
+      fix: `Drop --out; once the runs ended, save their outputs with: graphcloud batch results <batch id> --queue ${queue} --out ./out (the batch id is printed when the runs are added).`,
+    });
+    await using runs = new RunQueue({ connection: redis.url, name: queue });
+    expect((await runs.status()).counts).toMatchObject({ waiting: 0 });
+    expect(submissions()).toBe(before);
+  });
+
+  it('batch status gives a cancelled job\'s reason once, and worker log lines carry their time', async () => {
+    const slow = await startTarget({ stepDelayMs: 150 });
+    try {
+      const { queue } = batchFiles(1);
+      const workflow = join(dir, `${queue}-long.json`);
+      writeFileSync(workflow, JSON.stringify(longWorkflow('placeholder.png', queue)));
+      const sets = join(dir, `${queue}-long.jsonl`);
+      writeFileSync(sets, JSON.stringify({ '@0.image': 'in.png' }));
+      const slowEnv = { ...slow.env, GRAPHCLOUD_REDIS_URL: redis.url };
+      const json = await worker(queue, [], slowEnv);
+      const added = await runPiped(['batch', workflow, '--inputs', sets, '--queue', queue, '--detach'], { env: slowEnv, secrets: slow.secrets });
+      const { batchId } = added.lines.find((l) => l.type === 'added') as { batchId: string };
+      while (!slow.sim.state.jobs().some((job) => job.status === 'in_progress')) await new Promise((resolve) => setTimeout(resolve, 20));
+      const cancel = await runPiped(['batch', 'cancel', batchId, '--queue', queue], { env: slowEnv, secrets: slow.secrets });
+      expect(cancel.lines.at(-1)).toMatchObject({ requested: 1 });
+      await using runs = new RunQueue({ connection: redis.url, name: queue });
+      for (let info = await runs.get(`${batchId}-1`); info?.state !== 'cancelled'; info = await runs.get(`${batchId}-1`)) await new Promise((resolve) => setTimeout(resolve, 50));
+      const status = await runPiped(['batch', 'status', batchId, '--queue', queue, '--human'], { env: slowEnv, secrets: slow.secrets });
+      expect(status.code).toBe(0);
+      const row = status.stdout.split('\n').find((line) => /^1 +cancelled/.test(line));
+      expect(row).toBeDefined();
+      const { promptId } = (await runs.get(`${batchId}-1`))!;
+      // The job's id once in the JOB column, once in its reason: never "Job X was cancelled: Job X was cancelled".
+      expect(row!.split(promptId!).length - 1).toBeLessThanOrEqual(2);
+      expect(row).not.toMatch(/was cancelled: .*was cancelled/);
+      const logged = await json.waitFor((l) => l.type === 'log' && String(l.message).includes('cancelled its job'), 'the worker logs the cancel');
+      expect(logged.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      // In a terminal (or --human) the line starts with its time.
+      const text = await background(['worker', '--queue', `${queue}-h`, '--human'], slowEnv);
+      json.child.kill('SIGTERM');
+      await text.waitFor((l) => typeof l.unparsed === 'string' && l.unparsed.includes('Worker on queue'), 'the human worker is ready');
+      await runPiped(['batch', workflow, '--inputs', sets, '--queue', `${queue}-h`, '--detach'], { env: slowEnv, secrets: slow.secrets });
+      while (!slow.sim.state.jobs().some((job) => job.status === 'in_progress')) await new Promise((resolve) => setTimeout(resolve, 20));
+      text.child.kill('SIGINT');
+      await text.waitFor((l) => typeof l.unparsed === 'string' && l.unparsed.includes(': handed back ('), 'the human worker logs the hand-back');
+      expect(text.lines.find((l) => typeof l.unparsed === 'string' && l.unparsed.includes(': handed back ('))!.unparsed).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \[worker /);
+    } finally {
+      await slow.sim.close();
+    }
+  });
+
+  it('a batch says when no worker is connected to its queue, and when the worker holding a run is lost (issue 30)', async () => {
+    const slow = await startTarget({ stepDelayMs: 150 });
+    try {
+      const { queue } = batchFiles(1);
+      const workflow = join(dir, `${queue}-lost.json`);
+      writeFileSync(workflow, JSON.stringify(longWorkflow('placeholder.png', queue)));
+      const sets = join(dir, `${queue}-lost.jsonl`);
+      writeFileSync(sets, JSON.stringify({ '@0.image': 'in.png' }));
+      const slowEnv = { ...slow.env, GRAPHCLOUD_REDIS_URL: redis.url };
+      // Detached, before any worker: the hint comes with the added runs.
+      const detached = await runPiped(['batch', workflow, '--inputs', sets, '--queue', `${queue}-d`, '--detach'], { env: slowEnv, secrets: slow.secrets });
+      expect(detached.lines).toContainEqual({ type: 'no-worker', queue: `${queue}-d` });
+      const batch = await background(['batch', workflow, '--inputs', sets, '--queue', queue], slowEnv);
+      await batch.waitFor((l) => l.type === 'no-worker' && l.queue === queue, 'the batch says no worker is connected');
+      const first = await worker(queue, [], slowEnv);
+      await batch.waitFor((l) => l.type === 'workers' && l.workers === 1, 'the batch sees the worker');
+      await batch.waitFor((l) => l.type === 'submitted', 'the set is submitted');
+      first.child.kill('SIGKILL');
+      const lost = await batch.waitFor((l) => l.type === 'worker-lost', 'the batch says the worker is lost');
+      expect(lost).toMatchObject({ set: 1, line: 1 });
+      // The rest of a 30 s lock, and one stalled check of 30 s, at most.
+      expect(lost.takeoverWithinMs).toBeGreaterThan(0);
+      expect(lost.takeoverWithinMs).toBeLessThanOrEqual(60_000);
+      await batch.waitFor((l) => l.type === 'no-worker' && l.queue === queue, 'the batch says no worker is left');
     } finally {
       await slow.sim.close();
     }

@@ -37,6 +37,15 @@ const run = (args: string[]) => runPiped(['batch', ...args], { env: target.env, 
 const posts = () => target.sim.state.requests.filter((r) => r.method === 'POST');
 
 describe('graphcloud batch (piped: JSON lines)', () => {
+  it('uploads a file that every set names once, and a file of other bytes once more (issue 30)', async () => {
+    const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify({ '@Load Image.image': i === 11 ? 'images/b.png' : 'images/a.png', 'Scale.width': 30 + i }));
+    const { workflow, sets } = files(lines.join('\n'), 'jsonl');
+    const before = posts().filter((r) => r.path === '/api/upload/image').length;
+    const { code } = await run([workflow, '--inputs', sets]);
+    expect(code).toBe(0);
+    expect(posts().filter((r) => r.path === '/api/upload/image').length - before).toBe(2);
+  });
+
   it('runs every set of a CSV file once and saves each one\'s outputs in a folder of its own', async () => {
     const { workflow, sets } = files('@Load Image.image,Scale.width\nimages/a.png,40\nimages/b.png,50\n"images/c.png",60\n', 'csv');
     const out = join(dir, 'out-csv');

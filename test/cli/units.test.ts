@@ -147,3 +147,26 @@ describe('describeError()', () => {
     expect(describeError(new Error('weird'), context)).toMatchObject({ exitCode: 6, message: 'Unexpected error: weird' });
   });
 });
+
+describe('renderBatch(): a batch through a run queue (issue 30)', () => {
+  it('says a set\'s worker is lost and when it is taken over at the latest, and that no worker is connected (ETA --:--)', async () => {
+    const { BatchState } = await import('../../src/cli/live/batch-state.js');
+    const { renderBatch } = await import('../../src/cli/live/batch-view.js');
+    const state = new BatchState(4, undefined, 0);
+    state.start(1, 0);
+    state.submitted(1, '5d1e2c3a-8c4e-4f0e-9a51-0b6f1c2d3e4f');
+    state.start(2, 0);
+    state.submitted(2, '9c0e5fdc-9191-4505-b140-20a88f7575af');
+    state.finish(2, 'done');
+    state.active.get(1)!.lostUntil = 41_200 + 5_000;
+    const lines = renderBatch(state, 100, 0, plain, 5_000);
+    expect(lines).toContain('  #1  job 5d1e2c3a  worker lost, taken over within 42 s');
+    expect(lines.join('\n')).not.toContain('queued on the server');
+    expect(lines[2]).toMatch(/ \d\d:\d\d$/);
+    state.noWorker = 'renders';
+    const none = renderBatch(state, 100, 0, plain, 5_000);
+    expect(none).toContain('  #1  job 5d1e2c3a  worker lost, taken over once a worker connects');
+    expect(none.at(-1)).toBe('  no worker connected to queue renders: start one with `graphcloud worker --queue renders`');
+    expect(none[2]).toMatch(/ --:--$/);
+  });
+});

@@ -190,7 +190,7 @@ wf.Dynamic({ mode: 'none', 'images.image0': d.output, input: d.output, any: d.ou
 wf.Dynamic({ mode: 'none', 'images.image0': d.output, 'images.image1': d.output, input: wf.Sampler({ model: d.output, seed: 1, sampler: 'euler', legacy: 3, text: '', flag: true, anything: d.output, either: d.output, folder: 'x', 'odd name': 1 }).LATENT, any: d.output });
 `;
     expect(typeCheck({ 'nodes.ts': await generated(), 'usage.ts': usage })).toEqual([]);
-  });
+  }, 120_000);
 });
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -30,4 +30,13 @@ export interface CliIo {
   /** Leaves the process at once (a second Ctrl-C). */
   exit(code: number): never;
   version: string;
+  /**
+   * Starts this command line again, with the same arguments, in a process of its own that outlives
+   * this one; resolves with its id and the first message it sends through `starter` (it is then
+   * let go), rejects with what it printed on stderr when it exits first. Absent where processes
+   * cannot be started.
+   */
+  startDetached?(): Promise<{ pid: number; message: unknown }>;
+  /** Set in a process that `startDetached()` started: `notify()` hands its message over and lets the starter go. */
+  starter?: { notify(message: unknown): void } | undefined;
 }

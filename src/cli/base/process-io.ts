@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import type { CliIo } from './io.js';
 import { VERSION } from './version.js';
 
@@ -25,5 +26,31 @@ export function processIo(): CliIo {
     },
     exit: (code) => process.exit(code),
     version: VERSION,
+    startDetached,
+    starter: process.send ? { notify: (message) => (process.send!(message), process.disconnect()) } : undefined,
   };
+}
+
+/**
+ * This command line again (the same Node, entry and arguments), detached: its own process group
+ * (a Ctrl-C of the shell does not reach it), no stdin or stdout, stderr read until it is ready,
+ * and a message channel for its ready message.
+ */
+function startDetached(): Promise<{ pid: number; message: unknown }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { detached: true, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const failed = (reason: string): void => reject(new Error(stderr.trim() || reason));
+    child.once('error', (error) => failed(error.message));
+    child.once('exit', (code) => failed(`it exited (code ${code ?? 'none'}) before it was ready`));
+    child.once('message', (message) => {
+      child.removeAllListeners('exit');
+      // Its later lines on stderr go nowhere: the starter leaves now.
+      child.stderr!.destroy();
+      child.disconnect();
+      child.unref();
+      resolve({ pid: child.pid!, message });
+    });
+  });
 }

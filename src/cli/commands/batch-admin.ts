@@ -89,8 +89,20 @@ async function status(ctx: CommandContext, batchId: string, runs: readonly RunIn
   const shown = Object.entries(counts).filter(([, n]) => n > 0).map(([state, n]) => `${n} ${state}`);
   out.human(`Batch ${batchId}: ${runs.length} run${runs.length === 1 ? '' : 's'}; ${shown.join(', ')}`);
   const notDone = runs.filter((run) => run.state !== 'completed');
-  printTable(out, ['SET', 'STATE', 'JOB', 'DETAIL'], notDone.map((run) => [String(setOf(batchId, run)), run.state, run.promptId ?? '', run.error?.message ?? (run.progress ? `${Math.floor(run.progress.fraction * 100)}%` : '')]));
+  printTable(out, ['SET', 'STATE', 'JOB', 'DETAIL'], notDone.map((run) => [String(setOf(batchId, run)), run.state, run.promptId ?? '', detailOf(run)]));
   return Promise.resolve(EXIT.ok);
+}
+
+/**
+ * What the DETAIL column says of a run: progress while it runs; for a job that failed or was
+ * cancelled, the job's own reason (the STATE and JOB columns already say which job ended how, as
+ * the wrapping "Job X was cancelled: " would again); else the error's message.
+ */
+function detailOf(run: RunInfo): string {
+  if (!run.error) return run.progress ? `${Math.floor(run.progress.fraction * 100)}%` : '';
+  const jobError = run.error.name === 'JobFailedError' ? run.error.details?.error : undefined;
+  const reason = jobError !== null && typeof jobError === 'object' && typeof (jobError as { message?: unknown }).message === 'string' ? (jobError as { message: string }).message : undefined;
+  return reason || run.error.message;
 }
 
 async function cancel(ctx: CommandContext, batchId: string, runs: readonly RunInfo[], queue: Awaited<ReturnType<typeof openQueue>>): Promise<ExitCode> {

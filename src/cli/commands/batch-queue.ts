@@ -17,6 +17,8 @@ const ADD_CONCURRENCY = 16;
 const FOLLOWED = 100;
 /** Cancel requests sent at once after Ctrl-C. */
 const CANCEL_CONCURRENCY = 32;
+/** How often a batch that follows its runs checks that workers are connected and still hold its running runs. */
+const HOLDERS_CHECK_MS = 2_000;
 
 /**
  * How the sets of a batch go through the queue.
@@ -94,16 +96,53 @@ export async function runQueueBatch(ctx: CommandContext, queue: RunQueue, workfl
     if (stop.signal.aborted) await cancelAll();
     if (options.detach) return;
     await using downloads = new Downloads(ctx);
-    await pool(sets.slice(0, added), FOLLOWED, async (set) => {
-      const end = await follow(queue, runIdOf(options.batchId, set.index), set, reporter);
-      const saved = end.status === 'done' && options.out && end.result ? await downloads.save(end.result, end.runtime, join(options.out, setFolder(set.index, sets.length))) : undefined;
-      ended.add(set.index);
-      const { result, runtime: _runtime, ...rest } = end;
-      reporter.ended(set, { ...rest, ...(saved ? { saved } : end.status === 'done' ? { outputs: result?.outputs } : {}) });
-    });
+    const following = new AbortController();
+    const checking = checkHolders(queue, options.batchId, sets, reporter, following.signal);
+    try {
+      await pool(sets.slice(0, added), FOLLOWED, async (set) => {
+        const end = await follow(queue, runIdOf(options.batchId, set.index), set, reporter);
+        const saved = end.status === 'done' && options.out && end.result ? await downloads.save(end.result, end.runtime, join(options.out, setFolder(set.index, sets.length))) : undefined;
+        ended.add(set.index);
+        const { result, runtime: _runtime, ...rest } = end;
+        reporter.ended(set, { ...rest, ...(saved ? { saved } : end.status === 'done' ? { outputs: result?.outputs } : {}) });
+      });
+    } finally {
+      following.abort();
+      await checking;
+    }
   } finally {
     interrupts.takeFirstPress(undefined);
     interrupts.setLeaveNotice(undefined);
+  }
+}
+
+/**
+ * While the batch follows its runs: whether any worker is connected to the queue, and for each set
+ * running, whether its worker is gone (a worker killed leaves its runs until their lock lapses and
+ * a live worker's stalled check takes them over). A failed read is skipped: the next one tells.
+ */
+async function checkHolders(queue: RunQueue, batchId: string, sets: readonly BatchSet[], reporter: BatchReporter, signal: AbortSignal): Promise<void> {
+  const byIndex = new Map(sets.map((set) => [set.index, set]));
+  while (!signal.aborted) {
+    try {
+      reporter.workers(queue.name, (await queue.status()).workers);
+      for (const index of [...reporter.state.active.keys()]) {
+        if (signal.aborted) return;
+        const info = await queue.get(runIdOf(batchId, index));
+        reporter.workerLost(byIndex.get(index)!, info?.workerLost?.takeoverWithinMs);
+      }
+    } catch {
+      // Redis away for a moment: the runs' own events carry on, and so does this check.
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, HOLDERS_CHECK_MS);
+      signal.addEventListener('abort', done, { once: true });
+      function done(): void {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+    });
   }
 }
 

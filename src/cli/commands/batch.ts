@@ -3,11 +3,12 @@ import { basename, extname } from 'node:path';
 import { isUiWorkflow, setInputs, type CloudClient, type Workflow } from '../../index.js';
 import { createCloud } from '../base/clients.js';
 import type { CommandContext, CommandSpec } from '../base/command.js';
-import { usageError } from '../base/errors.js';
+import { CliError, usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { checkReadable, readJsonFile } from '../base/files.js';
 import { parseAssignment, parseDuration } from '../base/values.js';
 import { BatchReporter } from '../live/batch-reporter.js';
+import { workerCommand } from '../live/batch-view.js';
 import { batchAdminCommands } from './batch-admin.js';
 import { runLocalBatch } from './batch-local.js';
 import { runQueueBatch } from './batch-queue.js';
@@ -82,6 +83,7 @@ async function runBatchCommand(ctx: CommandContext): Promise<ExitCode> {
   const concurrency = parseCount(options.concurrency, '--concurrency', LOCAL_CONCURRENCY, help);
   const redis = redisUrl(ctx, help);
   if (redis === undefined && (options.detach || options.queue !== undefined)) throw usageError(`--${options.detach ? 'detach' : 'queue'} needs a run queue: pass --redis <url> or set GRAPHCLOUD_REDIS_URL.`, help);
+  if (options.detach && options.out !== undefined) throw detachedOut(typeof options.out === 'string' ? options.out : '<dir>', typeof options.queue === 'string' ? options.queue : undefined);
   if (redis !== undefined && options.concurrency !== undefined) throw usageError('--concurrency is for a batch run in this process; with --redis the workers decide (graphcloud worker --concurrency).', help);
   const queueName = typeof options.queue === 'string' ? options.queue : DEFAULT_QUEUE;
   const sets = ((options.set as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--set', help));
@@ -127,7 +129,15 @@ async function runBatchCommand(ctx: CommandContext): Promise<ExitCode> {
     }
     if (options.detach) {
       reporter.stop();
-      ctx.out.human(`  Added; \`graphcloud worker\` runs them. Follow: graphcloud batch status ${batchId}${queueName === DEFAULT_QUEUE ? '' : ` --queue ${queueName}`}`);
+      const queueFlag = queueName === DEFAULT_QUEUE ? '' : ` --queue ${queueName}`;
+      ctx.out.human(`  Added; \`graphcloud worker\` runs them. Follow: graphcloud batch status ${batchId}${queueFlag}`);
+      ctx.out.human(`  Save their outputs once they ended: graphcloud batch results ${batchId}${queueFlag} --out <dir>`);
+      // Added runs wait for a worker: say so when none is connected yet.
+      const { workers } = await queue.status().catch(() => ({ workers: undefined }));
+      if (workers === 0) {
+        ctx.out.json({ type: 'no-worker', queue: queueName });
+        ctx.out.human(`  ${ctx.out.style('yellow', '⚠')} No worker is connected to queue ${queueName} yet: start one with \`${workerCommand(queueName)}\`.`);
+      }
       return EXIT.ok;
     }
     reporter.finish(out);
@@ -142,6 +152,19 @@ async function runBatchCommand(ctx: CommandContext): Promise<ExitCode> {
   const { failed, cancelled } = reporter.state.counts;
   if (failed > 0) return EXIT.failed;
   return cancelled > 0 ? EXIT.cancelled : EXIT.ok;
+}
+
+/**
+ * `--detach` exits once the runs are added, so nothing would save their outputs: refused before
+ * anything is sent, naming the command that saves them later.
+ */
+function detachedOut(dir: string, queue: string | undefined): CliError {
+  const queueFlag = queue === undefined || queue === DEFAULT_QUEUE ? '' : ` --queue ${queue}`;
+  return new CliError(
+    '--out cannot be used with --detach: a detached batch exits once its runs are added, before any has outputs to save.',
+    `Drop --out; once the runs ended, save their outputs with: graphcloud batch results <batch id>${queueFlag} --out ${dir} (the batch id is printed when the runs are added).`,
+    EXIT.usage,
+  );
 }
 
 /** A batch id from the sets file's name: `sweep-7f3a9c21` (never only digits, never a colon: run ids forbid them). */

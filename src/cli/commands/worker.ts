@@ -55,9 +55,11 @@ async function runWorkerCommand(ctx: CommandContext): Promise<ExitCode> {
   const proxy = proxyOf(ctx);
   await checkReachable(url);
   const { RunWorker } = await loadQueue();
+  // Each line says when it happened (ISO 8601, UTC): a log read hours later is read by its times.
   const log = (line: string): void => {
-    out.json({ type: 'log', message: line });
-    out.human(out.style('dim', line));
+    const at = new Date().toISOString();
+    out.json({ type: 'log', at, message: line });
+    out.human(out.style('dim', `${at} ${line}`));
   };
   const workers: RunWorker[] = (runtimes.length > 0 ? runtimes : [undefined]).map(
     (runtime) => new RunWorker({ connection: url, name, ...(runtime ? { runtime } : { cloud }), ...(proxy ? { proxy } : {}), ...(concurrency ? { concurrency } : {}), onLog: log }),

@@ -2,7 +2,7 @@ import type { WatchEvent, Workflow } from '../../index.js';
 import type { CommandContext } from '../base/command.js';
 import { formatMs } from '../base/errors.js';
 import { BatchState } from './batch-state.js';
-import { renderBatch } from './batch-view.js';
+import { lostText, renderBatch, workerCommand } from './batch-view.js';
 import { LiveRegion } from './region.js';
 
 /**
@@ -81,6 +81,41 @@ export class BatchReporter {
   /** The share of a set done, as a queue's worker reports it. */
   progress(set: SetRef, fraction: number): void {
     this.state.progress(set.index, fraction);
+  }
+
+  /**
+   * How many workers are connected to the batch's queue (`undefined`: Redis does not say). Going to
+   * none, and back, is reported once each: a batch whose runs nobody runs says so.
+   */
+  workers(queue: string, count: number | undefined): void {
+    const none = count === 0 ? queue : undefined;
+    if (none === this.state.noWorker) return;
+    this.state.noWorker = none;
+    const { out } = this.#ctx;
+    if (none !== undefined) {
+      out.json({ type: 'no-worker', queue });
+      if (!this.#region) out.human(`${out.style('yellow', '⚠')} No worker is connected to queue ${queue}: the runs wait for one. Start one with \`${workerCommand(queue)}\`.`);
+    } else {
+      out.json({ type: 'workers', queue, workers: count });
+      if (!this.#region) out.human(`  ${count} worker${count === 1 ? '' : 's'} connected to queue ${queue}.`);
+    }
+    this.#region?.draw();
+  }
+
+  /**
+   * Whether the worker holding a set's run is gone: `withinMs` is the most time before another
+   * takes it over, `undefined` once one holds it (or it never was lost). Each loss is reported once.
+   */
+  workerLost(set: SetRef, withinMs: number | undefined): void {
+    const active = this.state.active.get(set.index);
+    if (!active) return;
+    const was = active.lostUntil;
+    active.lostUntil = withinMs === undefined ? undefined : Date.now() + withinMs;
+    if (withinMs === undefined || was !== undefined) return;
+    const { out } = this.#ctx;
+    out.json({ type: 'worker-lost', set: set.index, line: set.line, takeoverWithinMs: withinMs });
+    if (!this.#region) out.human(`${out.style('yellow', '⚠')} Set ${set.index} (line ${set.line}): ${lostText(active.lostUntil!, Date.now(), this.state.noWorker)}`);
+    this.#region?.draw();
   }
 
   /** A set ended; `quiet` prints no human line for it (a set never sent, cancelled with the batch). */

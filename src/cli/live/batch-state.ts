@@ -12,6 +12,8 @@ export interface ActiveSet {
   run: RunState;
   /** The share done as a queue's worker reports it (runs followed through Redis have no events). */
   fraction?: number | undefined;
+  /** Set while the worker holding the set's run is gone: when another takes it over at the latest (ms since the epoch). */
+  lostUntil?: number | undefined;
 }
 
 /**
@@ -35,6 +37,8 @@ export class BatchState {
   cancelling = false;
   /** What the batch does before its runs start (checking the sets, adding them to the queue). */
   activity: string | undefined;
+  /** The queue's name while no worker is connected to it (a batch through Redis): nothing runs. */
+  noWorker: string | undefined;
   readonly #workflow: Workflow | undefined;
   readonly #counts: Record<SetStatus, number>;
   #firstStart: number | undefined;
@@ -93,9 +97,10 @@ export class BatchState {
     this.#move(from, status);
   }
 
-  /** Milliseconds left at the pace so far (sets ended per millisecond since the first start), or undefined before one ended. */
+  /** Milliseconds left at the pace so far (sets ended per millisecond since the first start), or undefined before one ended or while no worker is connected. */
   eta(now: number): number | undefined {
     const ended = this.finished;
+    if (this.noWorker !== undefined && ended < this.total) return undefined;
     if (ended === 0 || this.#firstStart === undefined) return undefined;
     const left = this.total - ended;
     if (left === 0) return 0;

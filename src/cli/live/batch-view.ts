@@ -17,7 +17,11 @@ const LISTED = 5;
  *   ██████████░░░░░░░░░░░░░░░░░░░░   25%  3 of 12 sets ended
  *   #4   job 5d1e2c3a  ████████░░░░░░░░   52%
  *   #5   uploading
+ *   #6   job 9c0e5fdc  worker lost, taken over within 42 s
  * ```
+ *
+ * While no worker is connected to the queue of a batch through Redis, a last line says so (and
+ * the ETA shows `--:--`).
  *
  * A CANCELLED column appears once a set was cancelled; under 60 columns one short line is kept.
  *
@@ -55,6 +59,11 @@ export function renderBatch(state: BatchState, columns: number, tick: number, st
     if (listed === LISTED) break;
     listed += 1;
     const label = `#${active.index}`.padEnd(width);
+    if (active.lostUntil !== undefined) {
+      const job = active.promptId ? `  ${style('dim', `job ${active.promptId.slice(0, 8)}`)}` : '';
+      lines.push(`  ${label}${job}  ${style('yellow', lostText(active.lostUntil, now, state.noWorker))}`);
+      continue;
+    }
     if (!active.promptId) {
       lines.push(`  ${label}  ${style('dim', state.cancelling ? 'cancelling' : 'preparing')}`);
       continue;
@@ -65,5 +74,33 @@ export function renderBatch(state: BatchState, columns: number, tick: number, st
     lines.push(`  ${label}  ${job}  ${phase}`.trimEnd());
   }
   if (state.active.size > listed) lines.push(style('dim', `  … ${state.active.size - listed} more running`));
+  if (state.noWorker !== undefined) lines.push(`  ${style('yellow', `no worker connected to queue ${state.noWorker}`)}${style('dim', `: start one with \`${workerCommand(state.noWorker)}\``)}`);
   return lines;
+}
+
+/**
+ * What a set whose worker is gone waits for: another worker to take it over, at the latest when
+ * its lock lapses and the next stalled check runs; with no worker connected, for one to start.
+ *
+ * @example
+ * ```ts
+ * lostText(Date.now() + 41_200, Date.now(), undefined); // 'worker lost, taken over within 42 s'
+ * ```
+ */
+export function lostText(until: number, now: number, noWorker: string | undefined): string {
+  if (noWorker !== undefined) return 'worker lost, taken over once a worker connects';
+  const seconds = Math.ceil(Math.max(0, until - now) / 1000);
+  return seconds === 0 ? 'worker lost, being taken over' : `worker lost, taken over within ${seconds} s`;
+}
+
+/**
+ * The command that starts a worker on a queue (the default queue needs no flag).
+ *
+ * @example
+ * ```ts
+ * workerCommand('renders'); // 'graphcloud worker --queue renders'
+ * ```
+ */
+export function workerCommand(queue: string): string {
+  return queue === 'graphcloud' ? 'graphcloud worker' : `graphcloud worker --queue ${queue}`;
 }

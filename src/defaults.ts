@@ -1,5 +1,6 @@
 import { HTTP_DEFAULTS } from './core/options.js';
 import { CLOUD_DEFAULTS } from './cloud/shared/defaults.js';
+import { COST_DEFAULTS } from './cloud/cost/defaults.js';
 import { PROXY_DEFAULTS } from './proxy/defaults.js';
 import { REGISTRY_DEFAULTS } from './registry/defaults.js';
 
@@ -18,6 +19,8 @@ export const DEFAULTS = Object.freeze({
   http: HTTP_DEFAULTS,
   /** The cloud client and its job watcher: wait deadline, socket, hold, polling, routes. */
   cloud: CLOUD_DEFAULTS,
+  /** Cost estimates: credits per dollar, the bounds of a price badge's evaluation. */
+  cost: COST_DEFAULTS,
   /** The registry client. */
   registry: REGISTRY_DEFAULTS,
   /** The media proxy client: task waits, status routes, Base64 formats. */

@@ -21,7 +21,7 @@ export { validateWorkflow } from './cloud/workflow/validate.js';
 export { listOutputFiles } from './cloud/shared/outputs.js';
 export { isUiWorkflow, setInputs } from './cloud/workflow/index.js';
 export { workflow } from './cloud/workflow/builder.js';
-export type { Link, NodeOptions, NodeRef, NodeShape, Output, WorkflowBuilder, WorkflowBuilderOptions, WorkflowInput } from './cloud/workflow/builder-types.js';
+export type { Link, NodeHandle, NodeOptions, NodeRef, NodeShape, Output, WorkflowBuilder, WorkflowBuilderBase, WorkflowBuilderOptions, WorkflowInput } from './cloud/workflow/builder-types.js';
 // The converter loads on first use, in this entry as in CloudClient (9.9 KB gzip kept out of a page's first load).
 export { toApiWorkflow } from './cloud/workflow/to-api-lazy.js';
 
@@ -45,6 +45,7 @@ export {
   ValidationError,
 } from './core/index.js';
 export {
+  BudgetExceededError,
   InsufficientCreditsError,
   InvalidWorkflowError,
   JobFailedError,
@@ -61,6 +62,6 @@ export { PackageUploadError } from './registry/errors.js';
 
 // Types shared by every client, and the cloud's three everyday types
 export type { Backoff, ClientOptions, Credential, FileInput, RequestEvent, RequestOptions, ResponseEvent, RetryPolicy, SubmittedWork, ValidationIssue, WaitOptions } from './core/index.js';
-export type { JobResult, NodeOutput, Workflow } from './cloud/shared/types.js';
+export type { JobResult, NodeOutput, RunCost, Workflow } from './cloud/shared/types.js';
 export type { RunResult } from './cloud/run-workflow.js';
 export type { WatchEvent } from './cloud/watch/events.js';

@@ -26,6 +26,7 @@ export type { StatusMapping } from '../src/cloud/shared/status.js';
 export type { FileRef, JobErrorInfo, JobStatus, JobStatusInfo, NodeErrorDetail, NodeErrors, NodeOutput, OutputFile, OutputFileRef, SubmitResult, UploadResult, WorkflowNode } from '../src/cloud/shared/types.js';
 export type { InputOptions, InputSpec, NodeDefinition, ObjectInfo, ValidateWorkflowOptions, WorkflowFormat } from '../src/cloud/workflow/validate.js';
 export type { NodeDefinitionsResource } from '../src/cloud/definitions.js';
+export type { Classes, NodeArgs, ShapeOf } from '../src/cloud/workflow/builder-types.js';
 export type { UploadSpec } from '../src/cloud/run-workflow.js';
 export type { RunWorkflowOptions } from '../src/cloud/run-workflow.js';
 export type { OutputsSource, SaveOutputsOptions, SavedOutput } from '../src/cloud/save-outputs.js';

@@ -9,13 +9,17 @@ import { mapCloudError } from './shared/errors.js';
 import { JobReader } from './shared/job-reader.js';
 import { RelayTokens } from './shared/wire.js';
 import { JOB_STATUSES, type StatusMapping } from './shared/status.js';
-import type { JobResult, Workflow, WorkflowIssue } from './shared/types.js';
+import type { Workflow, WorkflowIssue } from './shared/types.js';
 import { isUiWorkflow, validateWorkflow } from './workflow/validate.js';
 import { runWorkflow, type RunParts, type RunResult, type RunWorkflowOptions } from './run-workflow.js';
+import { estimateCost, type EstimateCostOptions } from './estimate-cost.js';
+import type { CostEstimate } from './shared/cost-types.js';
 import { checkWorkflowArgument, DefinitionCache, Submitter } from './submit.js';
+import { COST_DEFAULTS } from './cost/defaults.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
 import type { WorkflowInput } from './workflow/builder-types.js';
+import type { UiWorkflow } from './workflow/types.js';
 
 /**
  * Options of `new CloudClient()`: the core client options plus the cloud's own.
@@ -53,6 +57,8 @@ export interface CloudClientOptions extends ClientOptions {
    * @default DEFAULTS.cloud.jobRoutes
    */
   jobRoutes?: Partial<JobRoutes> | undefined;
+  /** Credits per US dollar, for `estimateCost()`'s `credits`. @default DEFAULTS.cost.creditsPerUsd */
+  creditsPerUsd?: number | undefined;
 }
 
 const STATUS_ENTRY = rule.object({ status: rule.oneOf(JOB_STATUSES), terminal: rule.boolean });
@@ -63,6 +69,9 @@ const CLOUD_CLIENT_RULES: OptionRules = Object.freeze({
   runtime: rule.oneOf(['cloud', 'local', 'auto']),
   clientId: rule.string,
   watcher: rule.object(WATCHER_RULES),
+  creditsPerUsd: (check, path, value) => {
+    if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) check.fail(path, 'a finite number of credits per US dollar, above 0', value);
+  },
   statusMap: rule.record(STATUS_ENTRY, 'an object of raw status values to { status, terminal }'),
   jobRoutes: rule.object({ cancel: route(true, true), jobs: route(false), job: route(true), queue: route(false), interrupt: route(false) }),
   outputRoutes: (check, path, value) => {
@@ -120,7 +129,7 @@ export class CloudClient {
     }
     const policy = resolvePolicy(isPlainObject(options?.watcher) ? options.watcher : undefined, check);
     check.throwIfInvalid('new CloudClient()');
-    const { apiKey, WebSocket, runtime = 'auto', clientId, watcher: _watcher, statusMap, outputRoutes, jobRoutes, ...core } = options;
+    const { apiKey, WebSocket, runtime = 'auto', clientId, watcher: _watcher, statusMap, outputRoutes, jobRoutes, creditsPerUsd, ...core } = options;
     // A path (a relay on the page's own server) was checked above to resolve in this page.
     const origin = new URL(resolveBaseUrl(core.baseUrl) ?? core.baseUrl).origin;
     const http = new HttpClient({
@@ -136,9 +145,9 @@ export class CloudClient {
     const tokens = new RelayTokens();
     const routes = { ...CLOUD_DEFAULTS.jobRoutes, ...defined(jobRoutes) };
     const reader = new JobReader({ http, runtime, statusMap, outputRoutes: outputRoutes ?? CLOUD_DEFAULTS.outputRoutes, tokens, routes });
-    const hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens });
+    const hub = new WatchHub({ http, clientId: this.clientId, WebSocket, reader, policy, tokens, creditsPerUsd: creditsPerUsd ?? COST_DEFAULTS.creditsPerUsd });
     const definitions = new DefinitionCache(http);
-    const submitter = new Submitter({ http, clientId: this.clientId, reader, definitions, tokens });
+    const submitter = new Submitter({ http, clientId: this.clientId, reader, definitions, tokens, creditsPerUsd });
     this.nodes = new NodeDefinitionsResource(http, definitions);
     this.files = new FilesResource(http, tokens);
     this.jobs = new JobsResource({ http, reader, hub, submitter, routes, tokens });
@@ -159,6 +168,22 @@ export class CloudClient {
    */
   async runWorkflow(workflow: WorkflowInput, options?: RunWorkflowOptions): Promise<RunResult> {
     return runWorkflow(this.#run, workflow, options);
+  }
+
+  /**
+   * What a workflow will cost before it is sent, from the price badges of its partner-API nodes
+   * (docs/cost.md): the workflow is made ready as `runWorkflow()` makes it (converted, `inputs`
+   * placed, checked with `validate`). A node whose price cannot be counted is in `unpriced`.
+   *
+   * @throws {@link InvalidWorkflowError} the check against the node definitions failed.
+   * @example
+   * ```ts
+   * const estimate = await cloud.estimateCost(workflow, { inputs: { 'Video.duration': 10 } });
+   * console.log(estimate.usd.max, estimate.credits.max, estimate.unpriced);
+   * ```
+   */
+  async estimateCost(workflow: Workflow | UiWorkflow, options?: EstimateCostOptions): Promise<CostEstimate> {
+    return estimateCost(this.#run, workflow, options);
   }
 
   /**
@@ -234,6 +259,18 @@ export declare namespace CloudClient {
   export type UploadSpec = import('./run-workflow.js').UploadSpec;
   /** Options of `cloud.jobs.submit()`. */
   export type SubmitJobOptions = import('./submit.js').SubmitJobOptions;
+  /** Options of `cloud.estimateCost()`: the run's inputs and `validate`. */
+  export type EstimateCostOptions = import('./estimate-cost.js').EstimateCostOptions;
+  /** What a workflow will cost: the total, each priced node, the nodes left unpriced. */
+  export type CostEstimate = import('./shared/cost-types.js').CostEstimate;
+  /** A price as a range, in US dollars or credits. */
+  export type CostRange = import('./shared/cost-types.js').CostRange;
+  /** One priced partner node of an estimate. */
+  export type PricedNode = import('./shared/cost-types.js').PricedNode;
+  /** A partner node an estimate could not price, and why. */
+  export type UnpricedNode = import('./shared/cost-types.js').UnpricedNode;
+  /** A budget (`maxCost`): the most a run may cost, in US dollars. */
+  export type CostLimit = import('./shared/cost-types.js').CostLimit;
   /** Filters, sort and paging of `cloud.jobs.list()` and `listAll()`. */
   export type ListJobsParams = import('./shared/job-types.js').ListJobsParams;
   /** One job of a listing. */

@@ -5,9 +5,12 @@ export { FilesResource, type UploadMaskOptions, type UploadOptions } from './fil
 export type { OutputsSource, SavedOutput, SaveOutputsOptions } from './save-outputs.js';
 export { JobsResource, type JobWatchOptions, type WatchOptions } from './jobs.js';
 export type { SubmitJobOptions } from './submit.js';
+export type { EstimateCostOptions } from './estimate-cost.js';
+export type { CostEstimate, CostLimit, CostRange, PricedNode, UnpricedNode } from './shared/cost-types.js';
 export type { RunWorkflowOptions, UploadSpec } from './run-workflow.js';
 export { CLOUD_DEFAULTS, type PollPolicy, type SocketPolicy, type WatcherPolicy, type WatcherPolicyOptions } from './shared/defaults.js';
 export {
+  BudgetExceededError,
   InsufficientCreditsError,
   InvalidWorkflowError,
   JobFailedError,
@@ -32,6 +35,7 @@ export type {
   NodeOutput,
   OutputFile,
   OutputFileRef,
+  RunCost,
   SubmitResult,
   UploadResult,
   Workflow,

@@ -230,7 +230,10 @@ export class JobsResource {
    * the queue and, on a local runtime, interrupts the running job by its id. On the cloud without
    * that route a running job cannot be stopped alone: `cancelled` is false with
    * `reason: 'running_not_cancellable'`, and nothing else is stopped (see `interruptAll()`).
-   * Watchers of the job settle with status `cancelled`.
+   * A cancel asks; the job's own end decides: a runtime stops a run only between nodes, so a job
+   * cancelled during its last node may still complete (and be paid). Watchers of the job settle
+   * with what the job did, `cancelled` or `completed` with its outputs, and `cancelRequested: true`
+   * (whatever the answer: the request was made).
    *
    * @example
    * ```ts
@@ -239,7 +242,9 @@ export class JobsResource {
    */
   async cancel(promptId: string, options?: RequestOptions): Promise<CancelResult> {
     checkCall('cloud.jobs.cancel()', promptId, options, REQUEST_RULES);
-    const { http, routes, tokens } = this.#deps;
+    const { http, routes, tokens, reader } = this.#deps;
+    // Noted before it is sent: the job may end while the request is on its way.
+    reader.noteCancelRequested(promptId);
     // Through a relay, the job's token opens its cancel route (docs/browser.md).
     const scoped = tokens.withToken(promptId, options);
     if (routes.cancel !== false && this.#cancelRoute !== 'missing') {
@@ -249,7 +254,7 @@ export class JobsResource {
         const answer = await http.request({ method: 'POST', path, schema: CancelSchema, idempotent: true, options: scoped });
         this.#cancelRoute = 'present';
         if (!answer.cancelled) return NOT_CANCELLED('ended_or_unknown');
-        return this.#cancelled(promptId, 'cancel', undefined);
+        return this.#cancelled(promptId, 'cancel');
       } catch (error) {
         // A server without the route; an unknown job is `{cancelled: false}` where it exists.
         if (!(error instanceof NotFoundError || (error instanceof ApiError && error.status === 405))) throw error;
@@ -314,34 +319,25 @@ export class JobsResource {
       const deleted = answer?.deleted?.map(String);
       // The cloud names what it removed; a local runtime answers nothing, so look again.
       if (deleted?.includes(promptId) !== true) queue = await reader.queue(options);
-      if (deleted?.includes(promptId) === true || (!has(queue.pending, promptId) && !has(queue.running, promptId))) return this.#cancelled(promptId, 'queue', false);
+      if (deleted?.includes(promptId) === true || (!has(queue.pending, promptId) && !has(queue.running, promptId))) return this.#cancelled(promptId, 'queue');
     }
     if (!has(queue.running, promptId)) return NOT_CANCELLED('ended_or_unknown');
     if (runtime === 'cloud') return NOT_CANCELLED('running_not_cancellable');
     // Only this job: a local runtime interrupts the job its body names if that one runs.
     await http.request({ method: 'POST', path: routes.interrupt, json: { prompt_id: promptId }, idempotent: true, options });
-    return this.#cancelled(promptId, 'interrupt', true);
+    return this.#cancelled(promptId, 'interrupt');
   }
 
   /**
-   * The job was stopped: a watch that then finds it nowhere reads it as cancelled, and its
-   * watchers settle. A job removed from the queue before it ran (`ran: false`) never reaches any
-   * record of a local runtime (docs/wire-protocol.md#cloud-job-control-listing-and-queue), so they
-   * settle as `cancelled` now. A run seen from its start ends with its own
-   * `execution_interrupted`; its status is read at once in case the socket misses it. Otherwise
-   * they settle as `cancelled` now, with the outputs the server recorded.
+   * The server took the cancel. It only asks: the job may still end otherwise (a runtime stops a
+   * run between nodes, so one in its last node completes; a local runtime's queue may have run it
+   * between two reads), so no watcher settles here (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
+   * The job is noted (a watch that then finds it nowhere reads it as cancelled) and read now, in
+   * case the socket misses its end.
    */
-  #cancelled(promptId: string, via: NonNullable<CancelResult['via']>, ran: boolean | undefined): CancelResult {
-    const { reader, hub } = this.#deps;
-    reader.noteCancelled(promptId);
-    const seen = hub.watching(promptId);
-    if (seen) {
-      if (ran !== false && seen.sawStart && !seen.gap) hub.readNow(promptId);
-      else {
-        const error = { message: `Job ${promptId} was cancelled (cloud.jobs.cancel())` };
-        hub.settle(promptId, { status: 'cancelled', error, via: 'cancel', outputsComplete: ran === false }, ran !== false);
-      }
-    }
+  #cancelled(promptId: string, via: NonNullable<CancelResult['via']>): CancelResult {
+    this.#deps.reader.noteCancelled(promptId);
+    this.#deps.hub.readNow(promptId);
     return { cancelled: true, via, reason: undefined };
   }
 }

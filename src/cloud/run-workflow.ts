@@ -134,7 +134,7 @@ export async function runWorkflow(parts: RunParts, given: WorkflowInput, options
   // A builder whose outputs are all known by index is an API-format workflow from here on; one
   // that needs the catalog is written by the conversion below.
   const input = isWorkflowBuilder(given) && !builderNeedsCatalog(given) ? builtWorkflow(given, undefined) : given;
-  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId } = options ?? {};
+  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId, maxCost, allowUnpriced } = options ?? {};
   // An address naming no node fails before any request: at once for an API-format workflow, and
   // for a UI-format one whenever its file alone can tell (untitled nodes need the definitions).
   if (isUiWorkflow(input)) checkUiAddresses(input, [...Object.keys(inputs), ...targets.map((target) => target.address)]);
@@ -150,6 +150,8 @@ export async function runWorkflow(parts: RunParts, given: WorkflowInput, options
     const api = await definitions.convert(input, request, 'cloud.runWorkflow()');
     const info = validate ? await definitions.current(request) : undefined;
     const placed = placeInputs(api, inputs, targets, info);
+    // The budget refuses before the socket opens and anything is uploaded or sent.
+    if (maxCost) await submitter.estimate(placed.workflow, request, { maxCost, allowUnpriced }, 'cloud.runWorkflow()');
     // Every address is known good: open the socket while checking and uploading (it must be up
     // before the submission), not before; an argument that fails opens nothing.
     const ready = hub.ready(signal);

@@ -2,11 +2,12 @@
 // workflow and checking it against the node definitions (the one copy of them a client keeps,
 // `DefinitionCache`). On a local runtime the client chooses the prompt id before sending, so an
 // answer lost on the way back can be looked up (docs/wire-protocol.md#cloud-local-runtimes).
-import { Checker, checkAnsweredId, ConnectionError, isPlainObject, raceSignal, redactUrl, REQUEST_RULES, rule, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
+import { Checker, checkAnsweredId, checkOptions, ConnectionError, isPlainObject, raceSignal, redactUrl, REQUEST_RULES, rule, TimeoutError, ValidationError, type HttpClient, type OptionRules, type RequestOptions, type Rule } from '../core/index.js';
 import { initOf, InvalidWorkflowError, SubmissionUnknownError, WorkflowError, WorkflowValidationError } from './shared/errors.js';
 import type { JobReader } from './shared/job-reader.js';
 import { AnyObjectSchema, PromptResponseSchema, toNodeErrors, type RelayTokens } from './shared/wire.js';
 import type { SubmitResult, Workflow, WorkflowIssue } from './shared/types.js';
+import type { CostEstimate, CostLimit } from './shared/cost-types.js';
 import { readObjectInfo } from './workflow/node-definitions.js';
 import { describeWorkflowFormat, isUiWorkflow, splitIssues, validateWorkflow, type ObjectInfo } from './workflow/validate.js';
 import { WorkflowConversionError } from './workflow/errors.js';
@@ -37,6 +38,18 @@ export interface SubmitJobOptions extends RequestOptions {
    * even if the answer is lost; the cloud assigns its own. @default a new UUID on a local runtime
    */
   promptId?: string | undefined;
+  /**
+   * A budget: the run is refused with a `BudgetExceededError`, before anything is sent, when its
+   * estimate (`cloud.estimateCost()`) may cost more (its maximum is compared). Without it, no
+   * estimate is made.
+   */
+  maxCost?: CostLimit | undefined;
+  /**
+   * With `maxCost`, run even when a partner node's price is unknown (no badge, a text badge, a
+   * rate...): the budget then counts only the priced nodes.
+   * @default false
+   */
+  allowUnpriced?: boolean | undefined;
 }
 
 const partnerKeyRule: Rule = (check, path, value) => {
@@ -50,7 +63,17 @@ const promptIdRule: Rule = (check, path, value) => {
 };
 
 /** Rules of the options `jobs.submit()` shares with `runWorkflow()`. */
-export const SUBMIT_RULES: OptionRules = Object.freeze({ ...REQUEST_RULES, validate: rule.boolean, partnerApiKey: partnerKeyRule, extraData: extraDataRule, promptId: promptIdRule });
+export const SUBMIT_RULES: OptionRules = Object.freeze({
+  ...REQUEST_RULES,
+  validate: rule.boolean,
+  partnerApiKey: partnerKeyRule,
+  extraData: extraDataRule,
+  promptId: promptIdRule,
+  maxCost: (check, path, value) => {
+    if (checkOptions(check, path, value, { usd: rule.any })) check.number(`${path}.usd`, value.usd, { min: 0, required: true });
+  },
+  allowUnpriced: rule.boolean,
+});
 
 /**
  * Records on `check` when `workflow` is neither a UI-format workflow (converted before sending)
@@ -203,8 +226,19 @@ export class Submitter {
   /** Whether the server kept the last prompt id the client chose (an echoed id); unknown until one is answered. */
   #kept: boolean | undefined;
 
-  constructor(parts: { http: HttpClient; clientId: string; reader: JobReader; definitions: DefinitionCache; tokens: RelayTokens }) {
+  constructor(parts: { http: HttpClient; clientId: string; reader: JobReader; definitions: DefinitionCache; tokens: RelayTokens; creditsPerUsd?: number | undefined }) {
     this.#parts = parts;
+  }
+
+  /**
+   * What an API-format workflow will cost (cost/estimate.ts, loaded on first use), against the
+   * client's definitions; with `budget.maxCost`, refused when over it (before anything is sent).
+   */
+  async estimate(workflow: Workflow, request: RequestOptions, budget?: Pick<SubmitJobOptions, 'maxCost' | 'allowUnpriced'>, context = ''): Promise<CostEstimate> {
+    const { estimateWorkflowCost, checkBudget } = await import('./cost/estimate.js');
+    const estimate = await estimateWorkflowCost(workflow, await this.#parts.definitions.current(request), { creditsPerUsd: this.#parts.creditsPerUsd });
+    if (budget?.maxCost) checkBudget(estimate, budget.maxCost, budget.allowUnpriced === true, context);
+    return estimate;
   }
 
   /**
@@ -219,10 +253,11 @@ export class Submitter {
     prepared: { warnings?: WorkflowIssue[] | undefined; onChosen?: ((promptId: string) => void) | undefined } = {},
   ): Promise<SubmitResult> {
     const { http, clientId, reader, definitions, tokens } = this.#parts;
-    const { validate = true, partnerApiKey, extraData, promptId, ...request } = options ?? {};
+    const { validate = true, partnerApiKey, extraData, promptId, maxCost, allowUnpriced, ...request } = options ?? {};
     const url = redactUrl(`${http.baseUrl}/api/prompt`);
     const workflow = await definitions.convert(input, request, context);
     const warnings = validate ? await definitions.validate(workflow, request, context) : (prepared.warnings ?? []);
+    if (maxCost) await this.estimate(workflow, request, { maxCost, allowUnpriced }, context);
     const extra: Record<string, unknown> = { ...extraData };
     if (partnerApiKey === true) extra.api_key_platform_org = await clientKey(http, context);
     else if (typeof partnerApiKey === 'string') extra.api_key_platform_org = partnerApiKey;

@@ -11,6 +11,8 @@ export { RunWorker } from './run-worker.js';
 export { Run } from './run-handle.js';
 export { RunFailedError, RunUnknownError } from './errors/index.js';
 export { QUEUE_DEFAULTS } from './defaults.js';
+export type { Budget, BudgetStatus } from './budget.js';
+export type { RunCost } from '../cloud/shared/types.js';
 export type { RunErrorInfo, RunEvent, RunInfo, RunProgress, RunResult, RunSpec, RunState, TaskRunSpec, WorkflowRunSpec } from './types.js';
 export type {
   AddRunOptions,

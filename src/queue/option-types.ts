@@ -3,6 +3,7 @@ import type { CloudClientOptions } from '../cloud/client.js';
 import type { ProxyClientOptions } from '../proxy/options.js';
 import type { RunErrorInfo } from './errors/run-failed-error.js';
 import type { RunInfo, RunState } from './types.js';
+import type { BudgetStatus } from './budget.js';
 
 /**
  * Where Redis is: ioredis options (`{ host, port, password, tls, db }`) or a `redis://` /
@@ -117,6 +118,11 @@ export interface RunPage {
  * ```
  */
 export interface PauseReason {
+  /**
+   * `account`: a refusal of the account (`error` says which); `budget`: the next run's estimate
+   * would cross the queue's budget (`queue.setBudget()`; `error` names the amounts).
+   */
+  kind: 'account' | 'budget';
   /** The refusal. */
   error: RunErrorInfo;
   /** The run whose submission met it (it went back to waiting). */
@@ -130,7 +136,7 @@ export interface PauseReason {
  *
  * @example
  * ```ts
- * const { counts, paused, pauseReason, concurrency } = await queue.status();
+ * const { counts, paused, pauseReason, concurrency, budget } = await queue.status();
  * ```
  */
 export interface QueueStatus {
@@ -144,6 +150,8 @@ export interface QueueStatus {
   concurrency: number | undefined;
   /** Workers connected to the queue now, or `undefined` where Redis does not list its clients (CLIENT LIST refused). */
   workers: number | undefined;
+  /** The queue's budget in USD (`setBudget()`): its limit, what the window spent, what runs in flight reserved; `undefined` for none. */
+  budget: BudgetStatus | undefined;
 }
 
 /**

@@ -18,6 +18,8 @@ import { findTaggedJob, localJobExists, RUN_TAG } from './recover.js';
 import type { RunStore } from './store.js';
 import type { PauseReason } from './option-types.js';
 import type { RunState } from './types.js';
+import type { RunBudget } from './budget.js';
+import { reserveRun, settleRun } from './spend.js';
 
 /**
  * What processing a run needs from its worker.
@@ -44,6 +46,8 @@ export interface ProcessDeps {
   /** How long after its mark a run's submission may still create its job (QUEUE_DEFAULTS.recoverWindowMs). */
   recoverWindowMs: number;
   log(line: string): void;
+  /** The queue's budget (reserved before a run is sent, settled when it ends). */
+  budget?: RunBudget | undefined;
 }
 
 /**
@@ -86,6 +90,8 @@ export async function processRun(deps: ProcessDeps, job: Job, token: string | un
   if (stage !== undefined) data.takeovers = (data.takeovers ?? 0) + 1;
   const end = async (state: 'failed' | 'cancelled' | 'unknown', error: unknown, result?: JobResult): Promise<never> => {
     await job.updateData({ ...data, stage, outcome: { state, error: toErrorInfo(error), result } });
+    // Refused or cancelled before its id was known: never sent, the reservation goes back.
+    await settleRun(deps, runId, result, state === 'unknown' || stage?.promptId !== undefined || stage?.taskId !== undefined);
     await deps.publish(runId, state, { promptId: stage?.promptId, taskId: stage?.taskId });
     throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
   };
@@ -101,7 +107,17 @@ export async function processRun(deps: ProcessDeps, job: Job, token: string | un
     deps.log(`run ${runId}: taken over, watching ${stage.promptId ?? stage.taskId ?? '(its job)'}`);
     await job.updateData({ ...data, stage });
   }
-  return watch(deps, job, token, data, stage, control, end);
+  let result: unknown;
+  try {
+    result = await watch(deps, job, token, data, stage, control, end);
+  } catch (error) {
+    // Handed back, delayed, ended (settled there) or another worker's now: settled later or already.
+    // Anything else fails the run while its job may run on: counted at its reservation.
+    if (!(error instanceof WaitingError || error instanceof DelayedError || error instanceof UnrecoverableError || error instanceof LostHoldError)) await settleRun(deps, runId, undefined, true);
+    throw error;
+  }
+  await settleRun(deps, runId, result, true);
+  return result;
 }
 
 type End = (state: 'failed' | 'cancelled' | 'unknown', error: unknown, result?: JobResult) => Promise<never>;
@@ -165,6 +181,12 @@ async function submitWorkflow(deps: ProcessDeps, job: Job, token: string | undef
       return handBack(job, token, data, undefined);
     }
     return afterRefusal(deps, job, token, data, runId, undefined, error, end);
+  }
+  try {
+    const budget = await reserveRun(deps, cloud, runId, data.work.workflow);
+    if (budget !== 'go') return handBack(job, token, data, undefined);
+  } catch (error) {
+    return end('failed', error);
   }
   const chosen = deps.local ? globalThis.crypto.randomUUID() : undefined;
   const marked = await mark(deps, job, token, data, runId, { state: 'submitting', since: Date.now(), runtime: deps.runtime, local: deps.local, chosenPromptId: chosen }, end);
@@ -233,7 +255,7 @@ async function storeAnswer(deps: ProcessDeps, job: Job, token: string | undefine
 async function afterRefusal(deps: ProcessDeps, job: Job, token: string | undefined, data: RunData, runId: string, marked: RunStage | undefined, error: unknown, end: End): Promise<RunStage> {
   if (isAccountRefusal(error)) {
     // Every run would meet it: pause the queue, say why, and put this run back in line.
-    await deps.pauseQueue({ error: toErrorInfo(error), runId, at: Date.now() });
+    await deps.pauseQueue({ kind: 'account', error: toErrorInfo(error), runId, at: Date.now() });
     deps.log(`run ${runId}: ${toErrorInfo(error).name}; queue paused`);
     return handBack(job, token, data, undefined);
   }
@@ -259,7 +281,8 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
   const cancel = async () => {
     if (!(await deps.store.claimCloudCancel(runId))) return;
     if (stage.promptId !== undefined && deps.cloud) await deps.cloud.jobs.cancel(stage.promptId).catch((error: unknown) => deps.log(`run ${runId}: cancel failed: ${String(error)}`));
-    deps.log(`run ${runId}: cancelled its job ${stage.promptId ?? stage.taskId ?? ''}`);
+    // A cancel asks; the job's own end decides the run's (docs/cloud.md#job-control).
+    deps.log(`run ${runId}: asked to cancel its job ${stage.promptId ?? stage.taskId ?? ''}`);
   };
   const seen = control.cancelRequested;
   control.cancel = () => void (cancelling ??= cancel());
@@ -281,7 +304,11 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
     meter = new ProgressMeter(data.work.kind === 'workflow' ? Object.keys(data.work.workflow).length : 1, deps.progressIntervalMs, (progress) => job.updateProgress(progress));
     watcher.onEvent((event) => meter?.see(event));
     const result = await watcher.result();
-    if (result.status === 'completed') return result;
+    if (result.status === 'completed') {
+      // The runtime stops a run only between nodes: one cancelled in its last node completes, and is paid.
+      if (result.cancelRequested === true) deps.log(`run ${runId}: its job ${promptId} completed before the cancel could stop it; the run keeps its outputs`);
+      return result;
+    }
     await meter.flush();
     return await end(result.status === 'cancelled' ? 'cancelled' : 'failed', new JobFailedError(result as JobResult & { status: 'failed' | 'cancelled' }), result);
   } catch (error) {

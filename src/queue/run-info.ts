@@ -3,6 +3,8 @@ import type { Job } from 'bullmq';
 import { readRunData, type RunData } from './data.js';
 import type { Tombstone } from './store.js';
 import type { RunInfo, RunProgress, RunState } from './types.js';
+import type { RunCost } from '../cloud/shared/types.js';
+import { isRecord } from '../core/index.js';
 
 /** BullMQ's places of a job. */
 export type JobPlace = 'completed' | 'failed' | 'delayed' | 'active' | 'waiting' | 'waiting-children' | 'prioritized' | 'unknown';
@@ -52,6 +54,7 @@ export function toRunInfo(job: Job, read: JobPlace): RunInfo {
     addedAt: data?.addedAt ?? job.timestamp,
     endedAt: job.finishedOn,
     takeovers: data?.takeovers ?? 0,
+    cost: readCost(state === 'completed' ? job.returnvalue : data?.outcome?.result),
   };
 }
 
@@ -66,6 +69,23 @@ export function toRunInfo(job: Job, read: JobPlace): RunInfo {
 export function tombstoneInfo(id: string, tombstone: Tombstone): RunInfo {
   return {
     id, state: 'cancelled', kind: tombstone.kind, promptId: undefined, taskId: undefined, runtime: undefined, progress: undefined, result: undefined,
-    error: { name: 'RunCancelledError', message: 'cancelled while queued: never submitted' }, addedAt: tombstone.addedAt, endedAt: tombstone.endedAt, takeovers: 0,
+    error: { name: 'RunCancelledError', message: 'cancelled while queued: never submitted' }, addedAt: tombstone.addedAt, endedAt: tombstone.endedAt, takeovers: 0, cost: undefined,
   };
+}
+
+/**
+ * The `cost` of a stored job result (JSON read back from Redis), when it has the shape the SDK
+ * wrote: credits and USD as finite numbers, credits by node.
+ *
+ * @example
+ * ```ts
+ * readCost(job.returnvalue); // { credits: 42.2, usd: 0.2, byNode: { '4': 42.2 } } or undefined
+ * ```
+ */
+export function readCost(result: unknown): RunCost | undefined {
+  const cost: unknown = isRecord(result) ? result.cost : undefined;
+  if (!isRecord(cost) || !Number.isFinite(cost.credits) || !Number.isFinite(cost.usd) || !isRecord(cost.byNode)) return undefined;
+  const byNode: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const [node, credits] of Object.entries(cost.byNode)) if (typeof credits === 'number' && Number.isFinite(credits)) byNode[node] = credits;
+  return { credits: cost.credits as number, usd: cost.usd as number, byNode };
 }

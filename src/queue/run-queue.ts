@@ -19,6 +19,7 @@ import { connectedWorkers, lostHold } from './holders.js';
 import { listRuns } from './list-runs.js';
 import { tombstoneInfo, toRunInfo, type JobPlace } from './run-info.js';
 import { RunStore } from './store.js';
+import { RunBudget, type Budget } from './budget.js';
 import type { AddRunOptions, CancelRunResult, ListRunsOptions, PauseReason, QueueStatus, RunPage, RunQueueOptions } from './option-types.js';
 import type { RunInfo, RunSpec } from './types.js';
 
@@ -43,6 +44,7 @@ export class RunQueue {
   readonly #queue: Queue;
   readonly #redis: Redis;
   readonly #store: RunStore;
+  readonly #budget: RunBudget;
   readonly #feed: RunFeed;
   readonly #cloudOptions: RunQueueOptions['cloud'];
   readonly #maxRunBytes: number;
@@ -67,6 +69,7 @@ export class RunQueue {
     this.#queue = new Queue(options.name, { connection, prefix });
     this.#queue.on('error', () => undefined);
     this.#store = new RunStore(this.#redis, prefix, options.name, this.#keepSeconds);
+    this.#budget = new RunBudget(this.#redis, prefix, options.name);
     this.#feed = new RunFeed(options.name, { prefix, connection });
   }
 
@@ -184,6 +187,8 @@ export class RunQueue {
       const removed = await job.remove().then(() => true, () => false);
       if (removed) {
         await this.#store.writeTombstone(id, { kind: info.kind, addedAt: info.addedAt, endedAt: Date.now() });
+        // Put back in line unsent after a reservation (a hand-back): it is never sent now.
+        await this.#budget.settle(id, 0);
         await this.#store.publishState(id, 'cancelled');
         return { runId: id, action: 'removed', state: info.state };
       }
@@ -208,6 +213,37 @@ export class RunQueue {
     this.#throwIfClosed();
     if (limit === null) await this.#queue.removeGlobalConcurrency();
     else await this.#queue.setGlobalConcurrency(limit);
+  }
+
+  /**
+   * A budget in USD across every worker of the queue, over a sliding window, or `null` to remove
+   * it. Before a worker sends a run it reserves the run's estimate (its maximum, from
+   * `cloud.estimateCost()`) in one atomic step with the sum of what the window spent and what is
+   * reserved; a run that would cross the budget is not sent: the queue pauses with the reason
+   * `budget` (raise the budget or wait for the window, then `resume()`). The run's end settles its
+   * reservation with what it spent (`result.cost`), or the estimate when no price arrived.
+   * See docs/cost.md#a-budget-across-workers.
+   *
+   * @throws `ValidationError` for a budget that is not `{ usd: a number from 0 to 1e9, windowSeconds?: an integer >= 1 }` or `null`.
+   * @example
+   * ```ts
+   * await queue.setBudget({ usd: 50, windowSeconds: 86_400 }); // $50 a day
+   * ```
+   */
+  async setBudget(budget: Budget | null): Promise<void> {
+    const check = new Checker();
+    if (budget !== null) {
+      if (typeof budget !== 'object' || budget === undefined || Array.isArray(budget)) check.fail('budget', '{ usd, windowSeconds? } or null', budget);
+      else {
+        for (const key of Object.keys(budget)) if (key !== 'usd' && key !== 'windowSeconds') check.fail(`budget.${key}`, 'no such option: usd or windowSeconds', (budget as unknown as Record<string, unknown>)[key]);
+        // At most a billion dollars: its micro-dollars stay exact in Lua's numbers.
+        check.number('budget.usd', budget.usd, { min: 0, max: 1e9, required: true });
+        check.integer('budget.windowSeconds', budget.windowSeconds, { min: 1 });
+      }
+    }
+    check.throwIfInvalid('queue.setBudget()');
+    this.#throwIfClosed();
+    await this.#budget.set(budget);
   }
 
   /**
@@ -263,7 +299,7 @@ export class RunQueue {
   async status(): Promise<QueueStatus> {
     this.#throwIfClosed();
     const raw = await this.#queue.getJobCounts('waiting', 'prioritized', 'active', 'completed', 'failed', 'delayed');
-    const [paused, pauseReason, concurrency, workers] = await Promise.all([this.#queue.isPaused(), this.#store.getPauseReason(), this.#queue.getGlobalConcurrency(), connectedWorkers(this.#queue)]);
+    const [paused, pauseReason, concurrency, workers, budget] = await Promise.all([this.#queue.isPaused(), this.#store.getPauseReason(), this.#queue.getGlobalConcurrency(), connectedWorkers(this.#queue), this.#budget.status()]);
     const n = (key: string) => raw[key] ?? 0;
     return {
       counts: { waiting: n('waiting') + n('prioritized'), active: n('active'), completed: n('completed'), failed: n('failed'), delayed: n('delayed') },
@@ -271,6 +307,7 @@ export class RunQueue {
       pauseReason,
       concurrency: concurrency ?? undefined,
       workers: workers?.size,
+      budget,
     };
   }
 

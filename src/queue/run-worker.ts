@@ -13,6 +13,7 @@ import { QUEUE_DEFAULTS } from './defaults.js';
 import { checkClientOptions, WORKER_RULES } from './options.js';
 import { processRun, type ProcessDeps, type RunControl } from './process-run.js';
 import { RunStore } from './store.js';
+import { RunBudget } from './budget.js';
 import type { CloseWorkerOptions, RunWorkerOptions } from './option-types.js';
 
 /** Failed probes in a row after which the runs in flight on a local runtime are handed back. */
@@ -82,6 +83,7 @@ export class RunWorker {
       submitTimeoutMs: QUEUE_DEFAULTS.submitTimeoutMs,
       recoverWindowMs: options.recoverWindowMs ?? QUEUE_DEFAULTS.recoverWindowMs,
       log: this.#log,
+      budget: new RunBudget(this.#redis, prefix, options.name),
     };
     this.#worker = new Worker(options.name, (job: Job, token?: string) => this.#process(deps, job, token), {
       connection,

@@ -1,6 +1,6 @@
 // The public types of graphcloud/queue: what a run is, where it stands, what its events say (the
 // options are in option-types.ts). Types only: nothing here loads BullMQ.
-import type { JobResult, Workflow } from '../cloud/shared/types.js';
+import type { JobResult, RunCost } from '../cloud/shared/types.js';
 import type { UploadSpec } from '../cloud/run-workflow.js';
 import type { WorkflowInput } from '../cloud/workflow/builder-types.js';
 import type { RunErrorInfo } from './errors/run-failed-error.js';
@@ -127,7 +127,17 @@ export interface RunInfo {
    * the run over yet: `takeoverWithinMs` is the most time before one does (the rest of the run's
    * lock, plus a stalled check at the default interval), once a worker is connected.
    */
-  workerLost?: { takeoverWithinMs: number } | undefined;
+  workerLost?:
+    | {
+        /** At most how long until another worker takes the run over (ms): the rest of the lock plus one stalled check. */
+        takeoverWithinMs: number;
+      }
+    | undefined;
+  /**
+   * What its job spent, as the server's price texts told its worker (`result.cost` of the job),
+   * once it ended; `undefined` when the server sent none (docs/cost.md#what-a-run-spent).
+   */
+  cost: RunCost | undefined;
 }
 
 /**

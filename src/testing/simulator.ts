@@ -3,6 +3,7 @@ import { setMaxListeners } from 'node:events';
 import type { Server } from 'node:http';
 import { jobSnapshot } from './cloud/job-views.js';
 import { nodeDefinitions } from './cloud/nodes.js';
+import { pricedDefinitions } from './cloud/priced-nodes.js';
 import { partnerCall } from './cloud/partner-call.js';
 import { jobRoutes } from './cloud/job-routes.js';
 import { cloudRoutes } from './cloud/routes.js';
@@ -88,7 +89,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const faults = new FaultController(random);
   const store = new FileStore();
   const tasks: ProxyTasks = new Map();
-  const defs = (): ReturnType<typeof nodeDefinitions> => nodeDefinitions(store.list('input'));
+  const defs = (): ReturnType<typeof nodeDefinitions> => ({ ...nodeDefinitions(store.list('input')), ...pricedDefinitions() });
 
   const runner: CloudRunner = new CloudRunner({
     hub: new SocketHub(runtime, () => runner.queueRemaining()),

@@ -58,7 +58,7 @@ describe.each(['cloud', 'local'] as const)('cloud.jobs.cancel() on a %s runtime'
     const { sim, cloud } = await setup({ runtime, cancelRoutes: false, ...SLOW_STEPS });
     const { running, pending, watchers } = await busy(cloud, sim);
     expect(await cloud.jobs.cancel(pending)).toEqual({ cancelled: true, via: 'queue', reason: undefined });
-    expect(await watchers.pending.result()).toMatchObject({ status: 'cancelled', via: 'cancel' });
+    expect(await watchers.pending.result()).toMatchObject({ status: 'cancelled', via: 'poll', cancelRequested: true });
     expect(status(sim, pending)).toBe('cancelled');
     await cloud.jobs.cancel(running);
     await cloud.jobs.interruptAll();

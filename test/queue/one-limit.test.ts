@@ -33,7 +33,7 @@ describe('RunWorker: an account-level refusal pauses the queue', { timeout: 60_0
     await until(async () => (await world!.queue.getPauseReason()) !== undefined);
     const status = await world.queue.status();
     expect(status.paused).toBe(true);
-    expect(status.pauseReason).toMatchObject({ runId: 'credits-0', error: { name: 'InsufficientCreditsError', status: 402 } });
+    expect(status.pauseReason).toMatchObject({ kind: 'account', runId: 'credits-0', error: { name: 'InsufficientCreditsError', status: 402 } });
     await until(async () => (await world!.queue.get('credits-0'))?.state === 'queued');
     for (const run of runs) expect((await run.get())?.state).toBe('queued');
     expect(world.submissions()).toBe(1);

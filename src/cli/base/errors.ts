@@ -1,6 +1,7 @@
 import {
   ApiError,
   AuthenticationError,
+  BudgetExceededError,
   ConnectionError,
   GraphcloudError,
   InsufficientCreditsError,
@@ -20,6 +21,7 @@ import {
   WorkflowValidationError,
 } from '../../index.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
+import { formatUsd, formatUsdRange } from './money.js';
 
 /**
  * An error the CLI itself raises: one sentence, the fix, and the exit code.
@@ -106,6 +108,13 @@ export function describeError(error: unknown, context: ErrorContext | undefined)
   }
   if (error instanceof TaskFailedError) {
     return report(EXIT.failed, `The ${error.kind} task ${error.taskId} ${error.reason === 'failed' ? `failed (${error.errCode ?? error.status})` : 'finished without a result'}.`, 'Check the task parameters and submit again.');
+  }
+  if (error instanceof BudgetExceededError) {
+    if (error.code === 'unpriced') {
+      const nodes = error.estimate.unpriced.map((node) => `  - node ${node.id} (${node.classType}): ${node.reason}`);
+      return report(EXIT.usage, `--max-cost cannot be checked: ${nodes.length === 1 ? 'a partner node has' : `${nodes.length} partner nodes have`} no price; nothing was sent:\n${nodes.join('\n')}`, 'Pass --allow-unpriced to count them as free, or leave out --max-cost.');
+    }
+    return report(EXIT.usage, `The run could cost up to ${formatUsd(error.estimate.usd.max)} (estimate ${formatUsdRange(error.estimate.usd)}), over --max-cost ${formatUsd(error.limit.usd)}; nothing was sent.`, 'Raise --max-cost, or see each node\'s price with `graphcloud estimate`.');
   }
   if (error instanceof InvalidWorkflowError) {
     const lines = error.workflowIssues.map((i) => `  - node ${i.nodeId}${i.input ? ` input ${i.input}` : ''}: ${i.message}`);

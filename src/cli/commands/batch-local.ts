@@ -115,11 +115,11 @@ export async function runLocalBatch(ctx: CommandContext, cloud: CloudClient, wor
         onEvent: (event) => reporter.onEvent(set, event),
       });
       const saved = options.out ? await saveJobOutputs(ctx, cloud, result, join(options.out, setFolder(set.index, sets.length))) : undefined;
-      reporter.ended(set, { status: 'done', promptId: result.promptId, ...(saved ? { saved } : { outputs: result.outputs }) });
+      reporter.ended(set, { status: 'done', promptId: result.promptId, ...(saved ? { saved } : { outputs: result.outputs }), cost: result.cost });
     } catch (error) {
       if (error instanceof JobFailedError) {
         const { result } = error;
-        reporter.ended(set, { status: result.status === 'cancelled' ? 'cancelled' : 'failed', promptId: result.promptId, error: result.error?.message, outputs: result.outputs });
+        reporter.ended(set, { status: result.status === 'cancelled' ? 'cancelled' : 'failed', promptId: result.promptId, error: result.error?.message, outputs: result.outputs, cost: result.cost });
       } else if (run.stop.signal.aborted) {
         reporter.ended(set, { status: 'cancelled', promptId: run.promptId });
       } else {

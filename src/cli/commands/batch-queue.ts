@@ -162,7 +162,7 @@ async function follow(queue: RunQueue, id: string, set: BatchSet, reporter: Batc
     }
   }
   const info: RunInfo | undefined = await queue.get(id);
-  const base = { promptId: info?.promptId ?? promptId };
+  const base = { promptId: info?.promptId ?? promptId, cost: info?.cost };
   switch (info?.state) {
     case 'completed':
       return { status: 'done', ...base, result: info.result as JobResult, runtime: info.runtime };

@@ -16,6 +16,7 @@ import { DEFAULT_QUEUE, openQueue, redisUrl, shownUrl } from './batch-redis.js';
 import { SetsFileError } from './batch-sets-error.js';
 import { readSets, type BatchSet } from './batch-sets.js';
 import { applySets, loadWorkflow, locate } from './workflow-input.js';
+import { checkBatchCost, estimateBatch, parseMaxCost } from './estimate.js';
 
 /** Sets running at once without `--redis`: what one machine's share of an account runs well (plans run 1, 3 or 5 jobs at once; jobs beyond wait on the server). */
 const LOCAL_CONCURRENCY = 4;
@@ -63,6 +64,8 @@ export const batchCommand: CommandSpec = {
     redis: { type: 'string', value: '<url>', description: 'Add the sets to the run queue on this Redis (default: $GRAPHCLOUD_REDIS_URL; no password here)' },
     queue: { type: 'string', value: '<name>', description: `With --redis: the queue's name (default ${DEFAULT_QUEUE})` },
     detach: { type: 'boolean', description: 'With --redis: add the sets and exit (follow them with `batch status`)' },
+    'max-cost': { type: 'string', value: '<usd>', description: 'Refuse the whole batch, before adding or sending anything, when its estimate could cost more: 25, 0.50' },
+    'allow-unpriced': { type: 'boolean', description: 'With --max-cost: count partner nodes without a price as free instead of refusing' },
   },
   subcommands: batchAdminCommands,
   examples: [
@@ -90,6 +93,8 @@ async function runBatchCommand(ctx: CommandContext): Promise<ExitCode> {
   const uploads = ((options.upload as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--upload', help));
   const waitTimeout = typeof options.timeout === 'string' ? parseDuration(options.timeout, '--timeout', help) : undefined;
   const validate = options['skip-validation'] !== true;
+  const maxCost = options['max-cost'] === undefined ? undefined : parseMaxCost(options['max-cost'], help);
+  if (options['allow-unpriced'] && maxCost === undefined) throw usageError('--allow-unpriced goes with --max-cost.', help);
   for (const upload of uploads) await checkReadable(upload.value, help);
   const raw = await readJsonFile(file, help);
   await using cloud = createCloud(ctx);
@@ -108,6 +113,12 @@ async function runBatchCommand(ctx: CommandContext): Promise<ExitCode> {
     if (validate) {
       reporter.preparing(`checking ${batch.length} set${batch.length === 1 ? '' : 's'} against the node definitions`);
       await checkSets(cloud, inputs, workflow, batch, Object.keys(common), signal);
+      reporter.preparing(undefined);
+    }
+    if (maxCost !== undefined) {
+      // The whole batch, before anything is added or sent.
+      reporter.preparing(`estimating ${batch.length} set${batch.length === 1 ? '' : 's'}`);
+      checkBatchCost(await estimateBatch(cloud, workflow, batch, signal), maxCost, options['allow-unpriced'] === true, help);
       reporter.preparing(undefined);
     }
   } catch (error) {

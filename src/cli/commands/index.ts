@@ -1,5 +1,6 @@
 import type { CommandSpec } from '../base/command.js';
 import { batchCommand } from './batch.js';
+import { estimateCommand } from './estimate.js';
 import { jobsCommand } from './jobs.js';
 import { registryCommand } from './registry.js';
 import { runCommand } from './run.js';
@@ -14,14 +15,14 @@ import { workerCommand } from './worker.js';
  *
  * @example
  * ```ts
- * ROOT.subcommands?.map((c) => c.name); // ['run', 'batch', 'jobs', 'upload', 'types', 'task', 'registry', 'sim', 'worker']
+ * ROOT.subcommands?.map((c) => c.name); // ['run', 'batch', 'estimate', 'jobs', 'upload', 'types', 'task', 'registry', 'sim', 'worker']
  * ```
  */
 export const ROOT: CommandSpec = {
   name: 'graphcloud',
   summary: 'The graphcloud command line',
   description: 'graphcloud: run workflows on the cloud, media tasks on the proxy, and nodes from the registry.',
-  subcommands: [runCommand, batchCommand, jobsCommand, uploadCommand, typesCommand, taskCommand, registryCommand, simCommand, workerCommand],
+  subcommands: [runCommand, batchCommand, estimateCommand, jobsCommand, uploadCommand, typesCommand, taskCommand, registryCommand, simCommand, workerCommand],
   examples: [
     'graphcloud sim                                   # a local simulator to try everything on',
     "graphcloud run portrait.json --set 'KSampler.seed=42' --out ./out",

@@ -8,6 +8,7 @@ import { parseDuration } from '../base/values.js';
 import { RunReporter } from '../live/run-reporter.js';
 import { followJob } from './follow.js';
 import { saveJobOutputs } from './save-outputs.js';
+import { formatSpent } from '../base/money.js';
 
 const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'] as const;
 
@@ -165,7 +166,7 @@ async function runWatch(ctx: CommandContext): Promise<ExitCode> {
   const result = outcome instanceof JobFailedError ? outcome.result : outcome;
   out.json({ type: 'result', ...result, files: undefined });
   const mark = result.status === 'completed' ? out.style('green', '✔') : result.status === 'cancelled' ? out.style('yellow', '■') : out.style('red', '✖');
-  out.human(`${mark} Job ${promptId} ${out.style('bold', result.status)}${result.error?.message ? `: ${result.error.message}` : ''}`);
+  out.human(`${mark} Job ${promptId} ${out.style('bold', result.status)}${result.error?.message ? `: ${result.error.message}` : ''}${result.cost ? `; spent ${formatSpent(result.cost)}` : ''}`);
   return result.status === 'completed' ? EXIT.ok : result.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
 }
 

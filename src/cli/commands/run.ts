@@ -5,6 +5,8 @@ import { usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { checkReadable, readJsonFile } from '../base/files.js';
 import { parseAssignment, parseDuration } from '../base/values.js';
+import { formatSpent } from '../base/money.js';
+import { parseMaxCost } from './estimate.js';
 import { RunReporter } from '../live/run-reporter.js';
 import { followJob, queuePositionOf } from './follow.js';
 import { saveJobOutputs } from './save-outputs.js';
@@ -44,6 +46,8 @@ export const runCommand: CommandSpec = {
     validate: { type: 'boolean', description: 'Only check the workflow against the node definitions; run nothing' },
     'skip-validation': { type: 'boolean', description: 'Send the workflow without checking it first' },
     'partner-key': { type: 'boolean', description: 'Send your API key for partner nodes (extra_data.api_key_platform_org)' },
+    'max-cost': { type: 'string', value: '<usd>', description: "Refuse to send the run when its estimate could cost more: 0.50, 12 (see `graphcloud estimate`)" },
+    'allow-unpriced': { type: 'boolean', description: 'With --max-cost: count partner nodes without a price as free instead of refusing' },
   },
   examples: [
     "graphcloud run portrait.json --set 'KSampler.seed=42' --upload 'Load Image.image=./me.png' --out ./out",
@@ -61,6 +65,8 @@ async function runWorkflowCommand(ctx: CommandContext): Promise<ExitCode> {
   const sets = ((options.set as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--set', help));
   const uploads = ((options.upload as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--upload', help));
   const waitTimeout = typeof options.timeout === 'string' ? parseDuration(options.timeout, '--timeout', help) : undefined;
+  const maxCost = options['max-cost'] === undefined ? undefined : parseMaxCost(options['max-cost'], help);
+  if (options['allow-unpriced'] && maxCost === undefined) throw usageError('--allow-unpriced goes with --max-cost.', help);
   for (const upload of uploads) await checkReadable(upload.value, help);
   const raw = await readJsonFile(file, help);
   await using cloud = createCloud(ctx);
@@ -87,6 +93,7 @@ async function runWorkflowCommand(ctx: CommandContext): Promise<ExitCode> {
         uploads: uploadMap,
         validate: options['skip-validation'] !== true,
         partnerApiKey: options['partner-key'] === true ? true : undefined,
+        ...(maxCost === undefined ? {} : { maxCost: { usd: maxCost }, allowUnpriced: options['allow-unpriced'] === true }),
         // The CLI cancels a job nobody waits for itself, so that it can say whether it could.
         cancelOnAbort: false,
         ...(waitTimeout === undefined ? {} : { waitTimeout }),
@@ -117,7 +124,7 @@ async function reportSuccess(ctx: CommandContext, cloud: CloudClient, result: Jo
   const saved = typeof options.out === 'string' ? await saveJobOutputs(ctx, cloud, result, options.out) : [];
   const { files: _files, ...rest } = result;
   out.json({ type: 'result', ...rest, elapsedMs, saved });
-  out.human(`${out.style('green', '✔')} ${out.style('bold', 'Completed')} job ${result.promptId} in ${(elapsedMs / 1000).toFixed(1)} s`);
+  out.human(`${out.style('green', '✔')} ${out.style('bold', 'Completed')} job ${result.promptId} in ${(elapsedMs / 1000).toFixed(1)} s${result.cost ? `; spent ${formatSpent(result.cost)}` : ''}`);
   if (saved.length > 0) {
     out.human(`  Saved ${saved.length} file${saved.length === 1 ? '' : 's'}:`);
     for (const file of saved) out.human(`    ${file.path}`);
@@ -144,6 +151,7 @@ function reportFailure(ctx: CommandContext, error: JobFailedError, startedAt: nu
   }
   const where = result.error?.nodeId ? ` in ${result.error.nodeId ? `node ${result.error.nodeId}` : ''}${result.error.nodeType ? ` (${result.error.nodeType})` : ''}` : '';
   out.human(`${out.style('red', '✖')} ${out.style('bold', 'Failed')} job ${result.promptId}${where}: ${result.error?.message ?? 'no reason given'}`);
+  if (result.cost) out.human(`  It spent ${formatSpent(result.cost)} before it failed.`);
   const done = Object.keys(result.outputs).length;
   if (done > 0) out.human(`  ${done} node${done === 1 ? '' : 's'} had produced outputs before the failure (they are in the JSON result).`);
   return EXIT.failed;

@@ -1,6 +1,7 @@
-import type { WatchEvent, Workflow } from '../../index.js';
+import type { RunCost, WatchEvent, Workflow } from '../../index.js';
 import type { CommandContext } from '../base/command.js';
 import { formatMs } from '../base/errors.js';
+import { formatSpent } from '../base/money.js';
 import { BatchState } from './batch-state.js';
 import { lostText, renderBatch, workerCommand } from './batch-view.js';
 import { LiveRegion } from './region.js';
@@ -21,6 +22,8 @@ export interface SetEnd {
   /** The outputs, as the job listed them (when they were not saved). */
   outputs?: Record<string, unknown> | undefined;
   saved?: { nodeId: string; filename: string; path: string }[] | undefined;
+  /** What its job spent, as the server's price texts said (none: undefined). */
+  cost?: RunCost | undefined;
 }
 
 /** What the reporter knows of a set: its number and line. */
@@ -47,6 +50,8 @@ export class BatchReporter {
   readonly state: BatchState;
   readonly #ctx: CommandContext;
   readonly #region: LiveRegion | undefined;
+  /** What the sets that reported a price spent: the summary's sum (undefined while none did). */
+  #spent: { credits: number; usd: number } | undefined;
 
   constructor(ctx: CommandContext, total: number, workflow: Workflow | undefined) {
     this.#ctx = ctx;
@@ -121,6 +126,7 @@ export class BatchReporter {
   /** A set ended; `quiet` prints no human line for it (a set never sent, cancelled with the batch). */
   ended(set: SetRef, end: SetEnd, quiet = false): void {
     this.state.finish(set.index, end.status);
+    if (end.cost) this.#spent = { credits: (this.#spent?.credits ?? 0) + end.cost.credits, usd: (this.#spent?.usd ?? 0) + end.cost.usd };
     const { out } = this.#ctx;
     out.json({ type: 'result', set: set.index, line: set.line, ...end });
     if (quiet) return;
@@ -151,10 +157,11 @@ export class BatchReporter {
     const { done, failed, cancelled } = this.state.counts;
     const { total } = this.state;
     const elapsedMs = Date.now() - this.state.startedAt;
-    output.json({ type: 'summary', total, done, failed, cancelled, elapsedMs });
+    const spent = this.#spent && { credits: Math.round(this.#spent.credits * 100) / 100, usd: this.#spent.usd };
+    output.json({ type: 'summary', total, done, failed, cancelled, elapsedMs, spent });
     const mark = failed > 0 ? output.style('red', '✖') : cancelled > 0 ? output.style('yellow', '■') : output.style('green', '✔');
     const others = [failed > 0 ? `${failed} failed` : '', cancelled > 0 ? `${cancelled} cancelled` : ''].filter(Boolean).join(', ');
-    output.human(`${mark} ${output.style('bold', `${done} of ${total} set${total === 1 ? '' : 's'} completed`)}${others ? `, ${others}` : ''} in ${formatMs(elapsedMs)}`);
+    output.human(`${mark} ${output.style('bold', `${done} of ${total} set${total === 1 ? '' : 's'} completed`)}${others ? `, ${others}` : ''} in ${formatMs(elapsedMs)}${spent ? `; spent ${formatSpent(spent)}` : ''}`);
     if (out && done > 0) output.human(`  Outputs in ${out}, one folder per set.`);
   }
 

@@ -1,4 +1,5 @@
 import { ApiError, BadRequestError, ConnectionError, GraphcloudError, isPlainObject, PaymentRequiredError, ValidationError, type ApiErrorInit, type ValidationIssue } from '../../core/index.js';
+import type { CostEstimate, CostLimit } from './cost-types.js';
 import type { JobResult, NodeErrorDetail, NodeErrors, Workflow, WorkflowIssue } from './types.js';
 import { toNodeErrors } from './wire.js';
 
@@ -231,6 +232,35 @@ export class WatcherClosedError extends GraphcloudError {
     super(`Stopped watching job ${promptId} before it settled; the job itself was not cancelled`, cause === undefined ? undefined : { cause });
     this.promptId = promptId;
     this.submitted = { kind: 'job', promptId };
+  }
+}
+
+/**
+ * A run refused by its budget (`maxCost`) before anything was sent: its estimate is over the
+ * limit (`code` `over_budget`; the estimate's maximum is compared), or it has a partner node whose
+ * price is unknown and `allowUnpriced` is not set (`code` `unpriced`). Nothing was uploaded or
+ * submitted.
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof BudgetExceededError) console.log(e.code, e.estimate.usd.max, e.limit.usd, e.estimate.unpriced); }
+ * ```
+ */
+export class BudgetExceededError extends GraphcloudError {
+  /** `'BudgetExceededError'`: the class, readable in logs and `JSON.stringify` (unlike `instanceof`). */
+  override name = 'BudgetExceededError';
+
+  /** `message` is built where the estimate is (cost/estimate.ts). */
+  constructor(
+    message: string,
+    /** The run's estimate, with the nodes that make it up and those it could not price. */
+    readonly estimate: CostEstimate,
+    /** The budget given as `maxCost`. */
+    readonly limit: CostLimit,
+    /** `over_budget` or `unpriced`. */
+    readonly code: 'over_budget' | 'unpriced',
+  ) {
+    super(message);
   }
 }
 

@@ -40,7 +40,7 @@ const SORT_NAMES = {
 /** The default page size: the cloud's own default, and a bound on a local runtime's answer. */
 export const DEFAULT_PAGE_SIZE = 100;
 
-/** Ids of the jobs this client cancelled that are remembered (the newest). */
+/** Ids of the jobs this client cancelled, or asked to cancel, that are remembered (the newest). */
 const CANCELLED_KEPT = 1_000;
 /** `historyStatus()`'s `raw` for a job its history does not hold. */
 const ABSENT = 'history:absent';
@@ -73,6 +73,7 @@ export interface Absence {
 export class JobReader {
   readonly #config: JobReaderConfig;
   readonly #cancelled = new Set<string>();
+  readonly #requested = new Set<string>();
   #runtime: 'cloud' | 'local' | undefined;
   /** Set once a local runtime answered the listing route 404: its jobs are listed from `/history` from then on. */
   #listingMissing = false;
@@ -88,13 +89,24 @@ export class JobReader {
   }
 
   /**
-   * Notes a job this client cancelled (`cloud.jobs.cancel()`): a watch that then finds it
-   * nowhere ends as `cancelled`.
+   * Notes a job this client cancelled (`cloud.jobs.cancel()` was accepted): a watch that then
+   * finds it nowhere ends as `cancelled`.
    */
   noteCancelled(promptId: string): void {
-    this.#cancelled.delete(promptId);
-    this.#cancelled.add(promptId);
-    if (this.#cancelled.size > CANCELLED_KEPT) this.#cancelled.delete(this.#cancelled.values().next().value as string);
+    remember(this.#cancelled, promptId);
+  }
+
+  /**
+   * Notes a job this client asked to cancel (`cloud.jobs.cancel()` was called), before the answer:
+   * the job may end while the request is on its way, and its result still says it was asked.
+   */
+  noteCancelRequested(promptId: string): void {
+    remember(this.#requested, promptId);
+  }
+
+  /** True when this client asked to cancel the job (one of the newest 1,000 such jobs). */
+  cancelRequested(promptId: string): boolean {
+    return this.#requested.has(promptId);
   }
 
   /**
@@ -319,6 +331,13 @@ function queuedSummary(item: Pick<JobSummary, 'promptId' | 'status' | 'number'>,
   const { promptId, status, number } = item;
   const none = { error: undefined, outputsCount: undefined, preview: undefined, workflowId: undefined };
   return { promptId, status, raw, ...jobTimes(), number, ...none };
+}
+
+/** Adds `promptId` to `ids` as its newest, keeping the newest `CANCELLED_KEPT`. */
+function remember(ids: Set<string>, promptId: string): void {
+  ids.delete(promptId);
+  ids.add(promptId);
+  if (ids.size > CANCELLED_KEPT) ids.delete(ids.values().next().value as string);
 }
 
 function cancelledHere(promptId: string): JobStatusInfo {

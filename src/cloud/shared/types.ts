@@ -248,12 +248,46 @@ export interface JobResult {
    * history answered. False when completion was learned by polling and no output route answered.
    */
   outputsComplete: boolean;
-  /** How the end was learned: a socket message, a status read, or `cloud.jobs.cancel()` itself. */
+  /**
+   * How the end was learned: a socket message or a status read. `cancel` is no longer given: a
+   * cancel never settles a watch (see `cancelRequested`).
+   */
   via: 'socket' | 'poll' | 'cancel';
+  /**
+   * True when this client asked to cancel the job (`cloud.jobs.cancel()`, whatever it answered)
+   * before the watch settled. A cancel only asks: `status` is what the job did, and a run stopped
+   * between nodes may finish its last node and complete, with its outputs (and its cost). Absent
+   * otherwise.
+   */
+  cancelRequested?: boolean | undefined;
   /** Failure or interruption details. */
   error?: JobErrorInfo | undefined;
   /** Output bytes, with `download: true`. */
   files?: OutputFile[] | undefined;
+  /**
+   * What the run spent, from the `Price:` texts its partner-API nodes sent while they ran;
+   * `undefined` when the server sent none (no partner node, a server that sends no price, or texts
+   * the SDK could not attribute to this run: docs/cost.md#what-a-run-spent). Never an estimate.
+   */
+  cost?: RunCost | undefined;
+}
+
+/**
+ * What a run spent, as the server reported it.
+ *
+ * @example
+ * ```ts
+ * const { cost } = await cloud.runWorkflow(workflow);
+ * if (cost) console.log(`${cost.credits} credits ($${cost.usd.toFixed(2)})`, cost.byNode);
+ * ```
+ */
+export interface RunCost {
+  /** The run's credits: the sum over its priced nodes. */
+  credits: number;
+  /** The same in USD, at the client's credits-per-USD rate. */
+  usd: number;
+  /** Credits by node id: each node's last `Price:` line. */
+  byNode: Record<string, number>;
 }
 
 /**

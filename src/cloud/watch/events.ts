@@ -413,4 +413,10 @@ export interface WatcherStats {
   connections: number;
   /** Status polls made. */
   polls: number;
+  /**
+   * `Price:` texts no job was charged with: the node they name was being run by no watched run, or
+   * by several runs of this socket at once (two runs of one workflow), so the SDK could not tell
+   * whose price it was (docs/cost.md#what-a-run-spent).
+   */
+  unattributedPrices: number;
 }

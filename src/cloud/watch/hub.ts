@@ -8,6 +8,7 @@ import type { JobErrorInfo, JobResult, JobStatusInfo } from '../shared/types.js'
 import type { WatchEvent, WatcherStats } from './events.js';
 import { JobPoll, PollSchedule, ReadGate, type PollShared, type PollTarget } from './job-poll.js';
 import { control, type JobWatcher, type WatchedJob, type WatchSettings } from './job-watcher.js';
+import { runCost } from './price-text.js';
 import { ProgressTracker } from './progress.js';
 import { JobRouter, type RouteTarget, type Seen, type TerminalEnd } from './router.js';
 import { ReconnectingSocket, socketUrl, type SocketDown, type WebSocketConstructor } from './socket.js';
@@ -17,7 +18,7 @@ import { ReconnectingSocket, socketUrl, type SocketDown, type WebSocketConstruct
  *
  * @example
  * ```ts
- * new WatchHub({ http, clientId, WebSocket: undefined, reader, policy: resolvePolicy() });
+ * new WatchHub({ http, clientId, WebSocket: undefined, reader, policy: resolvePolicy(), creditsPerUsd: 211 });
  * ```
  */
 export interface WatchHubOptions {
@@ -30,6 +31,8 @@ export interface WatchHubOptions {
   policy: WatcherPolicy;
   /** Tokens of jobs submitted through a relay: each watched one is subscribed on the socket. */
   tokens?: RelayTokens | undefined;
+  /** Credits per USD: a result's `cost.usd` is its credits divided by it. */
+  creditsPerUsd: number;
 }
 
 /**
@@ -44,7 +47,7 @@ const RECORD_PAUSE_MS = 250;
  *
  * @example
  * ```ts
- * const end: End = { status: 'cancelled', error: { message: 'cancelled' }, via: 'cancel', outputsComplete: false };
+ * const end: End = { status: 'cancelled', error: { message: 'Execution was interrupted' }, via: 'socket', outputsComplete: false };
  * ```
  */
 export type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'>;
@@ -60,13 +63,13 @@ type State = 'idle' | 'connecting' | 'open' | 'down';
  *
  * @example
  * ```ts
- * const hub = new WatchHub({ http, clientId, WebSocket: undefined, reader, policy });
+ * const hub = new WatchHub({ http, clientId, WebSocket: undefined, reader, policy, creditsPerUsd: 211 });
  * const epoch = await hub.ready();
  * const watcher = hub.watch(promptId, {}, epoch);
  * ```
  */
 export class WatchHub {
-  readonly stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 };
+  readonly stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0, unattributedPrices: 0 };
   readonly #options: WatchHubOptions;
   /** Where the socket's frames go; it keeps the epoch the hub moves. */
   readonly #router: JobRouter;
@@ -116,24 +119,12 @@ export class WatchHub {
     return watcher;
   }
 
-  /** What the messages told about a job watched and not settling yet, or `undefined` (cancel.ts reads it). */
-  watching(promptId: string): Readonly<Seen> | undefined {
-    const track = this.#tracks.get(promptId);
-    return track && !track.settling ? track.seen : undefined;
-  }
-
-  /** Reads a watched job's status now (an end to confirm). */
+  /**
+   * Reads a watched job's status now: this client cancelled it (`cloud.jobs.cancel()`), and the
+   * socket may miss its end. A cancel never settles a watch: the job's own end does.
+   */
   readNow(promptId: string): void {
     this.#tracks.get(promptId)?.poll.readNow();
-  }
-
-  /**
-   * Settles the watchers of a job whose end was learned elsewhere (`cloud.jobs.cancel()`); with
-   * `fetch`, the outputs come from the job record.
-   */
-  settle(promptId: string, end: End, fetch: boolean): void {
-    const track = this.#tracks.get(promptId);
-    if (track) void this.finish(track, end, fetch);
   }
 
   /**
@@ -162,7 +153,9 @@ export class WatchHub {
       }
     }
     if (end.status === 'completed' && track.complete()) track.progressChanged();
-    const result = { promptId: track.promptId, ...end, outputs, outputsComplete };
+    const result: Omit<JobResult, 'nodeErrors'> = { promptId: track.promptId, ...end, outputs, outputsComplete, cost: runCost(track.seen.spent, this.#options.creditsPerUsd) };
+    // The job ended as it did (`status`), whatever the cancel answered; the result says it was asked.
+    if (this.#options.reader.cancelRequested(track.promptId)) result.cancelRequested = true;
     for (const watcher of track.watchers) control.finish(watcher, result);
     this.maybeIdle();
   }
@@ -403,7 +396,8 @@ export class Track extends ProgressTracker implements RouteTarget, PollTarget, W
 
   /** The socket told the end of the run. */
   end(end: TerminalEnd): void {
-    if (end.verify) return this.poll.readNow();
+    // The run is over, but how it ended is the record's to say (its end message was missed).
+    if (end.verify) return this.poll.confirm();
     const completed = end.status === 'completed';
     // Some servers send no `executed` for cached output nodes: their outputs are only in the record.
     const unsent = completed && end.wholeRun ? this.#unsentOutputs() : [];

@@ -46,8 +46,9 @@ export interface PollTarget {
 
 /**
  * The fallback polling of one job. It reads the job's status after `silenceMs` without a message
- * while the socket is open, on a growing backoff while the socket is down, at once when asked (a
- * reconnect, an outage, an end to confirm). A read runs on the core wait engine (`poll()`), which
+ * while the socket is open, on a growing backoff while the socket is down or an end is to be
+ * confirmed, at once when asked (a reconnect, an outage, a cancel, an end to confirm). A read
+ * runs on the core wait engine (`poll()`), which
  * retries a transient failure on its backoff, never before a server's `Retry-After`; any other
  * failure ends the loop. Between reads the loop holds no timer, promise or controller of its own:
  * it waits in the client's `PollSchedule` (thousands of jobs may be watched at once, and most of
@@ -75,8 +76,10 @@ export class JobPoll {
   /** Successful reads, and when the last one ended. */
   #reads = 0;
   #lastReadAt = this.#startedAt;
-  /** Successful reads when the socket was first seen down (the backoff counts from there). */
-  #downSince: number | undefined;
+  /** The run is over and its end unknown: read on the backoff, not after a silence, until the record tells it. */
+  #confirming = false;
+  /** Successful reads when the backoff began (the socket was first seen down, or an end is confirmed). */
+  #backoffSince: number | undefined;
   /** The delay drawn for the current reading (its jitter is drawn once). */
   #drawn: { reads: number; step: number; delay: number } | undefined;
   /** The read under way (the engine's retries included), until its first successful reading. */
@@ -104,6 +107,15 @@ export class JobPoll {
   }
 
   /**
+   * Reads now, and again on the backoff while the job is not terminal: the socket closed the run
+   * (`executing {node: null}`) without telling how it ended, and the record may lag behind it.
+   */
+  confirm(): void {
+    this.#confirming = true;
+    this.readNow();
+  }
+
+  /**
    * Plans the loop's next read: its first (the loop then reports a terminal status or a failure to
    * its target, once), or again (the socket state changed).
    */
@@ -128,12 +140,12 @@ export class JobPoll {
     if (state !== 'open' && state !== 'down') return Infinity;
     if (this.#wanted) return now;
     const policy = this.#policy;
-    if (state === 'open') {
-      this.#downSince = undefined;
+    if (state === 'open' && !this.#confirming) {
+      this.#backoffSince = undefined;
       return Math.max(this.#target.seen.lastActivity, this.#lastReadAt) + policy.silenceMs;
     }
-    this.#downSince ??= this.#reads;
-    const step = this.#reads - this.#downSince + 1;
+    this.#backoffSince ??= this.#reads;
+    const step = this.#reads - this.#backoffSince + 1;
     if (this.#drawn?.reads !== this.#reads || this.#drawn.step !== step) {
       this.#drawn = { reads: this.#reads, step, delay: backoffDelay(step, policy) };
     }

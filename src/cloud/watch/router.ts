@@ -2,6 +2,7 @@ import type { HoldPolicy } from '../shared/defaults.js';
 import { mergeOutput, wireMap } from '../shared/outputs.js';
 import type { JobErrorInfo, NodeOutput } from '../shared/types.js';
 import { errorFields } from '../shared/wire.js';
+import { parsePriceText } from './price-text.js';
 import { PROMPT_MESSAGE_TYPES, type PreviewData, type TextData, type WatchEvent, type WatcherStats } from './events.js';
 import { HoldBuffer, isRecord } from '../../core/index.js';
 
@@ -28,6 +29,8 @@ export interface Seen {
   gap: boolean;
   /** When the last message of this job arrived (`Date.now()`). */
   lastActivity: number;
+  /** Credits by node id (a prototype-free map): each priced node's last `Price:` line attributed to this job, from the first one. */
+  spent: Record<string, number> | undefined;
 }
 
 /**
@@ -43,7 +46,10 @@ export interface TerminalEnd {
   error?: JobErrorInfo | undefined;
   /** True when the whole run (from `execution_start`, without a disconnect) was seen. */
   wholeRun: boolean;
-  /** True when the end must be confirmed by polling (`executing {node: null}` after a gap). */
+  /**
+   * True when the message closes the run without saying how it ended (`executing {node: null}`,
+   * which closes failed runs too): the job's record decides, and `status` means nothing.
+   */
   verify: boolean;
 }
 
@@ -80,6 +86,8 @@ export interface RouterOptions {
 }
 
 const RECENT_LIMIT = 2_048;
+/** A held price of a prompt nobody followed yet (no message type of the server's: those are lower-case words). */
+const PRICE = 'graphcloud:price';
 
 /**
  * Routes socket messages to the jobs followed by their `prompt_id` (the cloud sends every job of
@@ -104,6 +112,8 @@ export class JobRouter {
   #epoch = 0;
   /** The prompt that last reported activity: previews without metadata belong to it. */
   #current: string | undefined;
+  /** The node each prompt is running, as `executing` told it (every prompt of the socket, followed or not): a price text belongs to the one running its node. */
+  readonly #running = new Map<string, string>();
 
   constructor(options: RouterOptions) {
     this.#options = options;
@@ -134,7 +144,7 @@ export class JobRouter {
     if (existing) return existing;
     // Outputs and cached nodes are made at their first message: most jobs watched are waiting.
     const lastActivity = Date.now();
-    const followed: Followed = { target, outputs: undefined, cached: undefined, sawStart: false, startEpoch: -1, gap: false, lastActivity };
+    const followed: Followed = { target, outputs: undefined, cached: undefined, sawStart: false, startEpoch: -1, gap: false, lastActivity, spent: undefined };
     this.#followed.set(promptId, followed);
     this.#recent.delete(promptId);
     return followed;
@@ -156,6 +166,8 @@ export class JobRouter {
   /** The socket went down: a new epoch, and a gap for every run that had started. */
   disconnected(): void {
     this.#epoch++;
+    // What runs now is unknown until the next `executing`: no text is attributed on a stale guess.
+    this.#running.clear();
     for (const followed of this.#followed.values()) followed.gap ||= followed.sawStart;
   }
 
@@ -184,6 +196,7 @@ export class JobRouter {
     if (!PROMPT_MESSAGE_TYPES.has(type) || typeof data.prompt_id !== 'string' || !readable(type, data)) return this.#ignore();
     const promptId = data.prompt_id;
     if (type === 'execution_start' || type === 'progress' || (type === 'executing' && data.node !== null)) this.#current = promptId;
+    this.#trackRunning(type, promptId, data);
     const followed = this.#followed.get(promptId);
     if (followed) this.#apply(followed, type, data, this.#epoch);
     else if (!this.#recent.has(promptId)) this.#held.add(promptId, [type, data], text.length, { epoch: this.#epoch });
@@ -198,7 +211,10 @@ export class JobRouter {
     this.#options.stats.received++;
     const frame = decodeBinaryFrame(bytes);
     if (!frame) return this.#ignore();
-    const promptId = frame.data.promptId ?? this.#current;
+    // A text names its node: it belongs to the one prompt running that node, if there is one.
+    const owner = frame.kind === 'text' ? this.#runnerOf(frame.data.nodeId) : undefined;
+    if (frame.kind === 'text') this.#price(frame.data, owner);
+    const promptId = frame.data.promptId ?? owner ?? this.#current;
     if (promptId === undefined) return;
     const followed = this.#followed.get(promptId);
     if (!followed && this.#recent.has(promptId)) return;
@@ -210,7 +226,55 @@ export class JobRouter {
     followed.target.event({ type: frame.kind, data: frame.data } as WatchEvent);
   }
 
+  /** The one prompt running `nodeId` now (by its last `executing`), or `undefined` for none or several. */
+  #runnerOf(nodeId: string | undefined): string | undefined {
+    if (nodeId === undefined) return undefined;
+    let runner: string | undefined;
+    for (const [prompt, node] of this.#running) {
+      if (node !== nodeId) continue;
+      if (runner !== undefined) return undefined;
+      runner = prompt;
+    }
+    return runner;
+  }
+
+  /**
+   * Charges a node's `Price:` line to `owner`. A text frame names a node, not a prompt: when no
+   * prompt, or several (two runs of one workflow at once), run that node, the price is counted as
+   * unattributed (`stats.unattributedPrices`), never given to a guess.
+   */
+  #price(data: TextData, owner: string | undefined): void {
+    const credits = parsePriceText(data.data);
+    if (credits === undefined) return;
+    if (owner === undefined || data.nodeId === undefined) this.#options.stats.unattributedPrices++;
+    else this.#spend(owner, data.nodeId, credits);
+  }
+
+  /** Records a node's price on its prompt; held with its messages when nobody follows it yet. */
+  #spend(promptId: string, nodeId: string, credits: number): void {
+    const followed = this.#followed.get(promptId);
+    if (followed) (followed.spent ??= wireMap<number>())[nodeId] = credits;
+    else if (!this.#recent.has(promptId)) this.#held.add(promptId, [PRICE, { nodeId, credits }], 64, { epoch: this.#epoch });
+  }
+
+  /** Which node each prompt runs: from `executing`, until its end. */
+  #trackRunning(type: string, promptId: string, data: Record<string, unknown>): void {
+    if (type === 'executing') {
+      const node = str(data.node);
+      this.#running.delete(promptId);
+      // Re-inserted last: the oldest entry is dropped first when the bound is reached.
+      if (node !== undefined) this.#running.set(promptId, node);
+      if (this.#running.size > RECENT_LIMIT) this.#running.delete(this.#running.keys().next().value as string);
+    } else if (type === 'execution_success' || type === 'execution_interrupted' || (type === 'execution_error' && !(data.exception_type === 'ExecutionBlocked' && data.timestamp === undefined))) {
+      this.#running.delete(promptId);
+    }
+  }
+
   #apply(seen: Followed, type: string, data: Record<string, unknown>, epoch: number): void {
+    if (type === PRICE) {
+      (seen.spent ??= wireMap<number>())[data.nodeId as string] = data.credits as number;
+      return;
+    }
     seen.lastActivity = Date.now();
     if (type === 'execution_start') {
       seen.sawStart = true;
@@ -247,8 +311,9 @@ function endOf(type: string, data: Record<string, unknown>, wholeRun: boolean): 
     case 'execution_interrupted':
       return { status: 'cancelled', error: { message: 'Execution was interrupted', nodeId: str(data.node_id), nodeType: str(data.node_type) }, wholeRun, verify: false };
     case 'executing':
-      // The documented end marker; servers that send execution_success send it first. After a gap a read confirms it.
-      return data.node === null ? { status: 'completed', wholeRun, verify: !wholeRun } : undefined;
+      // It closes every run, failed ones too, after its end message (docs/wire-protocol.md): here
+      // that message was missed (or this server sends none), so only the job's record can tell.
+      return data.node === null ? { status: 'completed', wholeRun, verify: true } : undefined;
     default:
       return undefined;
   }

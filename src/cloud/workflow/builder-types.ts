@@ -89,6 +89,7 @@ export interface NodeHandle<O = Record<never, never>> {
   readonly classType: string;
   /** One output, by its spelled name or its index. */
   out<K extends keyof O & (string | number)>(output: K): Output<O[K] & string>;
+  /** One output of an untyped node, by name or index. */
   out(output: string | number): Output;
 }
 
@@ -104,13 +105,37 @@ export interface NodeHandle<O = Record<never, never>> {
  */
 export type NodeRef<S extends NodeShape = NodeShape> = NodeHandle<S['outputs']> & { readonly [K in keyof S['outputs']]: Output<S['outputs'][K] & string> };
 
-/** `inputs` may be left out when a node has no required input. */
-type NodeArgs<S extends NodeShape> = Record<never, never> extends S['inputs'] ? [inputs?: S['inputs'], options?: NodeOptions] : [inputs: S['inputs'], options?: NodeOptions];
+/**
+ * The arguments of one node's builder method: `inputs` (which may be left out when the node has
+ * no required input) and its options.
+ *
+ * @example
+ * ```ts
+ * type Args = NodeArgs<Nodes['KSampler']>; // [inputs: {...}, options?: NodeOptions]
+ * ```
+ */
+export type NodeArgs<S extends NodeShape> = Record<never, never> extends S['inputs'] ? [inputs?: S['inputs'], options?: NodeOptions] : [inputs: S['inputs'], options?: NodeOptions];
 
-/** Node classes of a catalog `N`, without the builder's own members. */
-type Classes<N> = Exclude<keyof N & string, keyof WorkflowBuilderBase<N> | 'then' | keyof object>;
+/**
+ * The node classes of a catalog `N` that are builder methods: all but the builder's own members
+ * (`node`, `toJSON`), `then` and `Object`'s.
+ *
+ * @example
+ * ```ts
+ * type Names = Classes<Nodes>; // 'CheckpointLoaderSimple' | 'KSampler' | ...
+ * ```
+ */
+export type Classes<N> = Exclude<keyof N & string, keyof WorkflowBuilderBase<N> | 'then' | keyof object>;
 
-type ShapeOf<N, K> = K extends keyof N ? (N[K] extends NodeShape ? N[K] : NodeShape) : NodeShape;
+/**
+ * The shape of class `K` in the catalog `N` (`NodeShape` when `N` does not describe it).
+ *
+ * @example
+ * ```ts
+ * type KSampler = ShapeOf<Nodes, 'KSampler'>;
+ * ```
+ */
+export type ShapeOf<N, K> = K extends keyof N ? (N[K] extends NodeShape ? N[K] : NodeShape) : NodeShape;
 
 /**
  * The members of every workflow builder, typed or not.
@@ -174,4 +199,10 @@ export interface WorkflowBuilderOptions {
  * const input: WorkflowInput = workflow<Nodes>();
  * ```
  */
-export type WorkflowInput = Workflow | UiWorkflow | { toJSON(): Workflow };
+export type WorkflowInput =
+  | Workflow
+  | UiWorkflow
+  | {
+      /** The API-format workflow. */
+      toJSON(): Workflow;
+    };

@@ -123,15 +123,22 @@ export function validateWorkflow(given: Workflow | { toJSON(): Workflow }, objec
       issues.push({ nodeId, code: 'unchecked_node', severity: 'warning', message: `inputs not checked: the server's definition of "${node.class_type}" could not be read (${unreadable})`, received: node.class_type });
       continue;
     }
-    const required = definition.input.required ?? {};
-    const optional = definition.input.optional ?? {};
-    for (const name of Object.keys(required)) {
-      if (node.inputs[name] == null && !pending(name)) {
+    // The definition's inputs, and those of each dynamic combo's chosen option (`model.duration`).
+    const specs = inputSpecs(definition.input, node.inputs);
+    for (const [name, { spec, required }] of specs) {
+      if (!required || pending(name)) continue;
+      if (spec[0] === 'COMFY_AUTOGROW_V3') {
+        // Its sockets are inputs named `<name>.<socket>`; the template's `min` (1 when absent) says how many must be set.
+        const given = own(own(spec[1], 'template'), 'min');
+        const min = typeof given === 'number' && given >= 0 ? given : 1;
+        const set = Object.keys(node.inputs).filter((key) => key.startsWith(`${name}.`) && node.inputs[key] != null).length;
+        if (set < min) issues.push({ nodeId, input: name, code: 'missing_required_input', message: `at least ${min} input${min === 1 ? '' : 's'} "${name}.<name>" of ${node.class_type} (${set} set)` });
+      } else if (node.inputs[name] == null) {
         issues.push({ nodeId, input: name, code: 'missing_required_input', message: `required input "${name}" of ${node.class_type}` });
       }
     }
     for (const [name, value] of Object.entries(node.inputs)) {
-      const spec = own(required, name) ?? own(optional, name);
+      const spec = specs.get(name)?.spec;
       if (value === undefined || value === null) continue;
       if (isLink(value)) {
         const source = String(value[0]);
@@ -144,6 +151,28 @@ export function validateWorkflow(given: Workflow | { toJSON(): Workflow }, objec
     }
   }
   return issues;
+}
+
+/**
+ * Every input a node has by its definition: the required and optional inputs, and, for a dynamic
+ * combo (`COMFY_DYNAMICCOMBO_V3`), the inputs of the option the node chose (its first when unset),
+ * named `<combo>.<input>` and required as that option says. An option's inputs are the server's
+ * own (not read by the definition schema): those that are not `[type, options?]` are left out.
+ */
+function inputSpecs(input: unknown, values: Record<string, unknown>, prefix = '', specs = new Map<string, { spec: InputSpec; required: boolean }>()) {
+  for (const group of ['required', 'optional']) {
+    const entries = own(input, group);
+    for (const [key, spec] of Object.entries(isRecord(entries) ? entries : {})) {
+      if (!Array.isArray(spec) || !(spec[1] === undefined || isRecord(spec[1]))) continue;
+      const name = prefix + key;
+      specs.set(name, { spec: spec as InputSpec, required: group === 'required' });
+      const options = spec[0] === 'COMFY_DYNAMICCOMBO_V3' ? own(spec[1], 'options') : undefined;
+      if (!Array.isArray(options)) continue;
+      const chosen = own(values, name) ?? own(options[0], 'key');
+      inputSpecs(own(options.find((option) => own(option, 'key') === chosen), 'inputs'), values, `${name}.`, specs);
+    }
+  }
+  return specs;
 }
 
 const UI_FORMAT_ISSUE =

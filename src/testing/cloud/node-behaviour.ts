@@ -3,6 +3,7 @@ import { PngDecodeError } from '../files/png-decode.js';
 import type { FileStore, StoredFile } from '../files/store.js';
 import { invertImage, loadImage, loadRefusal, placeholderImage, scaleImage, type ImageValue } from './images.js';
 import { PARTNER_NODE } from './nodes.js';
+import { PRICED_NODES, runPricedNode } from './priced-nodes.js';
 import type { PromptNode } from './prompt-validation.js';
 
 /**
@@ -120,6 +121,7 @@ export async function executeNode(
   inputs: Record<string, unknown>,
   env: NodeEnv,
 ): Promise<NodeResult> {
+  if (Object.hasOwn(PRICED_NODES, classType)) return { value: await runPricedNode(classType, inputs, env.onText), ui: undefined };
   switch (classType) {
     case 'LoadImage': {
       const { name, file } = inputFile(env.store, inputs.image);

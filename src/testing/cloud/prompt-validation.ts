@@ -206,6 +206,12 @@ function checkValue(
     }
     return undefined;
   }
+  // Types of the newer node schema the priced partner nodes use (priced-nodes.ts).
+  const listed = type === 'COMBO' ? options.options : type === 'COMFY_DYNAMICCOMBO_V3' && Array.isArray(options.options) ? options.options.map((option) => (option as { key?: unknown }).key) : undefined;
+  if (Array.isArray(listed)) {
+    return listed.includes(value) ? undefined : item('value_not_in_list', 'Value not in list', `${name}: '${String(value)}' not in [${listed.join(', ')}]`, extra);
+  }
+  if (type === 'BOOLEAN') return typeof value === 'boolean' ? undefined : item('invalid_input_type', 'Failed to convert an input value to a BOOLEAN value', `${name}, ${String(value)}`, extra);
   if (type === 'STRING') {
     return typeof value === 'object' && value !== null
       ? item('invalid_input_type', 'Failed to convert an input value to a STRING value', name, extra)

@@ -206,6 +206,8 @@ export class CloudRunner {
     const audience: Audience = { userId: job.userId, clientId: job.clientId };
     const emit = async (type: string, data: Record<string, unknown>, history = false): Promise<void> => {
       if (history) job.messages.push([type, data]);
+      // Lost on the way (the record keeps it): see docs/simulator.md#faults.
+      if (job.faults.dropsMessage(type)) return;
       await hub.sendJson(audience, type, data);
     };
     const pause = (): Promise<void> => (delay > 0 ? sleep(delay, signal) : Promise.resolve());

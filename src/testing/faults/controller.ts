@@ -15,6 +15,7 @@ export const NO_FAULTS: Readonly<FaultSettings> = Object.freeze({
   dropSocketsMidRun: false,
   garbageFrames: false,
   cachedWithoutExecuted: false,
+  dropEndMessages: false,
   delayMs: 0,
   taskStatusField: 'status',
   wrapStyleTransfer: false,
@@ -52,12 +53,16 @@ export class FaultController implements FaultControl {
   #socketHolds = 0;
   #hooks: SocketFaultHooks = { dropSockets: () => 0, sendGarbageFrames: () => 0, restart: async () => undefined };
   readonly #rules: FailureRules;
+  /** Counted rules of `dropEndMessages()`: each run submitted asks them once. */
+  readonly #endDrops: FailureRules;
   readonly #state: FaultState;
 
   constructor(random: () => number) {
     this.#rules = new FailureRules(random);
+    this.#endDrops = new FailureRules(random);
     this.#state = {
       rules: this.#rules,
+      dropsEnd: () => this.#endDrops.match('cloud', 'POST', '/api/prompt') !== undefined,
       refusingSockets: () => this.#socketHolds > 0 || performance.now() < this.#refuseUntil,
       holdSockets: () => {
         this.#socketHolds += 1;
@@ -91,11 +96,16 @@ export class FaultController implements FaultControl {
   reset(): void {
     this.#settings = { ...NO_FAULTS };
     this.#rules.clear();
+    this.#endDrops.clear();
     this.#refuseUntil = 0;
   }
 
   failRequests(rule: FailureRule): FailureRuleHandle {
     return this.#rules.install(rule);
+  }
+
+  dropEndMessages(rule: { times?: number; rate?: number }): FailureRuleHandle {
+    return this.#endDrops.install({ times: rule.times, rate: rule.rate });
   }
 
   dropSockets(options: { refuseMs?: number; code?: number } = {}): number {

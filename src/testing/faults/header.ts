@@ -26,7 +26,7 @@ export interface HeaderFaults {
 /**
  * Parses the `x-sim-fault` header: comma- or semicolon-separated `name` or `name=value` items.
  * Names: `status`, `retry-after`, `delay`, `raw-status`, `finish-before-response`, `drop-mid-run`,
- * `garbage-frames`, `cached-no-executed`, `task-status-field` (=`task_status`), `wrap-style-transfer`, `not-found-polls`,
+ * `garbage-frames`, `cached-no-executed`, `drop-end`, `task-status-field` (=`task_status`), `wrap-style-transfer`, `not-found-polls`,
  * `stall-body` (=ms).
  *
  * @example
@@ -64,6 +64,9 @@ export function parseFaultHeader(value: string | undefined): HeaderFaults {
         break;
       case 'cached-no-executed':
         result.overrides.cachedWithoutExecuted = flag;
+        break;
+      case 'drop-end':
+        result.overrides.dropEndMessages = flag;
         break;
       case 'task-status-field':
         result.overrides.taskStatusField = rawValue === 'status' ? 'status' : 'task_status';

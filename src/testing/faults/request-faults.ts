@@ -8,7 +8,7 @@ import { TaskFaults } from './task-faults.js';
  * What the faults of one request read from the simulator's fault state.
  *
  * @example
- * const state: FaultState = { rules, refusingSockets: () => false, holdSockets: () => () => undefined };
+ * const state: FaultState = { rules, refusingSockets: () => false, holdSockets: () => () => undefined, dropsEnd: () => false };
  */
 export interface FaultState {
   rules: FailureRules;
@@ -16,6 +16,8 @@ export interface FaultState {
   refusingSockets(): boolean;
   /** Refuses socket upgrades until the returned function is called. */
   holdSockets(): () => void;
+  /** True when the run being submitted must lose its end messages (a `dropEndMessages()` rule took it). */
+  dropsEnd(): boolean;
 }
 
 /**
@@ -87,7 +89,8 @@ export class RequestFaults {
 
   /** The fault decisions of the workflow run this request submits. */
   forRun(): RunFaults {
-    return new RunFaults(this.settings, () => this.#state.holdSockets());
+    const settings = this.settings.dropEndMessages || !this.#state.dropsEnd() ? this.settings : { ...this.settings, dropEndMessages: true };
+    return new RunFaults(settings, () => this.#state.holdSockets());
   }
 
   /** The fault decisions of the proxy task this request submits. */

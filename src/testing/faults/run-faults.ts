@@ -1,5 +1,7 @@
 import type { FaultSettings } from '../types/public.js';
 
+const END_MESSAGES: ReadonlySet<string> = new Set(['executed', 'execution_success', 'execution_error', 'execution_interrupted']);
+
 /**
  * The fault decisions of one workflow run, fixed by the switches of its submission. The runner
  * asks them at the points where a real deployment misbehaves; see docs/simulator.md#faults.
@@ -31,6 +33,14 @@ export class RunFaults {
   /** `cachedWithoutExecuted`: a cached output node sends no `executed`; the job record still holds its output. */
   get cachedWithoutExecuted(): boolean {
     return this.#settings.cachedWithoutExecuted;
+  }
+
+  /**
+   * `dropEndMessages`: true for the messages of the run that tell how it ended and what it made
+   * (`executed` and the three end messages); they are recorded, not sent.
+   */
+  dropsMessage(type: string): boolean {
+    return this.#settings.dropEndMessages && END_MESSAGES.has(type);
   }
 
   /**

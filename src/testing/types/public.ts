@@ -104,6 +104,12 @@ export interface FaultSettings {
   garbageFrames: boolean;
   /** Cached output nodes send no `executed` (as some server versions do): their outputs are only in the job record. */
   cachedWithoutExecuted: boolean;
+  /**
+   * A run's end messages never reach the socket: its `executed`, `execution_success`,
+   * `execution_error` and `execution_interrupted` (the job record keeps its status and outputs);
+   * the final `executing {node: null}` is still sent, and the socket stays up.
+   */
+  dropEndMessages: boolean;
   /** Delay every response by this many milliseconds. */
   delayMs: number;
   /** Field name of an image task's status (`task_status` mimics some upstreams). */
@@ -186,6 +192,11 @@ export interface FaultControl {
   refuseSockets(ms: number): void;
   /** Sends the garbage frames to every socket now; returns how many sockets got them. */
   sendGarbageFrames(): number;
+  /**
+   * The next `times` runs submitted (or a seeded `rate` of them) lose their end messages on the
+   * socket, as the `dropEndMessages` switch does for every run; `hits` counts the runs it took.
+   */
+  dropEndMessages(rule: { times?: number; rate?: number }): FailureRuleHandle;
   /**
    * Restarts the three servers with their state kept (jobs, runs in progress, tasks, files,
    * faults), as clients see it through a load balancer: every WebSocket is closed with 1012

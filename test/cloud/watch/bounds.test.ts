@@ -4,7 +4,7 @@ import { JobRouter } from '../../../src/cloud/watch/router.js';
 import type { WatcherStats } from '../../../src/cloud/watch/events.js';
 
 // The router's costs against a hostile or merely busy server: linear, and bounded in bytes.
-const stats = (): WatcherStats => ({ received: 0, ignored: 0, held: 0, dropped: 0, connections: 0, polls: 0, heldBytes: 0 });
+const stats = (): WatcherStats => ({ received: 0, ignored: 0, held: 0, dropped: 0, connections: 0, polls: 0, unattributedPrices: 0, heldBytes: 0 });
 const gc = (globalThis as { gc?: () => void }).gc;
 
 describe('the hold buffer of unclaimed prompt ids', () => {

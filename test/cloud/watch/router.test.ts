@@ -3,7 +3,7 @@ import type { WatchEvent, WatcherStats } from '../../../src/cloud/index.js';
 import { JobRouter, type RouterOptions, type TerminalEnd } from '../../../src/cloud/watch/router.js';
 import { encodePreview, encodePreviewWithMetadata, encodeText } from '../../../src/testing/cloud/frames.js';
 
-const stats = (): WatcherStats => ({ received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0 });
+const stats = (): WatcherStats => ({ received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0, unattributedPrices: 0 });
 const msg = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data });
 
 // Bounds in bytes, sized from the frames the tests send (about 60 bytes each).
@@ -144,6 +144,14 @@ describe('JobRouter: messages', () => {
     watch('p');
     router.handleText(msg('executing', { prompt_id: 'p', node: null }));
     expect(ends[0]?.[1]).toEqual({ status: 'completed', wholeRun: false, verify: true });
+  });
+
+  it('asks for verification when executing null ends a run seen whole without its end message: it closes failed runs too', () => {
+    const { router, ends, watch } = setup();
+    watch('p');
+    router.handleText(msg('execution_start', { prompt_id: 'p' }));
+    router.handleText(msg('executing', { prompt_id: 'p', node: null }));
+    expect(ends[0]?.[1]).toEqual({ status: 'completed', wholeRun: true, verify: true });
   });
 
   it('routes an interruption as cancelled', () => {

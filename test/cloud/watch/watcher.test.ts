@@ -140,14 +140,30 @@ describe('cloud.jobs.watch()', () => {
     expect(events).toEqual(['execution_start', 'execution_cached', 'progress_state', 'executing', 'job_progress', 'notification', 'execution_blocked', 'execution_success', 'job_progress']);
   });
 
-  it('treats executing with node null as the end when no execution_success is sent', async () => {
-    connect((peer) => {
-      send(peer, 'execution_start', { prompt_id: 'p' });
-      send(peer, 'executing', { prompt_id: 'p', node: null });
-    });
+  it('reads the job when executing {node: null} closes a run without its end message, and ends as the record says', async () => {
+    // The first read (a job watched without a submission) and the first read after the close
+    // find it running: the record lags. It is read again on the poll backoff, not after a silence.
+    const answers = ['executing', 'executing', 'failed'];
+    let reads = 0;
+    server.use(
+      http.get(`${BASE}/api/job/p/status`, () => {
+        const status = answers[Math.min(reads++, answers.length - 1)];
+        return HttpResponse.json({ status, error_message: status === 'failed' ? 'boom' : undefined });
+      }),
+      http.get(`${BASE}/api/jobs/p`, () => HttpResponse.json({ outputs: {} })),
+    );
+    connect();
     const watcher = make().jobs.watch('p');
+    for (let i = 0; i < 100 && reads === 0; i++) await tick(10);
     await tick(10);
-    await expect(watcher.result()).resolves.toMatchObject({ status: 'completed', via: 'socket', outputsComplete: true });
+    send(peers[0], 'execution_start', { prompt_id: 'p' });
+    send(peers[0], 'executing', { prompt_id: 'p', node: null });
+    for (let i = 0; i < 100 && reads < 2; i++) await tick(10);
+    expect(watcher.settled).toBe(false);
+    await step(1_000);
+    expect(watcher.settled).toBe(true);
+    await expect(watcher.result()).resolves.toMatchObject({ status: 'failed', via: 'poll', error: { message: 'boom' } });
+    expect(reads).toBe(3);
   });
 
   it('decodes binary frames 1, 3 and 4, and ignores and counts unknown or broken frames', async () => {

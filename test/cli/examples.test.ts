@@ -10,7 +10,7 @@
 // (a job, a media task, a batch, a node and its publisher) by those of things made here; the hosts
 // of the reader's Redis and runtimes by the test's; fixed ports by free ones.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import type { CommandSpec } from '../../src/cli/base/command.js';
 import { ROOT } from '../../src/cli/commands/index.js';
 import { CloudClient, RegistryClient, type Workflow } from '../../src/index.js';
 import { encodePng } from '../../src/testing/index.js';
+import { nodeDefinitions } from '../../src/testing/cloud/nodes.js';
 import { startRedis, type TestRedis } from '../queue/redis-server.js';
 import { cliEntries, NODE, REPO, runPiped, startTarget, type SimTarget } from './helpers.js';
 
@@ -116,6 +117,11 @@ const PLANS: Record<string, Plan> = {
     env: async () => ({ GRAPHCLOUD_REGISTRY_PAT: await ourPat() }),
     output: '"version"',
   },
+  // types
+  'graphcloud types --url http://127.0.0.1:8188 --out src/nodes.ts': { replace: () => ({ 'http://127.0.0.1:8188': local.sim.cloudUrl }), output: '"type":"types"' },
+  'graphcloud types --out src/nodes.ts                 # the cloud of GRAPHCLOUD_CLOUD_URL, with GRAPHCLOUD_API_KEY': { output: '"type":"types"' },
+  'graphcloud types --object-info catalog.json --max-combo 500 > src/nodes.ts': {},
+  'graphcloud types --eject portrait.json --object-info catalog.json --types ./nodes.js --out src/portrait.ts': { output: '"type":"eject"' },
   // sim
   'graphcloud sim': { until: '"type":"ready"' },
   'graphcloud sim --port 8188 --cors': { replace: async () => ({ 8188: String(await freePorts()) }), until: '"type":"ready"' },
@@ -128,6 +134,10 @@ const PLANS: Record<string, Plan> = {
   },
   // docs/cli.md
   'graphcloud sim --quiet': { until: '"type":"ready"' },
+  'graphcloud types --url http://127.0.0.1:8188 --out src/nodes.ts   # a local runtime': { replace: () => ({ 'http://127.0.0.1:8188': local.sim.cloudUrl }), output: '"type":"types"' },
+  'graphcloud types --out src/nodes.ts                                 # the cloud: GRAPHCLOUD_CLOUD_URL, GRAPHCLOUD_API_KEY': { output: '"type":"types"' },
+  'graphcloud types --object-info catalog.json > src/nodes.ts          # a saved catalog': {},
+  'graphcloud types --eject portrait.json --url http://127.0.0.1:8188 --types ./nodes.js > src/portrait.ts': { replace: () => ({ 'http://127.0.0.1:8188': local.sim.cloudUrl }) },
   "graphcloud run resize.json --upload 'Photo.image=photo.png' --set 'Resize.width=512' --out out": { output: '"status":"completed"' },
   'graphcloud run resize.json --upload \'Photo.image=photo.png\' --set \'Resize.width=300\' | jq -r \'select(.type == "executing" or .type == "result") | "\\(.type) \\(.data.node // .status)"\'': {
     output: 'executing 11\nexecuting 12\nresult completed',
@@ -208,6 +218,10 @@ function writeFixtures(dir: string): void {
     '5': { class_type: 'TruncateText', inputs: { text: 'a fox', max_length: 77 }, _meta: { title: 'Positive' } },
   };
   writeFileSync(join(dir, 'portrait.json'), JSON.stringify(portrait, null, 2));
+  // The catalog `types --object-info` reads (the simulator's, as GET /api/object_info answers it), and
+  // the src/ folder of the reader's project that `> src/nodes.ts` writes into.
+  writeFileSync(join(dir, 'catalog.json'), JSON.stringify(nodeDefinitions(['portrait.png'])));
+  mkdirSync(join(dir, 'src'));
   // docs/cli.md's resize.json is this one (saved from the web UI), photo.png that of examples/assets.
   cpSync(join(REPO, 'examples/workflows/resize.json'), join(dir, 'resize.json'));
   cpSync(join(REPO, 'examples/assets/photo.png'), join(dir, 'photo.png'));

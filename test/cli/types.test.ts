@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateNodeTypes } from '../../src/codegen/index.js';
+import { ejectWorkflow, generateNodeTypes } from '../../src/codegen/index.js';
 import { runPiped, startTarget, type SimTarget } from './helpers.js';
 
 // A local runtime that answers its catalog and, unlike the simulator, its version
@@ -78,5 +78,67 @@ describe('graphcloud types', () => {
     const missing = await runPiped(['types'], { env: {} });
     expect(missing.code).toBe(2);
     expect(missing.lines[0]).toMatchObject({ message: 'No cloud URL is set.' });
+  });
+
+  describe('--eject', () => {
+    // A saved UI-format workflow of the CLI fixtures (LoadImage, ImageScale, SaveImage, a Note, a
+    // muted PreviewImage: three nodes run) and the catalog it is ejected over.
+    const saved = join('test', 'cli', 'fixtures', 'resize-ui.json');
+    const workflowOf = () => JSON.parse(readFileSync(saved, 'utf8')) as unknown;
+    const RESIZE_CATALOG = {
+      LoadImage: { input: { required: { image: [['example.png'], { image_upload: true }] } }, output: ['IMAGE', 'MASK'], output_name: ['IMAGE', 'MASK'], display_name: 'Load Image' },
+      ImageScale: {
+        input: { required: { image: ['IMAGE'], upscale_method: [['nearest-exact', 'bilinear', 'area', 'bicubic', 'lanczos']], width: ['INT', { default: 512 }], height: ['INT', { default: 512 }], crop: [['disabled', 'center']] } },
+        output: ['IMAGE'],
+        output_name: ['IMAGE'],
+        display_name: 'Upscale Image',
+      },
+      SaveImage: { input: { required: { images: ['IMAGE'], filename_prefix: ['STRING', { default: 'ComfyUI' }] } }, output: [], output_name: [], output_node: true, display_name: 'Save Image' },
+      PreviewImage: { input: { required: { images: ['IMAGE'] } }, output: [], output_name: [], output_node: true, display_name: 'Preview Image' },
+    };
+
+    it('writes a saved workflow as builder code over --types, converted with the catalog of --object-info, on standard output', async () => {
+      const catalog = join(dir, 'resize-catalog.json');
+      writeFileSync(catalog, JSON.stringify(RESIZE_CATALOG));
+      const { code, stdout, stderr } = await runPiped(['types', '--eject', saved, '--object-info', catalog, '--types', './nodes.js'], { env: {} });
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(stdout).toBe(ejectWorkflow(workflowOf(), RESIZE_CATALOG as never, { typesImport: './nodes.js', source: saved }));
+      expect(stdout).toContain("import type { Nodes } from './nodes.js';\n");
+      expect(stdout).toContain('wf.ImageScale({');
+    });
+
+    it("reads the cloud's catalog by default, takes --import-from for workflow's module, and writes --out in folders it creates", async () => {
+      const out = join(dir, 'src', 'workflows', 'resize.ts');
+      const { code, lines, stderr } = await runPiped(['types', '--eject', saved, '--types', '../nodes.js', '--import-from', '@acme/graphcloud', '--out', out], { env: target.env, secrets: target.secrets });
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const text = readFileSync(out, 'utf8');
+      expect(text).toContain("import { workflow, type WorkflowBuilder } from '@acme/graphcloud';\nimport type { Nodes } from '../nodes.js';\n");
+      expect(lines).toEqual([{ type: 'eject', path: out, source: saved, nodes: 3, untyped: 0, bytes: Buffer.byteLength(text) }]);
+    });
+
+    it('refuses --eject without --types, --types without --eject, and --max-combo with --eject, before reading anything', async () => {
+      const noTypes = await runPiped(['types', '--eject', saved, '--object-info', 'x.json'], { env: {} });
+      expect(noTypes.code).toBe(2);
+      expect(noTypes.lines[0]).toMatchObject({ type: 'error', message: expect.stringMatching(/--eject needs --types <module>/) });
+      const noEject = await runPiped(['types', '--types', './nodes.js', '--object-info', 'x.json'], { env: {} });
+      expect(noEject.code).toBe(2);
+      expect(noEject.lines[0]).toMatchObject({ message: expect.stringMatching(/--types names the node types ejected code imports/) });
+      const combo = await runPiped(['types', '--eject', saved, '--types', './nodes.js', '--max-combo', '5', '--object-info', 'x.json'], { env: {} });
+      expect(combo.code).toBe(2);
+      expect(combo.lines[0]).toMatchObject({ message: expect.stringMatching(/--max-combo shapes generated node types/) });
+      const missing = await runPiped(['types', '--eject', join(dir, 'nope.json'), '--types', './nodes.js', '--object-info', 'x.json'], { env: {} });
+      expect(missing.code).toBe(2);
+      expect(missing.lines[0]).toMatchObject({ message: expect.stringMatching(/Cannot read .*nope\.json/) });
+    });
+
+    it('fails with the conversion error when a node of the saved workflow is not in the catalog', async () => {
+      const catalog = join(dir, 'small-catalog.json');
+      writeFileSync(catalog, JSON.stringify({ LoadImage: RESIZE_CATALOG.LoadImage }));
+      const { code, lines } = await runPiped(['types', '--eject', saved, '--object-info', catalog, '--types', './nodes.js'], { env: {} });
+      expect(code).toBe(2);
+      expect(lines[0]).toMatchObject({ type: 'error', message: expect.stringMatching(/ImageScale/) });
+    });
   });
 });

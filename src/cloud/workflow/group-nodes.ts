@@ -55,7 +55,7 @@ export function expandGroupNodes(data: Record<string, unknown>, objectInfo: Obje
     const definition = own(groups, name);
     if (!isRecord(definition)) return raw;
     let shape = shapes.get(name);
-    if (!shape) shapes.set(name, (shape = groupShape(raw, definition, objectInfo)));
+    if (!shape) shapes.set(name, (shape = groupShape(raw, definition, objectInfo, exposedInputs(data.nodes as unknown[], name))));
     const id = `${raw.type}#${String(raw.id)}`;
     added.push(instanceDefinition(id, raw, shape));
     const inputs = Array.isArray(raw.inputs) ? raw.inputs : [];
@@ -73,8 +73,18 @@ function fail(node: Record<string, unknown>, problem: string, fix: string): neve
   throw new WorkflowConversionError('unsupported_node', { nodeId: String(node.id), nodeType: String(node.type), nodeTitle: typeof node.title === 'string' ? node.title : undefined }, problem, fix);
 }
 
+/** The names of the saved inputs of every instance of the group `name`. */
+function exposedInputs(nodes: unknown[], name: string): Set<string> {
+  const names = new Set<string>();
+  for (const node of nodes) {
+    if (!isRecord(node) || typeof node.type !== 'string' || !isGroupType(node.type) || node.type.slice('workflow>'.length) !== name) continue;
+    for (const input of Array.isArray(node.inputs) ? node.inputs : []) if (typeof own(input, 'name') === 'string') names.add(own(input, 'name') as string);
+  }
+  return names;
+}
+
 /** GroupNodeConfig.registerType: the group's widgets, inputs and outputs. */
-function groupShape(instance: Record<string, unknown>, definition: Record<string, unknown>, objectInfo: ObjectInfo) {
+function groupShape(instance: Record<string, unknown>, definition: Record<string, unknown>, objectInfo: ObjectInfo, exposed: Set<string>) {
   const nodes = (Array.isArray(definition.nodes) ? definition.nodes : []).map((node: unknown) => (isRecord(node) ? node : {}));
   // Links whose origin is outside the group (null) are left out, as GroupNodeConfig.getLinks does;
   // so are links naming no node of the group or an absurd slot (a hostile file).
@@ -93,7 +103,7 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
   const shape = { nodes, saved: savedValues, links, widgets: groupWidgets, inputs: [] as GroupSlot[], outputs: [] as GroupSlot[] };
   const seenInputs = new Map<string, number>();
   const seenOutputs = new Set<string>();
-  const converted: (() => void)[] = [];
+  const afterAll: (() => void)[] = [];
 
   // getInputConfig: the label or the configured name, prefixed by the node's title when taken.
   const nameOf = (node: Record<string, unknown>, index: number, input: string) => {
@@ -110,8 +120,21 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
     return name;
   };
   const hidden = (index: number, input: string) => own(inputConfig(index, input), 'visible') === false;
+  // A widget renamed by the group's config (cfg_conds shown as cfg_text) still stands for its inner
+  // widget, and a seed keeps its control_after_generate (getInputConfig goes by the inner name).
   const addWidgets = (spec: InputSpecV2, name: string, index: number) => {
-    for (const widget of createWidgets({ ...spec, name })) shape.widgets.push({ widget: { ...widget, name: widget.name === spec.name ? name : widget.name }, node: index, input: widget.name === spec.name ? spec.name : '' });
+    const seed = (spec.name === 'seed' || spec.name === 'noise_seed') && spec.options.control_after_generate === undefined;
+    const options = seed ? { ...spec.options, control_after_generate: true } : spec.options;
+    for (const widget of createWidgets({ ...spec, name, options })) shape.widgets.push({ widget, node: index, input: widget.name === name ? spec.name : '' });
+  };
+  // A socket saved for a widget is a widget converted to an input (GroupNodeConfig.processWidgetInputs)
+  // when a link of the group reaches it or an instance shows it as an input. Otherwise it is a socket
+  // the web UI (frontend 1.16 and later) gives every widget, written into the definition when the
+  // workflow was saved: the group made with it showed the widget, and its instances saved its value.
+  const converted = (index: number, spec: InputSpecV2, at: number) => {
+    if (links.some((l) => l[2] === index && l[3] === at)) return true;
+    const custom = own(inputConfig(index, spec.name), 'name');
+    return exposed.has(typeof custom === 'string' ? custom : spec.name) || [...exposed].some((input) => input.endsWith(` ${spec.name}`));
   };
 
   nodes.forEach((node, index) => {
@@ -126,7 +149,7 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
       // A widget converted to an input: its saved slot names the widget.
       const at = saved.findIndex((slot) => own(slot, 'name') === spec.name && own(own(slot, 'widget'), 'name') === spec.name);
       if (!hasWidget(spec.type) || spec.options.forceInput) slots.push(spec);
-      else if (at > -1) widgets.push([at, spec]);
+      else if (at > -1 && converted(index, spec, at)) widgets.push([at, spec]);
       else addWidgets(spec, nameOf(node, index, spec.name), index);
     }
     slots.forEach((spec, slot) => {
@@ -135,7 +158,7 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
       if (!hidden(index, spec.name)) shape.inputs.push({ name, type: spec.type, node: index, slot });
     });
     // Widgets converted to inputs come after every other input, in the order they were converted.
-    converted.push(() => {
+    afterAll.push(() => {
       widgets.sort((a, b) => a[0] - b[0]).forEach(([, spec], at) => {
         if (linkTo(index, slots.length + at)) return;
         shape.inputs.push({ name: nameOf(node, index, spec.name), type: spec.type, node: index, slot: slots.length + at });
@@ -150,7 +173,7 @@ function groupShape(instance: Record<string, unknown>, definition: Record<string
       shape.outputs.push({ node: index, slot, type, name });
     });
   });
-  for (const step of converted) step();
+  for (const step of afterAll) step();
   return shape;
 }
 

@@ -155,6 +155,11 @@ const PLANS: Record<string, Plan> = {
   'graphcloud worker                                   # on each machine that runs jobs (or --runtime URL ...)': { redis: true, until: '"type":"ready"' },
   'graphcloud run portrait.json | jq -c \'select(.type == "progress") | .data | [.node, .value, .max]\'': { output: /\["\d+",\d+,\d+\]/ },
   'graphcloud jobs list --status failed | jq -r .promptId': {},
+  // estimate (help and docs/cli.md); sweep.csv's sets name other nodes: the batch form gets its own sets
+  'graphcloud estimate video.json': { output: '"usd":{"min":0.5,"max":0.5}' },
+  "graphcloud estimate video.json --set 'Video.duration=10'": { output: '"usd":{"min":1,"max":1}' },
+  "graphcloud estimate video.json --inputs sweep.csv --json | jq .usd": { replace: () => ({ 'sweep.csv': 'durations.csv' }), output: '"max": 1.5' },
+  'graphcloud estimate video.json --inputs sweep.csv': { replace: () => ({ 'sweep.csv': 'durations.csv' }), output: '"type":"total"' },
 };
 
 /** Every command path's examples. */
@@ -225,7 +230,14 @@ function writeFixtures(dir: string): void {
   // docs/cli.md's resize.json is this one (saved from the web UI), photo.png that of examples/assets.
   cpSync(join(REPO, 'examples/workflows/resize.json'), join(dir, 'resize.json'));
   cpSync(join(REPO, 'examples/assets/photo.png'), join(dir, 'photo.png'));
+  // docs/cli.md's video.json: a priced partner node titled Video (the simulator's), saved as an image.
+  const video = {
+    '4': { class_type: 'SimPricedVideo', inputs: { duration: 5, resolution: '720p', generate_audio: false }, _meta: { title: 'Video' } },
+    '5': { class_type: 'SaveImage', inputs: { images: ['4', 0], filename_prefix: 'video' } },
+  };
+  writeFileSync(join(dir, 'video.json'), JSON.stringify(video, null, 2));
   writeFileSync(join(dir, 'sweep.csv'), 'KSampler.seed,Positive.text\n1,a fox\n2,a cat\n');
+  writeFileSync(join(dir, 'durations.csv'), 'Video.duration\n5\n10\n');
   writeFileSync(join(dir, 'sweep.jsonl'), '{"KSampler.seed": 1, "Positive.text": "a red fox"}\n{"KSampler.seed": 2, "Positive.text": "a fox, running"}\n');
   // A node's source, for `git archive` and `registry nodes publish`.
   writeFileSync(join(dir, 'pyproject.toml'), '[project]\nname = "demo-node"\nversion = "1.3.0"\n');

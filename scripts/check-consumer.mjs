@@ -155,6 +155,8 @@ async function generateTypes(dir) {
     writeFileSync(path.join(dir, `typed-workflow-${version}.ts`), template.replace("from './nodes.js'", `from './nodes-${version}.js'`));
     files.push(`nodes-${version}.ts`, `typed-workflow-${version}.ts`);
   }
+  // The README's typed example imports `./nodes.js`, as a reader's project generated it: the newest catalog's.
+  cpSync(path.join(dir, `nodes-${CATALOGS.at(-1)}.ts`), path.join(dir, 'nodes.ts'));
   // Added to the Node app's compile: a compile of their own would check every declaration again.
   const config = path.join(dir, 'tsconfig.nodenext.json');
   const nodeApp = JSON.parse(readFileSync(config, 'utf8'));

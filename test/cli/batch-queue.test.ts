@@ -229,7 +229,7 @@ describe('graphcloud batch --redis with graphcloud worker', { timeout: 60_000 },
       // The job's id once in the JOB column, once in its reason: never "Job X was cancelled: Job X was cancelled".
       expect(row!.split(promptId!).length - 1).toBeLessThanOrEqual(2);
       expect(row).not.toMatch(/was cancelled: .*was cancelled/);
-      const logged = await json.waitFor((l) => l.type === 'log' && String(l.message).includes('cancelled its job'), 'the worker logs the cancel');
+      const logged = await json.waitFor((l) => l.type === 'log' && String(l.message).includes('asked to cancel its job'), 'the worker logs the cancel');
       expect(logged.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       // In a terminal (or --human) the line starts with its time.
       const text = await background(['worker', '--queue', `${queue}-h`, '--human'], slowEnv);

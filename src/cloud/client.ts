@@ -19,7 +19,6 @@ import { COST_DEFAULTS } from './cost/defaults.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
 import type { WorkflowInput } from './workflow/builder-types.js';
-import type { UiWorkflow } from './workflow/types.js';
 
 /**
  * Options of `new CloudClient()`: the core client options plus the cloud's own.

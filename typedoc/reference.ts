@@ -27,6 +27,8 @@ export type { FileRef, JobErrorInfo, JobStatus, JobStatusInfo, NodeErrorDetail, 
 export type { InputOptions, InputSpec, NodeDefinition, ObjectInfo, ValidateWorkflowOptions, WorkflowFormat } from '../src/cloud/workflow/validate.js';
 export type { NodeDefinitionsResource } from '../src/cloud/definitions.js';
 export type { Classes, NodeArgs, ShapeOf } from '../src/cloud/workflow/builder-types.js';
+export type { CostEstimate, CostLimit, CostRange, PricedNode, UnpricedNode } from '../src/cloud/shared/cost-types.js';
+export type { EstimateCostOptions } from '../src/cloud/estimate-cost.js';
 export type { UploadSpec } from '../src/cloud/run-workflow.js';
 export type { RunWorkflowOptions } from '../src/cloud/run-workflow.js';
 export type { OutputsSource, SaveOutputsOptions, SavedOutput } from '../src/cloud/save-outputs.js';

@@ -77,8 +77,8 @@ interface Planned {
  *
  * @param saved The parsed JSON file.
  * @param objectInfo The server's node definitions (`await cloud.nodes.list()`, or a saved `object_info`).
- * @throws {@link ValidationError} when an option is wrong, the file is in neither format, or its links go round in a circle;
- * {@link WorkflowConversionError} when the UI-format file cannot be converted.
+ * @throws `ValidationError` when an option is wrong, the file is in neither format, or its links go round in a circle;
+ * `WorkflowConversionError` when the UI-format file cannot be converted.
  * @example
  * ```ts
  * const code = ejectWorkflow(JSON.parse(await readFile('portrait.json', 'utf8')), info, { typesImport: './nodes.js' });

@@ -9,7 +9,7 @@ import { checkWorkflowArgument } from '../cloud/submit.js';
 import { isUiWorkflow } from '../cloud/workflow/validate.js';
 import { toApiWorkflow } from '../cloud/workflow/to-api.js';
 import { builderNeedsCatalog, builtWorkflow, isWorkflowBuilder } from '../cloud/workflow/builder.js';
-import type { RunWork } from './data.js';
+import type { RunWork } from './run.js';
 import type { RunSpec, TaskRunSpec, WorkflowRunSpec } from './types.js';
 
 const TASK_NAME = /^(image|video)\.[A-Za-z][A-Za-z0-9]*$/;

@@ -1,6 +1,6 @@
 // What a worker does with one run, in the order that keeps the account from paying twice: a run
 // with a stored prompt or task id is watched, never sent again; a run marked "submitting" is
-// looked for (recover.ts), and ends `unknown` when not found; only a fresh run is sent, after it
+// looked for (findTaggedJob(), below), and ends `unknown` when not found; only a fresh run is sent, after it
 // is marked "submitting" and tagged with its id, and its id is stored the moment the answer names
 // it. See docs/queue.md#guarantees-and-how-each-is-kept.
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
@@ -10,16 +10,12 @@ import { InvalidWorkflowError, JobFailedError, SubmissionUnknownError } from '..
 import { splitIssues } from '../cloud/workflow/validate.js';
 import type { JobResult } from '../cloud/shared/types.js';
 import type { ProxyClient } from '../proxy/client.js';
-import { readRunData, type RunData, type RunStage } from './data.js';
-import { RunUnknownError } from './errors/run-unknown-error.js';
-import { isAccountRefusal, toErrorInfo } from './outcome.js';
+import { readRunData, type RunData, type RunStage } from './run.js';
+import { isAccountRefusal, RunUnknownError, toErrorInfo } from './errors.js';
 import { ProgressMeter } from './progress.js';
-import { findTaggedJob, localJobExists, RUN_TAG } from './recover.js';
 import type { RunStore } from './store.js';
-import type { PauseReason } from './option-types.js';
-import type { RunState } from './types.js';
-import type { RunBudget } from './budget.js';
-import { reserveRun, settleRun } from './spend.js';
+import type { PauseReason, RunState } from './types.js';
+import { reserveRun, settleRun, type RunBudget } from './budget.js';
 
 /**
  * What processing a run needs from its worker.
@@ -323,4 +319,65 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
     meter?.stop();
     await cancelling;
   }
+}
+
+// Finding a submission whose answer was lost: its worker tagged it with the run's id
+// (`extra_data.graphcloud_run`) and marked the run "submitting" before sending, so the worker that
+// takes the run over lists the jobs created around the mark (`jobs.list`) and reads each one's
+// `extra_data` (`jobs.get`), nearest the mark first. On a local runtime the prompt id was chosen before sending: one read.
+
+/** The `extra_data` field that tags a submission with its run's id. */
+export const RUN_TAG = 'graphcloud_run';
+/** Clocks of two machines disagree: the search starts this long before the run was marked, and ends this long after its window. */
+const CLOCK_MARGIN_MS = 120_000;
+/** Jobs listed, at most, to find the ones created around the mark (pages of the cloud's largest size). */
+const MAX_LISTED = 50_000;
+const PAGE_SIZE = 1000;
+
+/**
+ * The prompt id of the job tagged with `runId` among the jobs created around `since` (from a
+ * clock margin before it to the end of the recovery window `windowMs` after it, plus the margin),
+ * and how many jobs were read; `promptId` is `undefined` when none carries the tag. The listing is
+ * paged newest first down to the margin before the mark; each candidate's `extra_data` is read
+ * (`jobs.get`) nearest the mark first, at most `limit` of them, so a busy account's later jobs do
+ * not push the tagged one past the bound.
+ *
+ * @example
+ * ```ts
+ * const { promptId, searched } = await findTaggedJob(cloud, 'order-1234', stage.since, 500, 45_000);
+ * ```
+ */
+export async function findTaggedJob(cloud: CloudClient, runId: string, since: number, limit: number, windowMs: number): Promise<{ promptId: string | undefined; searched: number }> {
+  const from = since - CLOCK_MARGIN_MS;
+  const to = since + windowMs + CLOCK_MARGIN_MS;
+  // Offsets shift as jobs are created while paging: a job may be listed twice, never skipped.
+  const candidates = new Map<string, number>();
+  let listed = 0;
+  for await (const job of cloud.jobs.listAll({ sortBy: 'createdAt', sortOrder: 'desc', limit: PAGE_SIZE })) {
+    if (job.createdAt !== undefined && job.createdAt < from) break;
+    if (++listed > MAX_LISTED) break;
+    if (job.createdAt !== undefined && job.createdAt > to) continue;
+    // A job without a creation time is read first: nothing places it away from the mark.
+    candidates.set(job.promptId, job.createdAt === undefined ? 0 : Math.abs(job.createdAt - since));
+  }
+  const nearestFirst = [...candidates].sort((a, b) => a[1] - b[1]).slice(0, limit);
+  let searched = 0;
+  for (const [promptId] of nearestFirst) {
+    searched += 1;
+    const detail = await cloud.jobs.get(promptId);
+    if (detail?.extraData?.[RUN_TAG] === runId) return { promptId, searched };
+  }
+  return { promptId: undefined, searched };
+}
+
+/**
+ * Whether the local runtime knows the job of a prompt id chosen before sending.
+ *
+ * @example
+ * ```ts
+ * if (await localJobExists(cloud, stage.chosenPromptId)) watch(stage.chosenPromptId);
+ * ```
+ */
+export async function localJobExists(cloud: CloudClient, promptId: string): Promise<boolean> {
+  return (await cloud.jobs.get(promptId)) !== undefined;
 }

@@ -1,10 +1,11 @@
 // A handle on one run, from any process: its result when it ends, and its events as they come.
-// Both read BullMQ's event stream and, between events, the run itself: an event missed (a
-// reconnect, a restart of Redis) delays nothing longer than one re-check.
-import { sleep, STOPPED, throwIfAborted } from '../core/index.js';
-import type { GraphcloudError } from '../core/index.js';
-import type { RunFeed } from './feed.js';
-import type { RunEvent, RunInfo, RunState } from './types.js';
+// Both read BullMQ's event stream (one QueueEvents reader per process, `RunFeed`) and, between
+// events, the run itself: an event missed (a reconnect, a restart of Redis) delays nothing longer
+// than one re-check.
+import { QueueEvents, type ConnectionOptions } from 'bullmq';
+import { sleep, STOPPED, throwIfAborted, type GraphcloudError } from '../core/index.js';
+import { STATE_EVENT } from './store.js';
+import type { RunEvent, RunInfo, RunProgress, RunState } from './types.js';
 
 /** How often a follower reads the run itself, besides the events, in ms. */
 const RECHECK_MS = 2_000;
@@ -164,5 +165,76 @@ export class Run {
     tick.abort(STOPPED);
     throwIfAborted(signal);
     return woken;
+  }
+}
+
+/**
+ * What a followed run hears: an end (`completed`, with its result; `failed`, `removed`), progress, or a state its worker published.
+ *
+ * @example
+ * ```ts
+ * feed.follow(runId, (signal) => console.log(signal.type));
+ * ```
+ */
+export type FeedSignal = { type: 'ended'; completed: boolean; result?: unknown } | { type: 'progress'; progress: RunProgress } | { type: 'state'; state: RunState; promptId?: string | undefined; taskId?: string | undefined };
+
+/**
+ * Routes the queue's events to the runs followed in this process; reads nothing until the first
+ * follower, and closes its connection on `close()`.
+ *
+ * @example
+ * ```ts
+ * const feed = new RunFeed('renders', { prefix: 'graphcloud', connection });
+ * const stop = feed.follow('order-1234', onSignal);
+ * ```
+ */
+export class RunFeed {
+  readonly #name: string;
+  readonly #options: { prefix: string; connection: ConnectionOptions };
+  readonly #followers = new Map<string, Set<(signal: FeedSignal) => void>>();
+  #events: QueueEvents | undefined;
+
+  constructor(name: string, options: { prefix: string; connection: ConnectionOptions }) {
+    this.#name = name;
+    this.#options = options;
+  }
+
+  /** Starts reading (if not yet) and resolves once the reader listens, so no later event is missed. */
+  async ready(): Promise<void> {
+    if (!this.#events) {
+      const events = new QueueEvents(this.#name, { ...this.#options, autorun: true });
+      // A lost connection is retried by BullMQ; an error event without a listener would throw.
+      events.on('error', () => undefined);
+      const tell = (jobId: string, signal: FeedSignal) => this.#followers.get(jobId)?.forEach((listener) => listener(signal));
+      // A completed run's event carries its result (BullMQ's `returnvalue`): no read is needed.
+      events.on('completed', ({ jobId, returnvalue }) => tell(jobId, { type: 'ended', completed: true, result: returnvalue }));
+      events.on('failed', ({ jobId }) => tell(jobId, { type: 'ended', completed: false }));
+      events.on('removed', ({ jobId }) => tell(jobId, { type: 'ended', completed: false }));
+      events.on('progress', ({ jobId, data }) => {
+        if (typeof data === 'object' && data !== null && typeof (data as RunProgress).fraction === 'number') tell(jobId, { type: 'progress', progress: data as RunProgress });
+      });
+      events.on(STATE_EVENT as 'progress', (args: unknown) => {
+        const { jobId, state, promptId, taskId } = args as Record<string, string | undefined>;
+        if (jobId !== undefined && state !== undefined) tell(jobId, { type: 'state', state: state as RunState, promptId, taskId });
+      });
+      this.#events = events;
+    }
+    await this.#events.waitUntilReady();
+  }
+
+  /** Calls `listener` with every signal of the run until the returned function is called. */
+  follow(runId: string, listener: (signal: FeedSignal) => void): () => void {
+    let set = this.#followers.get(runId);
+    if (!set) this.#followers.set(runId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.#followers.delete(runId);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#followers.clear();
+    await this.#events?.close();
   }
 }

@@ -8,13 +8,11 @@ import type { Redis } from 'ioredis';
 import { callSafely, ConnectionError, sleep, TimeoutError } from '../core/index.js';
 import { CloudClient } from '../cloud/client.js';
 import { ProxyClient } from '../proxy/client.js';
-import { bullConnection, openRedis } from './connection.js';
-import { QUEUE_DEFAULTS } from './defaults.js';
-import { checkClientOptions, WORKER_RULES } from './options.js';
+import { checkClientOptions, QUEUE_DEFAULTS, WORKER_RULES } from './options.js';
 import { processRun, type ProcessDeps, type RunControl } from './process-run.js';
-import { RunStore } from './store.js';
+import { bullConnection, openRedis, RunStore } from './store.js';
 import { RunBudget } from './budget.js';
-import type { CloseWorkerOptions, RunWorkerOptions } from './option-types.js';
+import type { CloseWorkerOptions, RunWorkerOptions } from './types.js';
 
 /** Failed probes in a row after which the runs in flight on a local runtime are handed back. */
 const PROBES_BEFORE_HAND_BACK = 2;
@@ -93,7 +91,7 @@ export class RunWorker {
       stalledInterval: options.stalledIntervalMs ?? QUEUE_DEFAULTS.stalledIntervalMs,
       maxStalledCount: QUEUE_DEFAULTS.maxStalledCount,
       // A name of its own, on its Redis connections and on each run it takes: whoever reads the
-      // queue tells a run whose worker is gone (holders.ts).
+      // queue tells a run whose worker is gone (lostHold(), store.ts).
       name: `w-${globalThis.crypto.randomUUID()}`,
     });
     this.#worker.on('error', (error) => this.#log(`error: ${error.message}`));

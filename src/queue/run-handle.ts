@@ -5,11 +5,10 @@
 import { QueueEvents, type ConnectionOptions } from 'bullmq';
 import { sleep, STOPPED, throwIfAborted, type GraphcloudError } from '../core/index.js';
 import { STATE_EVENT } from './store.js';
-import type { RunEvent, RunInfo, RunProgress, RunState } from './types.js';
+import { ENDED_STATES, type RunEvent, type RunInfo, type RunProgress, type RunState } from './types.js';
 
 /** How often a follower reads the run itself, besides the events, in ms. */
 const RECHECK_MS = 2_000;
-const ENDED: ReadonlySet<RunState> = new Set(['completed', 'failed', 'cancelled', 'unknown']);
 
 /**
  * What a handle needs from its queue: the shared event feed, the run's current record, and the
@@ -89,7 +88,7 @@ export class Run {
         const info = await this.#source.get(this.id);
         const state = info?.state ?? 'cancelled';
         if (state === 'completed') return info?.result;
-        if (ENDED.has(state)) break;
+        if (ENDED_STATES.has(state)) break;
         // Its end event may have come while it was read.
         if (!ended) await this.#pause(signal, (resolve) => (wake = resolve));
       }
@@ -131,7 +130,7 @@ export class Run {
         while (pending.length > 0) {
           const event = pending.shift() as RunEvent;
           if (event.type === 'state') {
-            if (event.state === last || ENDED.has(event.state)) continue;
+            if (event.state === last || ENDED_STATES.has(event.state)) continue;
             last = event.state;
           }
           yield event;
@@ -144,7 +143,7 @@ export class Run {
             last = state;
             yield { type: 'state', runId: this.id, state, promptId: info?.promptId, taskId: info?.taskId };
           }
-          if (ENDED.has(state)) return;
+          if (ENDED_STATES.has(state)) return;
         }
         // Events that came while the run was read or an event was yielded are taken first.
         if (pending.length > 0 || ended) continue;

@@ -13,7 +13,7 @@ import { checkRunSpec, prepareWork } from './prepare.js';
 import { Run, RunFeed } from './run-handle.js';
 import { bullConnection, connectedWorkers, lostHold, openRedis, RunStore } from './store.js';
 import { RunBudget } from './budget.js';
-import type { AddRunOptions, Budget, CancelRunResult, ListRunsOptions, PauseReason, QueueStatus, RunInfo, RunPage, RunQueueOptions, RunSpec } from './types.js';
+import { ENDED_STATES, type AddRunOptions, type Budget, type CancelRunResult, type ListRunsOptions, type PauseReason, type QueueStatus, type RunInfo, type RunPage, type RunQueueOptions, type RunSpec } from './types.js';
 
 /** How long one read of the connected workers serves `get()`, in ms. */
 const WORKERS_READ_MS = 1_000;
@@ -172,7 +172,7 @@ export class RunQueue {
    */
   async cancel(id: string): Promise<CancelRunResult> {
     const info = await this.get(id);
-    if (!info || ['completed', 'failed', 'cancelled', 'unknown'].includes(info.state)) return { runId: id, action: 'ended', state: info?.state };
+    if (!info || ENDED_STATES.has(info.state)) return { runId: id, action: 'ended', state: info?.state };
     const job = await this.#queue.getJob(id);
     if (info.state === 'queued' && job) {
       // Removal is atomic and refused while a worker holds the run: then the worker is asked.

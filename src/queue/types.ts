@@ -1,5 +1,6 @@
 // The public types of graphcloud/queue: what a run is, where it stands, what its events say, and
-// the options and answers of RunQueue and RunWorker. Types only: nothing here loads BullMQ.
+// the options and answers of RunQueue and RunWorker, and the set of ended states. Nothing here
+// imports anything at run time (nothing loads BullMQ).
 import type { JobResult, RunCost } from '../cloud/shared/types.js';
 import type { UploadSpec } from '../cloud/run-workflow.js';
 import type { WorkflowInput } from '../cloud/workflow/builder-types.js';
@@ -66,6 +67,17 @@ export type RunSpec = WorkflowRunSpec | TaskRunSpec;
  * ```
  */
 export type RunState = 'queued' | 'submitting' | 'running' | 'completed' | 'failed' | 'cancelled' | 'unknown';
+
+/**
+ * The states a run ends in: nothing moves a run out of one (the queue, its handles and the CLI read
+ * this one set; it imports nothing, so the CLI takes it without loading BullMQ).
+ *
+ * @example
+ * ```ts
+ * if (ENDED_STATES.has(info.state)) console.log(`${info.id} ended: ${info.state}`);
+ * ```
+ */
+export const ENDED_STATES: ReadonlySet<RunState> = new Set(['completed', 'failed', 'cancelled', 'unknown']);
 
 /**
  * A run's progress: `fraction` of the workflow done (0 to 1, nodes finished or cached over all

@@ -1,12 +1,19 @@
-// A run as it is kept on its BullMQ job, and read back: the prepared work (never file bytes), the
+// A run from its spec to its record: checked and made ready when it is added, in the adding process
+// (uploads go to the cloud, which stores them by content: no worker needs the adder's disk); kept
+// on its BullMQ job as JSON only, bounded in bytes: the prepared work (never file bytes), the
 // stage its worker reached (the prompt or task id the moment it is known) and how it ended; its
 // state and its RunInfo from where BullMQ keeps the job; one page of the runs in a state. The one
 // place that reads and writes that shape, and that bounds its size.
 import type { Job, Queue } from 'bullmq';
-import { Checker, isRecord, ValidationError } from '../core/index.js';
+import { Checker, isPlainObject, isRecord, ValidationError, type RequestOptions } from '../core/index.js';
+import { runParts, type CloudClient } from '../cloud/client.js';
 import type { JobResult, RunCost, Workflow } from '../cloud/shared/types.js';
+import { placeInputs, prepareRun, readUploads } from '../cloud/run-workflow.js';
+import { checkWorkflowArgument } from '../cloud/submit.js';
+import { isUiWorkflow } from '../cloud/workflow/validate.js';
+import { builderNeedsCatalog, builtWorkflow, isWorkflowBuilder } from '../cloud/workflow/builder.js';
 import type { Tombstone } from './store.js';
-import type { ListRunsOptions, RunErrorInfo, RunInfo, RunPage, RunProgress, RunState } from './types.js';
+import type { ListRunsOptions, RunErrorInfo, RunInfo, RunPage, RunProgress, RunSpec, RunState, TaskRunSpec, WorkflowRunSpec } from './types.js';
 
 /**
  * The work of a run, ready to submit: an API-format workflow with its inputs and uploaded names
@@ -59,6 +66,75 @@ export interface RunData {
   takeovers?: number | undefined;
   /** How a run that did not complete ended. */
   outcome?: { state: 'failed' | 'cancelled' | 'unknown'; error: RunErrorInfo; result?: JobResult | undefined } | undefined;
+}
+
+const TASK_NAME = /^(image|video)\.[A-Za-z][A-Za-z0-9]*$/;
+
+/**
+ * Checks a run's spec before anything is uploaded or stored; records each problem on `check`.
+ *
+ * @example
+ * ```ts
+ * checkRunSpec(check, spec);
+ * ```
+ */
+export function checkRunSpec(check: Checker, spec: unknown): void {
+  if (!isPlainObject(spec)) return check.fail('spec', '{ workflow, inputs?, uploads? } or { task, params }', typeof spec);
+  if ('task' in spec) {
+    if (typeof spec.task !== 'string' || !TASK_NAME.test(spec.task)) check.fail('spec.task', 'a proxy method such as "image.upscale" or "video.textToVideo"', spec.task);
+    if (!isPlainObject(spec.params)) check.fail('spec.params', 'an object of the task parameters', typeof spec.params);
+    else checkJson(check, 'spec.params', spec.params);
+    return;
+  }
+  checkWorkflowArgument(check, spec.workflow);
+  if (spec.inputs !== undefined) {
+    if (!isPlainObject(spec.inputs)) check.fail('spec.inputs', 'an object of "<node>.<input>" addresses to values', typeof spec.inputs);
+    else checkJson(check, 'spec.inputs', spec.inputs);
+  }
+  if (spec.uploads !== undefined && !isPlainObject(spec.uploads)) check.fail('spec.uploads', 'an object of "<node>.<input>" addresses to files', typeof spec.uploads);
+  if (spec.partnerApiKey !== undefined && typeof spec.partnerApiKey !== 'boolean') check.fail('spec.partnerApiKey', 'a boolean', spec.partnerApiKey);
+}
+
+/** JSON values only: Redis holds no file bytes (files go in `uploads`, or behind URLs). */
+function checkJson(check: Checker, path: string, value: unknown, depth = 0): void {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) check.fail(path, 'a finite number', value);
+    return;
+  }
+  if (depth > 64) return check.fail(path, 'JSON nested at most 64 deep', '(deeper)');
+  if (Array.isArray(value)) return value.forEach((item, i) => checkJson(check, `${path}[${i}]`, item, depth + 1));
+  if (isPlainObject(value)) return Object.entries(value).forEach(([key, item]) => checkJson(check, `${path}.${key}`, item, depth + 1));
+  check.fail(path, 'a JSON value (files go in uploads, or behind a URL: Redis holds no file bytes)', value instanceof Uint8Array ? 'bytes' : typeof value);
+}
+
+/**
+ * The run's work, ready for any worker: prepared as `cloud.runWorkflow()` prepares a run
+ * (`prepareRun()`: converted, inputs placed, files uploaded through `cloud` and their names
+ * written in), without the check against the node definitions, which the worker makes before it
+ * sends the run.
+ *
+ * @throws {@link ValidationError} a UI-format workflow or uploads without `cloud`.
+ * @example
+ * ```ts
+ * const work = await prepareWork(spec, cloud, { signal });
+ * ```
+ */
+export async function prepareWork(spec: RunSpec, cloud: CloudClient | undefined, request: RequestOptions): Promise<RunWork> {
+  if ('task' in spec) return { kind: 'task', task: (spec as TaskRunSpec).task, params: (spec as TaskRunSpec).params };
+  const { workflow, inputs = {}, uploads, partnerApiKey } = spec as WorkflowRunSpec;
+  const check = new Checker();
+  const targets = readUploads(check, uploads);
+  check.throwIfInvalid('queue.add()');
+  // A builder's outputs taken by name need the catalog unless its own table names them.
+  const needsCatalog = isUiWorkflow(workflow) || (isWorkflowBuilder(workflow) && builderNeedsCatalog(workflow));
+  if ((needsCatalog || targets.length > 0) && cloud === undefined) {
+    throw new ValidationError([{ path: 'options.cloud', rule: 'the cloud client options of the queue: a UI-format workflow (or a builder whose outputs are named, not indexed) is converted and uploads are sent when the run is added', received: undefined }], 'queue.add()');
+  }
+  const prepared = cloud
+    ? (await prepareRun(runParts(cloud), workflow, { inputs, uploads: targets, validate: false }, request, 'queue.add()')).workflow
+    : placeInputs(isWorkflowBuilder(workflow) ? builtWorkflow(workflow, undefined) : (workflow as Workflow), inputs, [], undefined).workflow;
+  return { kind: 'workflow', workflow: prepared, ...(partnerApiKey === undefined ? {} : { partnerApiKey }) };
 }
 
 /**

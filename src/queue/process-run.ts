@@ -12,7 +12,7 @@ import type { JobResult } from '../cloud/shared/types.js';
 import type { ProxyClient } from '../proxy/client.js';
 import { readRunData, type RunData, type RunStage } from './run.js';
 import { isAccountRefusal, RunUnknownError, toErrorInfo } from './errors.js';
-import { ProgressMeter } from './progress.js';
+import { followProgress, type ProgressWrites } from './progress.js';
 import type { RunStore } from './store.js';
 import type { PauseReason, RunState } from './types.js';
 import { reserveRun, settleRun, type RunBudget } from './budget.js';
@@ -286,7 +286,7 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
   // request in between reaches it as a message.
   if (seen === true || (seen === undefined && (await deps.store.cancelRequested(runId)))) control.cancel();
   const signal = control.handBack.signal;
-  let meter: ProgressMeter | undefined;
+  let writes: ProgressWrites | undefined;
   try {
     if (stage.taskId !== undefined) {
       if (!deps.proxy || stage.taskKind === undefined) return await end('failed', new Error('this worker has no proxy to follow media tasks'));
@@ -297,15 +297,14 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
     if (!cloud) return await end('failed', new Error('this worker has no cloud to follow the job'));
     // The workflow names the output nodes: their `executed` messages complete the outputs, with no read of the job record.
     const watcher = cloud.jobs.watch(promptId, { signal, waitTimeout: false, ...(data.work.kind === 'workflow' ? { workflow: data.work.workflow } : {}) });
-    meter = new ProgressMeter(data.work.kind === 'workflow' ? Object.keys(data.work.workflow).length : 1, deps.progressIntervalMs, (progress) => job.updateProgress(progress));
-    watcher.onEvent((event) => meter?.see(event));
+    writes = followProgress(watcher, deps.progressIntervalMs, (progress) => job.updateProgress(progress));
     const result = await watcher.result();
     if (result.status === 'completed') {
       // The runtime stops a run only between nodes: one cancelled in its last node completes, and is paid.
       if (result.cancelRequested === true) deps.log(`run ${runId}: its job ${promptId} completed before the cancel could stop it; the run keeps its outputs`);
       return result;
     }
-    await meter.flush();
+    await writes.flush();
     return await end(result.status === 'cancelled' ? 'cancelled' : 'failed', new JobFailedError(result as JobResult & { status: 'failed' | 'cancelled' }), result);
   } catch (error) {
     if (!signal.aborted || error instanceof UnrecoverableError) throw error;
@@ -316,7 +315,7 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
     return handBack(job, token, data, keep);
   } finally {
     // A completed run's end tells its progress: what is pending is not written.
-    meter?.stop();
+    writes?.stop();
     await cancelling;
   }
 }

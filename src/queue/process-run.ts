@@ -47,16 +47,18 @@ export interface ProcessDeps {
 }
 
 /**
- * The controls of one run in flight: `handBack` stops the wait and returns the run to the queue
- * with its stored ids; `cancel` is called when a cancel is requested for it.
+ * The controls of one run in flight: `signal` is the processor's signal BullMQ gives it, aborted by
+ * `worker.cancelJob(runId, reason)` to stop the wait and return the run to the queue with its
+ * stored ids (`reason`: `'close'`, or `'runtime-down'` on a local runtime); `cancel` is called when
+ * a cancel is requested for it.
  *
  * @example
  * ```ts
- * inFlight.get(runId)?.handBack.abort('close');
+ * inFlight.get(runId)?.cancel();
  * ```
  */
 export interface RunControl {
-  handBack: AbortController;
+  signal: AbortSignal;
   cancel: () => void;
   /** A cancel request seen before the watch began (read with the stored answer, or a message that came early). */
   cancelRequested?: boolean;
@@ -96,7 +98,7 @@ export async function processRun(deps: ProcessDeps, job: Job, token: string | un
   }
   if (stage === undefined) {
     // Closing before anything was sent: back to the queue as it came.
-    if (control.handBack.signal.aborted) return handBack(job, token, data, undefined);
+    if (control.signal.aborted) return handBack(job, token, data, undefined);
     if (data.work.kind === 'task') stage = await submitTask(deps, job, token, data, runId, control, end);
     else stage = await submitWorkflow(deps, job, token, data, runId, control, end);
   } else if (data.takeovers !== undefined) {
@@ -285,7 +287,7 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
   // Read with the stored answer (storeAnswer), else here: after `control.cancel` is set, so a
   // request in between reaches it as a message.
   if (seen === true || (seen === undefined && (await deps.store.cancelRequested(runId)))) control.cancel();
-  const signal = control.handBack.signal;
+  const signal = control.signal;
   let writes: ProgressWrites | undefined;
   try {
     if (stage.taskId !== undefined) {

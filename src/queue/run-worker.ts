@@ -39,6 +39,7 @@ export class RunWorker {
   readonly #redis: Redis;
   readonly #cloud: CloudClient | undefined;
   readonly #proxy: ProxyClient | undefined;
+  /** The runs this worker holds, by id: where a cancel request reaches them (BullMQ aborts their signals, cancelJob()). */
   readonly #inFlight = new Map<string, RunControl>();
   readonly #closing = new AbortController();
   readonly #probeIntervalMs: number;
@@ -83,7 +84,8 @@ export class RunWorker {
       log: this.#log,
       budget: new RunBudget(this.#redis, prefix, options.name),
     };
-    this.#worker = new Worker(options.name, (job: Job, token?: string) => this.#process(deps, job, token), {
+    // Three parameters: BullMQ then gives each run a signal of its own, aborted by cancelJob().
+    this.#worker = new Worker(options.name, (job: Job, token: string | undefined, signal: AbortSignal | undefined) => this.#process(deps, job, token, signal), {
       connection,
       prefix,
       concurrency: options.concurrency ?? QUEUE_DEFAULTS.workerConcurrency,
@@ -147,7 +149,7 @@ export class RunWorker {
   async close(options?: CloseWorkerOptions): Promise<void> {
     this.#closed ??= (async () => {
       this.#closing.abort('close');
-      if (options?.finish !== true) for (const control of this.#inFlight.values()) control.handBack.abort('close');
+      if (options?.finish !== true) this.#worker.cancelAllJobs('close');
       await this.#worker.close();
       this.#cancels.disconnect();
       await Promise.allSettled([this.#queue.close(), this.#cloud?.close(), this.#proxy?.close()]);
@@ -168,12 +170,13 @@ export class RunWorker {
     await this.close();
   }
 
-  async #process(deps: ProcessDeps, job: Job, token: string | undefined): Promise<unknown> {
+  async #process(deps: ProcessDeps, job: Job, token: string | undefined, signal: AbortSignal | undefined): Promise<unknown> {
     // Until the run's watch takes over `cancel`, a request is remembered for it.
-    const control: RunControl = { handBack: new AbortController(), cancel: () => void (control.cancelRequested = true) };
+    const control: RunControl = { signal: signal ?? new AbortController().signal, cancel: () => void (control.cancelRequested = true) };
     const runId = String(job.id);
     this.#inFlight.set(runId, control);
-    if (this.#closing.signal.aborted) control.handBack.abort('close');
+    // Taken as the worker began to close: handed back at once (BullMQ tracks it by now).
+    if (this.#closing.signal.aborted) this.#worker.cancelJob(runId, 'close');
     try {
       return await processRun(deps, job, token, control);
     } finally {
@@ -210,7 +213,7 @@ export class RunWorker {
       failures = up ? 0 : failures + 1;
       if (failures >= PROBES_BEFORE_HAND_BACK) {
         this.#markDown();
-        for (const control of this.#inFlight.values()) control.handBack.abort('runtime-down');
+        this.#worker.cancelAllJobs('runtime-down');
       }
       if (up && this.#down) {
         this.#down = false;

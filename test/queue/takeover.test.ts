@@ -45,7 +45,7 @@ async function setUp(recoverWindowMs: number, options: SimulatorOptions = {}) {
     recoverWindowMs,
     log: (line) => logs.push(line),
   };
-  const control = (): RunControl => ({ handBack: new AbortController(), cancel: () => undefined });
+  const control = (): RunControl => ({ signal: new AbortController().signal, cancel: () => undefined });
   const lockKey = (id: string) => `${prefix}:${name}:${id}:lock`;
   return { redis, cloud, taker, deps, control, lockKey, logs };
 }

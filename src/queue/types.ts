@@ -80,8 +80,9 @@ export type RunState = 'queued' | 'submitting' | 'running' | 'completed' | 'fail
 export const ENDED_STATES: ReadonlySet<RunState> = new Set(['completed', 'failed', 'cancelled', 'unknown']);
 
 /**
- * A run's progress: `fraction` of the workflow done (0 to 1, nodes finished or cached over all
- * nodes), and the node running now with its step count. New fields may be added.
+ * A run's progress: `fraction` of the workflow done (0 to 1: the watcher's `job.fraction`, nodes
+ * done or cached plus the running node's share of its steps, over all nodes), and the node running
+ * now with its step count. New fields may be added.
  *
  * @example
  * ```ts

@@ -19,7 +19,6 @@ import { COST_DEFAULTS } from './cost/defaults.js';
 import { WatchHub } from './watch/hub.js';
 import type { WebSocketConstructor } from './watch/socket.js';
 import type { WorkflowInput } from './workflow/builder-types.js';
-import type { UiWorkflow } from './workflow/types.js';
 
 /**
  * Options of `new CloudClient()`: the core client options plus the cloud's own.
@@ -104,7 +103,7 @@ const PARTS = new WeakMap<CloudClient, RunParts>();
  *
  * @example
  * ```ts
- * const { workflow } = await prepareRun(runParts(cloud), spec.workflow, { uploads }, { signal }, 'queue.add()');
+ * const { workflow } = await prepareRun(runParts(cloud), spec.workflow, uploads, { validate: false }, { signal }, 'queue.add()');
  * ```
  */
 export function runParts(cloud: CloudClient): RunParts {

@@ -134,7 +134,7 @@ export async function runWorkflow(parts: RunParts, given: WorkflowInput, options
   // A builder whose outputs are all known by index is an API-format workflow from here on; one
   // that needs the catalog is written by the conversion below.
   const input = isWorkflowBuilder(given) && !builderNeedsCatalog(given) ? builtWorkflow(given, undefined) : given;
-  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId, maxCost, allowUnpriced } = options ?? {};
+  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId } = options ?? {};
   // An address naming no node fails before any request: at once for an API-format workflow, and
   // for a UI-format one whenever its file alone can tell (untitled nodes need the definitions).
   if (isUiWorkflow(input)) checkUiAddresses(input, [...Object.keys(inputs), ...targets.map((target) => target.address)]);
@@ -151,11 +151,8 @@ export async function runWorkflow(parts: RunParts, given: WorkflowInput, options
     // Every address is known good once the preparation has placed them (and the budget passed):
     // the socket opens then, while checking and uploading (it must be up before the submission),
     // not before; an argument that fails opens nothing.
-    const onChecked = () => {
-      ready = hub.ready(signal);
-      ready.catch(() => undefined);
-    };
-    const { workflow: prepared, info, warnings } = await prepareRun(parts, input, { inputs, uploads: targets, validate, maxCost, allowUnpriced, onChecked }, request, 'cloud.runWorkflow()');
+    const onChecked = () => void (ready = hub.ready(signal)).catch(() => undefined);
+    const { workflow: prepared, info, warnings } = await prepareRun(parts, input, targets, options ?? {}, request, 'cloud.runWorkflow()', onChecked);
     const since = await (ready as Promise<number>);
     throwIfAborted(signal);
     http.throwIfClosed();
@@ -198,47 +195,37 @@ export async function runWorkflow(parts: RunParts, given: WorkflowInput, options
 }
 
 /**
- * Options of `prepareRun()`: the run's inputs and uploads by address (uploads as `readUploads()`
- * read them), whether to check against the node definitions, and the cost guard.
- *
- * @example
- * ```ts
- * const options: PrepareRunOptions = { inputs: { 'KSampler.seed': 7 }, uploads: readUploads(check, given), validate: true };
- * ```
- */
-export interface PrepareRunOptions {
-  inputs?: Record<string, unknown> | undefined;
-  uploads?: ReturnType<typeof readUploads> | undefined;
-  /** Check against the node definitions (and with them, the inputs each address names). @default true */
-  validate?: boolean | undefined;
-  maxCost?: SubmitJobOptions['maxCost'];
-  allowUnpriced?: SubmitJobOptions['allowUnpriced'];
-  /** Called once the inputs are placed and the cost guard passed, before the check and the uploads. */
-  onChecked?: (() => void) | undefined;
-}
-
-/**
  * A run made ready to submit, the steps `runWorkflow()` takes before it submits and the queue takes
  * when a run is added: the workflow converted to the API format (a UI-format one, or a builder
- * whose outputs are named, with the node definitions), its inputs placed, the cost guard
- * (`maxCost`) applied before anything is uploaded, the workflow checked (`validate`), the files
- * uploaded in parallel and their names written into a copy. Resolves with that workflow, the
- * definitions it was checked against, and the check's warnings.
+ * whose outputs are named, with the node definitions), its `inputs` placed with the `uploads` (as
+ * `readUploads()` read them), the cost guard (`maxCost`) applied before anything is uploaded, the
+ * workflow checked (`validate`, default true), the files uploaded in parallel and their names
+ * written into a copy. `onChecked` is called between the cost guard and the check: `runWorkflow()`
+ * opens its socket there. Resolves with that workflow, the definitions it was checked against, and
+ * the check's warnings.
  *
  * @throws {@link WorkflowAddressError}, {@link InvalidWorkflowError}, the cost guard's error, or an upload's.
  * @example
  * ```ts
- * const { workflow } = await prepareRun(parts, given, { inputs, uploads: readUploads(check, uploads) }, { signal }, 'queue.add()');
+ * const { workflow } = await prepareRun(parts, given, readUploads(check, uploads), { inputs, validate: false }, { signal }, 'queue.add()');
  * ```
  */
-export async function prepareRun(parts: Pick<RunParts, 'definitions' | 'files' | 'submitter'>, input: WorkflowInput, options: PrepareRunOptions, request: RequestOptions, context: string): Promise<{ workflow: Workflow; info: ObjectInfo | undefined; warnings: WorkflowIssue[] }> {
-  const { inputs = {}, uploads = [], validate = true, maxCost, allowUnpriced, onChecked } = options;
+export async function prepareRun(
+  parts: Pick<RunParts, 'definitions' | 'files' | 'submitter'>,
+  input: WorkflowInput,
+  uploads: ReturnType<typeof readUploads>,
+  options: Pick<RunWorkflowOptions, 'inputs' | 'validate' | 'maxCost' | 'allowUnpriced'>,
+  request: RequestOptions,
+  context: string,
+  onChecked?: () => void,
+): Promise<{ workflow: Workflow; info: ObjectInfo | undefined; warnings: WorkflowIssue[] }> {
+  const { inputs = {}, validate = true } = options;
   const { definitions, files, submitter } = parts;
   const api = await definitions.convert(input, request, context);
   const info = validate ? await definitions.current(request) : undefined;
   const placed = placeInputs(api, inputs, uploads, info);
   // The budget refuses before anything is uploaded or sent.
-  if (maxCost) await submitter.estimate(placed.workflow, request, { maxCost, allowUnpriced }, context);
+  if (options.maxCost) await submitter.estimate(placed.workflow, request, options, context);
   onChecked?.();
   const pending = new Set(placed.uploads.map(({ nodeId, input: name }) => `${nodeId}.${name}`));
   const warnings = validate ? await definitions.validate(placed.workflow, { ...request, pending }, context) : [];

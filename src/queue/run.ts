@@ -132,7 +132,7 @@ export async function prepareWork(spec: RunSpec, cloud: CloudClient | undefined,
     throw new ValidationError([{ path: 'options.cloud', rule: 'the cloud client options of the queue: a UI-format workflow (or a builder whose outputs are named, not indexed) is converted and uploads are sent when the run is added', received: undefined }], 'queue.add()');
   }
   const prepared = cloud
-    ? (await prepareRun(runParts(cloud), workflow, { inputs, uploads: targets, validate: false }, request, 'queue.add()')).workflow
+    ? (await prepareRun(runParts(cloud), workflow, targets, { inputs, validate: false }, request, 'queue.add()')).workflow
     : placeInputs(isWorkflowBuilder(workflow) ? builtWorkflow(workflow, undefined) : (workflow as Workflow), inputs, [], undefined).workflow;
   return { kind: 'workflow', workflow: prepared, ...(partnerApiKey === undefined ? {} : { partnerApiKey }) };
 }

@@ -93,6 +93,23 @@ function checkRoute(check: Checker, path: string, value: unknown, withId: boolea
   if (typeof value !== 'string' || !value.startsWith('/') || (withId && !value.includes('{id}'))) check.fail(path, what, value);
 }
 
+// What each client's runWorkflow() runs over, for prepareRun() outside the client (the queue
+// prepares a run when it is added): read with runParts(), never on the client's own surface.
+const PARTS = new WeakMap<CloudClient, RunParts>();
+
+/**
+ * The parts a client's `runWorkflow()` runs over (its node definitions, files, submitter...), for
+ * `prepareRun()` in the queue, which prepares runs as `runWorkflow()` does. Not in the main entry.
+ *
+ * @example
+ * ```ts
+ * const { workflow } = await prepareRun(runParts(cloud), spec.workflow, uploads, { validate: false }, { signal }, 'queue.add()');
+ * ```
+ */
+export function runParts(cloud: CloudClient): RunParts {
+  return PARTS.get(cloud) as RunParts;
+}
+
 /**
  * Client of the cloud execution API, also able to drive a local runtime. Resources: `nodes`
  * (node definitions), `files` (uploads, outputs), `jobs` (submit, status, outputs, watch); and
@@ -151,6 +168,7 @@ export class CloudClient {
     this.files = new FilesResource(http, tokens);
     this.jobs = new JobsResource({ http, reader, hub, submitter, routes, tokens });
     this.#run = { http, definitions, files: this.files, jobs: this.jobs, hub, submitter };
+    PARTS.set(this, this.#run);
   }
 
   /**

@@ -4,7 +4,7 @@ import { WATCH_RULES, type JobsResource, type WatchOptions } from './jobs.js';
 import { CLOUD_DEFAULTS } from './shared/defaults.js';
 import { JobFailedError, OutputDownloadError, WatcherClosedError } from './shared/errors.js';
 import { eachFile, listOutputFiles } from './shared/outputs.js';
-import type { JobResult, NodeOutput, OutputFile, OutputFileRef, SubmitResult, Workflow } from './shared/types.js';
+import type { JobResult, NodeOutput, OutputFile, OutputFileRef, SubmitResult, Workflow, WorkflowIssue } from './shared/types.js';
 import { builderNeedsCatalog, builtWorkflow, isWorkflowBuilder } from './workflow/builder.js';
 import type { WorkflowInput } from './workflow/builder-types.js';
 import { isUiWorkflow, type ObjectInfo } from './workflow/validate.js';
@@ -134,38 +134,26 @@ export async function runWorkflow(parts: RunParts, given: WorkflowInput, options
   // A builder whose outputs are all known by index is an API-format workflow from here on; one
   // that needs the catalog is written by the conversion below.
   const input = isWorkflowBuilder(given) && !builderNeedsCatalog(given) ? builtWorkflow(given, undefined) : given;
-  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, validate = true, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId, maxCost, allowUnpriced } = options ?? {};
+  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId } = options ?? {};
   // An address naming no node fails before any request: at once for an API-format workflow, and
   // for a UI-format one whenever its file alone can tell (untitled nodes need the definitions).
   if (isUiWorkflow(input)) checkUiAddresses(input, [...Object.keys(inputs), ...targets.map((target) => target.address)]);
   else if (!isWorkflowBuilder(input)) placeInputs(input as Workflow, inputs, targets, undefined);
-  const { http, definitions, files, jobs, hub, submitter } = parts;
+  const { http, files, jobs, hub, submitter } = parts;
   const request: RequestOptions = { signal, timeout, totalTimeout, retry, headers };
   throwIfAborted(signal);
   http.throwIfClosed();
   const release = hub.retain();
   // Known as soon as the submission is sent when the server keeps client-chosen ids.
   let sent: string | undefined;
+  let ready: Promise<number> | undefined;
   try {
-    const api = await definitions.convert(input, request, 'cloud.runWorkflow()');
-    const info = validate ? await definitions.current(request) : undefined;
-    const placed = placeInputs(api, inputs, targets, info);
-    // The budget refuses before the socket opens and anything is uploaded or sent.
-    if (maxCost) await submitter.estimate(placed.workflow, request, { maxCost, allowUnpriced }, 'cloud.runWorkflow()');
-    // Every address is known good: open the socket while checking and uploading (it must be up
-    // before the submission), not before; an argument that fails opens nothing.
-    const ready = hub.ready(signal);
-    ready.catch(() => undefined);
-    const pending = new Set(placed.uploads.map(({ nodeId, input: name }) => `${nodeId}.${name}`));
-    const warnings = validate ? await definitions.validate(placed.workflow, { ...request, pending }, 'cloud.runWorkflow()') : [];
-    const names = await Promise.all(
-      targets.map(async ({ file, options: upload }) => {
-        const uploaded = await files.upload(file, { ...upload, ...request });
-        return uploaded.subfolder ? `${uploaded.subfolder}/${uploaded.name}` : uploaded.name;
-      }),
-    );
-    const prepared = withUploads(placed.workflow, placed.uploads, names);
-    const since = await ready;
+    // Every address is known good once the preparation has placed them (and the budget passed):
+    // the socket opens then, while checking and uploading (it must be up before the submission),
+    // not before; an argument that fails opens nothing.
+    const onChecked = () => void (ready = hub.ready(signal)).catch(() => undefined);
+    const { workflow: prepared, info, warnings } = await prepareRun(parts, input, targets, options ?? {}, request, 'cloud.runWorkflow()', onChecked);
+    const since = await (ready as Promise<number>);
     throwIfAborted(signal);
     http.throwIfClosed();
     const submitted = await submitter.submit(prepared, { ...request, partnerApiKey, extraData, promptId, validate: false }, 'cloud.runWorkflow()', { warnings, onChosen: (chosen) => (sent = chosen) });
@@ -204,6 +192,50 @@ export async function runWorkflow(parts: RunParts, given: WorkflowInput, options
   } finally {
     release();
   }
+}
+
+/**
+ * A run made ready to submit, the steps `runWorkflow()` takes before it submits and the queue takes
+ * when a run is added: the workflow converted to the API format (a UI-format one, or a builder
+ * whose outputs are named, with the node definitions), its `inputs` placed with the `uploads` (as
+ * `readUploads()` read them), the cost guard (`maxCost`) applied before anything is uploaded, the
+ * workflow checked (`validate`, default true), the files uploaded in parallel and their names
+ * written into a copy. `onChecked` is called between the cost guard and the check: `runWorkflow()`
+ * opens its socket there. Resolves with that workflow, the definitions it was checked against, and
+ * the check's warnings.
+ *
+ * @throws {@link WorkflowAddressError}, {@link InvalidWorkflowError}, the cost guard's error, or an upload's.
+ * @example
+ * ```ts
+ * const { workflow } = await prepareRun(parts, given, readUploads(check, uploads), { inputs, validate: false }, { signal }, 'queue.add()');
+ * ```
+ */
+export async function prepareRun(
+  parts: Pick<RunParts, 'definitions' | 'files' | 'submitter'>,
+  input: WorkflowInput,
+  uploads: ReturnType<typeof readUploads>,
+  options: Pick<RunWorkflowOptions, 'inputs' | 'validate' | 'maxCost' | 'allowUnpriced'>,
+  request: RequestOptions,
+  context: string,
+  onChecked?: () => void,
+): Promise<{ workflow: Workflow; info: ObjectInfo | undefined; warnings: WorkflowIssue[] }> {
+  const { inputs = {}, validate = true } = options;
+  const { definitions, files, submitter } = parts;
+  const api = await definitions.convert(input, request, context);
+  const info = validate ? await definitions.current(request) : undefined;
+  const placed = placeInputs(api, inputs, uploads, info);
+  // The budget refuses before anything is uploaded or sent.
+  if (options.maxCost) await submitter.estimate(placed.workflow, request, options, context);
+  onChecked?.();
+  const pending = new Set(placed.uploads.map(({ nodeId, input: name }) => `${nodeId}.${name}`));
+  const warnings = validate ? await definitions.validate(placed.workflow, { ...request, pending }, context) : [];
+  const names = await Promise.all(
+    uploads.map(async ({ file, options: upload }) => {
+      const uploaded = await files.upload(file, { ...upload, ...request });
+      return uploaded.subfolder ? `${uploaded.subfolder}/${uploaded.name}` : uploaded.name;
+    }),
+  );
+  return { workflow: withUploads(placed.workflow, placed.uploads, names), info, warnings };
 }
 
 /** The result, with `outputsOf()` as a method that `JSON.stringify` leaves out. */

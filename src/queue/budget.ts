@@ -1,42 +1,14 @@
 // A budget across every worker of a queue (docs/queue.md#guarantees-and-how-each-is-kept (guarantee 7)): before a worker
 // sends a run it reserves the run's estimate (its maximum) in Redis, in one step that first sums
 // what the window spent and what is reserved; the run's end settles the reservation with what it
-// spent (its `result.cost`), or with the reservation itself when no price arrived.
+// spent (its `result.cost`), or with the reservation itself when no price arrived. The worker's
+// side (reserveRun, settleRun) is at the end. See docs/cost.md#a-budget-across-workers.
 import type { Redis } from 'ioredis';
-
-/**
- * A budget in USD over a sliding window (`queue.setBudget()`).
- *
- * @example
- * ```ts
- * await queue.setBudget({ usd: 50, windowSeconds: 86_400 }); // $50 a day
- * ```
- */
-export interface Budget {
-  /** The most the queue's runs may spend in one window, in USD. */
-  usd: number;
-  /** The window, in seconds: what runs spent longer ago than this no longer counts. Without it, everything spent since the budget was set counts. */
-  windowSeconds?: number | undefined;
-}
-
-/**
- * Where the budget stands (`queue.status().budget`), in USD.
- *
- * @example
- * ```ts
- * const { limit, spent, reserved } = (await queue.status()).budget ?? {};
- * ```
- */
-export interface BudgetStatus {
-  /** The budget (`setBudget({ usd })`). */
-  limit: number;
-  /** What runs that ended in the window spent. */
-  spent: number;
-  /** The estimates (their maxima) of runs sent or about to be, not ended yet. */
-  reserved: number;
-  /** The window in seconds, or `undefined` for none. */
-  windowSeconds: number | undefined;
-}
+import { ConnectionError, TimeoutError } from '../core/index.js';
+import type { CloudClient } from '../cloud/client.js';
+import type { Workflow } from '../cloud/shared/types.js';
+import { UnpricedRunError } from './errors.js';
+import type { Budget, BudgetStatus, PauseReason } from './types.js';
 
 // Amounts are kept in whole micro-dollars: sums of integers below 2^53 are exact in Lua's doubles.
 const MICROS = 1_000_000;
@@ -157,3 +129,69 @@ export class RunBudget {
     return { limit: limit / MICROS, spent: spent / MICROS, reserved: reserved / MICROS, windowSeconds: windowMs > 0 ? windowMs / 1000 : undefined };
   }
 }
+
+/**
+ * What the budget needs from its worker.
+ *
+ * @example
+ * ```ts
+ * const deps: SpendDeps = { budget, pauseQueue, log: console.log, submitTimeoutMs: 30_000 };
+ * ```
+ */
+export interface SpendDeps {
+  budget?: RunBudget | undefined;
+  pauseQueue(reason: PauseReason): Promise<void>;
+  log(line: string): void;
+  submitTimeoutMs: number;
+}
+
+/**
+ * Before a run is sent: without a budget, `go`; else its estimate's maximum is reserved, or, when
+ * that would cross the budget, the queue is paused with the reason `budget` (`over`: the run goes
+ * back in line, unsent). `retry` when the estimate could not be read (nothing was sent).
+ *
+ * @throws {@link UnpricedRunError} when the workflow holds a partner node without a price.
+ * @example
+ * ```ts
+ * if ((await reserveRun(deps, cloud, runId, workflow)) !== 'go') return handBack(job, token, data, undefined);
+ * ```
+ */
+export async function reserveRun(deps: SpendDeps, cloud: CloudClient, runId: string, workflow: Workflow): Promise<'go' | 'over' | 'retry'> {
+  const budget = deps.budget;
+  if (!budget || !(await budget.isSet())) return 'go';
+  let estimate: Awaited<ReturnType<CloudClient['estimateCost']>>;
+  try {
+    estimate = await cloud.estimateCost(workflow, { validate: false, timeout: deps.submitTimeoutMs, totalTimeout: deps.submitTimeoutMs });
+  } catch (error) {
+    if (error instanceof ConnectionError || error instanceof TimeoutError) return 'retry';
+    throw error;
+  }
+  if (estimate.unpriced.length > 0) throw new UnpricedRunError(runId, estimate.unpriced.map((node) => `${node.id} (${node.classType}): ${node.reason}`));
+  const usd = estimate.usd.max;
+  if ((await budget.reserve(runId, usd)) !== 'refused') return 'go';
+  const status = await budget.status();
+  const standing = status ? `$${round(status.spent)} spent and $${round(status.reserved)} reserved of $${round(status.limit)}` : 'the budget';
+  const message = `run ${runId} would cost up to $${round(usd)}, over what is left of the queue's budget (${standing}): raise it with queue.setBudget() or wait for its window, then queue.resume()`;
+  await deps.pauseQueue({ kind: 'budget', error: { name: 'BudgetExceededError', message, details: { estimateUsd: usd, ...status } }, runId, at: Date.now() });
+  deps.log(`run ${runId}: over the budget; queue paused`);
+  return 'over';
+}
+
+/**
+ * When a run ends: its reservation is settled with what it spent (`result.cost.usd`), or with the
+ * reservation itself when no price arrived, or released (`sent` false: certainly never sent). What
+ * Redis refuses is logged: the reservation then stays counted (never under-counted).
+ *
+ * @example
+ * ```ts
+ * await settleRun(deps, runId, result, true);
+ * ```
+ */
+export async function settleRun(deps: SpendDeps, runId: string, result: unknown, sent: boolean): Promise<void> {
+  if (!deps.budget) return;
+  const cost = (result as { cost?: { usd?: unknown } } | undefined)?.cost?.usd;
+  const spent = !sent ? 0 : typeof cost === 'number' && Number.isFinite(cost) ? cost : 'reserved';
+  await deps.budget.settle(runId, spent).catch((error: unknown) => deps.log(`run ${runId}: its budget reservation could not be settled: ${String(error)}`));
+}
+
+const round = (usd: number): string => usd.toFixed(2);

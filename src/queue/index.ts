@@ -9,20 +9,29 @@
 export { RunQueue } from './run-queue.js';
 export { RunWorker } from './run-worker.js';
 export { Run } from './run-handle.js';
-export { RunFailedError, RunUnknownError } from './errors/index.js';
-export { QUEUE_DEFAULTS } from './defaults.js';
-export type { Budget, BudgetStatus } from './budget.js';
+export { RunFailedError, RunUnknownError } from './errors.js';
+export { QUEUE_DEFAULTS } from './options.js';
 export type { RunCost } from '../cloud/shared/types.js';
-export type { RunErrorInfo, RunEvent, RunInfo, RunProgress, RunResult, RunSpec, RunState, TaskRunSpec, WorkflowRunSpec } from './types.js';
 export type {
   AddRunOptions,
+  Budget,
+  BudgetStatus,
   CancelRunResult,
   CloseWorkerOptions,
   ListRunsOptions,
   PauseReason,
   QueueStatus,
   RedisConnection,
+  RunErrorInfo,
+  RunEvent,
+  RunInfo,
   RunPage,
+  RunProgress,
   RunQueueOptions,
+  RunResult,
+  RunSpec,
+  RunState,
   RunWorkerOptions,
-} from './option-types.js';
+  TaskRunSpec,
+  WorkflowRunSpec,
+} from './types.js';

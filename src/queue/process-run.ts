@@ -1,6 +1,6 @@
 // What a worker does with one run, in the order that keeps the account from paying twice: a run
 // with a stored prompt or task id is watched, never sent again; a run marked "submitting" is
-// looked for (recover.ts), and ends `unknown` when not found; only a fresh run is sent, after it
+// looked for (findTaggedJob(), below), and ends `unknown` when not found; only a fresh run is sent, after it
 // is marked "submitting" and tagged with its id, and its id is stored the moment the answer names
 // it. See docs/queue.md#guarantees-and-how-each-is-kept.
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
@@ -10,16 +10,12 @@ import { InvalidWorkflowError, JobFailedError, SubmissionUnknownError } from '..
 import { splitIssues } from '../cloud/workflow/validate.js';
 import type { JobResult } from '../cloud/shared/types.js';
 import type { ProxyClient } from '../proxy/client.js';
-import { readRunData, type RunData, type RunStage } from './data.js';
-import { RunUnknownError } from './errors/run-unknown-error.js';
-import { isAccountRefusal, toErrorInfo } from './outcome.js';
-import { ProgressMeter } from './progress.js';
-import { findTaggedJob, localJobExists, RUN_TAG } from './recover.js';
+import { readRunData, type RunData, type RunStage } from './run.js';
+import { isAccountRefusal, RunUnknownError, toErrorInfo } from './errors.js';
+import { followProgress, type ProgressWrites } from './progress.js';
 import type { RunStore } from './store.js';
-import type { PauseReason } from './option-types.js';
-import type { RunState } from './types.js';
-import type { RunBudget } from './budget.js';
-import { reserveRun, settleRun } from './spend.js';
+import type { PauseReason, RunState } from './types.js';
+import { reserveRun, settleRun, type RunBudget } from './budget.js';
 
 /**
  * What processing a run needs from its worker.
@@ -51,16 +47,18 @@ export interface ProcessDeps {
 }
 
 /**
- * The controls of one run in flight: `handBack` stops the wait and returns the run to the queue
- * with its stored ids; `cancel` is called when a cancel is requested for it.
+ * The controls of one run in flight: `signal` is the processor's signal BullMQ gives it, aborted by
+ * `worker.cancelJob(runId, reason)` to stop the wait and return the run to the queue with its
+ * stored ids (`reason`: `'close'`, or `'runtime-down'` on a local runtime); `cancel` is called when
+ * a cancel is requested for it.
  *
  * @example
  * ```ts
- * inFlight.get(runId)?.handBack.abort('close');
+ * inFlight.get(runId)?.cancel();
  * ```
  */
 export interface RunControl {
-  handBack: AbortController;
+  signal: AbortSignal;
   cancel: () => void;
   /** A cancel request seen before the watch began (read with the stored answer, or a message that came early). */
   cancelRequested?: boolean;
@@ -100,7 +98,7 @@ export async function processRun(deps: ProcessDeps, job: Job, token: string | un
   }
   if (stage === undefined) {
     // Closing before anything was sent: back to the queue as it came.
-    if (control.handBack.signal.aborted) return handBack(job, token, data, undefined);
+    if (control.signal.aborted) return handBack(job, token, data, undefined);
     if (data.work.kind === 'task') stage = await submitTask(deps, job, token, data, runId, control, end);
     else stage = await submitWorkflow(deps, job, token, data, runId, control, end);
   } else if (data.takeovers !== undefined) {
@@ -289,8 +287,8 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
   // Read with the stored answer (storeAnswer), else here: after `control.cancel` is set, so a
   // request in between reaches it as a message.
   if (seen === true || (seen === undefined && (await deps.store.cancelRequested(runId)))) control.cancel();
-  const signal = control.handBack.signal;
-  let meter: ProgressMeter | undefined;
+  const signal = control.signal;
+  let writes: ProgressWrites | undefined;
   try {
     if (stage.taskId !== undefined) {
       if (!deps.proxy || stage.taskKind === undefined) return await end('failed', new Error('this worker has no proxy to follow media tasks'));
@@ -301,15 +299,14 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
     if (!cloud) return await end('failed', new Error('this worker has no cloud to follow the job'));
     // The workflow names the output nodes: their `executed` messages complete the outputs, with no read of the job record.
     const watcher = cloud.jobs.watch(promptId, { signal, waitTimeout: false, ...(data.work.kind === 'workflow' ? { workflow: data.work.workflow } : {}) });
-    meter = new ProgressMeter(data.work.kind === 'workflow' ? Object.keys(data.work.workflow).length : 1, deps.progressIntervalMs, (progress) => job.updateProgress(progress));
-    watcher.onEvent((event) => meter?.see(event));
+    writes = followProgress(watcher, deps.progressIntervalMs, (progress) => job.updateProgress(progress));
     const result = await watcher.result();
     if (result.status === 'completed') {
       // The runtime stops a run only between nodes: one cancelled in its last node completes, and is paid.
       if (result.cancelRequested === true) deps.log(`run ${runId}: its job ${promptId} completed before the cancel could stop it; the run keeps its outputs`);
       return result;
     }
-    await meter.flush();
+    await writes.flush();
     return await end(result.status === 'cancelled' ? 'cancelled' : 'failed', new JobFailedError(result as JobResult & { status: 'failed' | 'cancelled' }), result);
   } catch (error) {
     if (!signal.aborted || error instanceof UnrecoverableError) throw error;
@@ -320,7 +317,68 @@ async function watch(deps: ProcessDeps, job: Job, token: string | undefined, dat
     return handBack(job, token, data, keep);
   } finally {
     // A completed run's end tells its progress: what is pending is not written.
-    meter?.stop();
+    writes?.stop();
     await cancelling;
   }
+}
+
+// Finding a submission whose answer was lost: its worker tagged it with the run's id
+// (`extra_data.graphcloud_run`) and marked the run "submitting" before sending, so the worker that
+// takes the run over lists the jobs created around the mark (`jobs.list`) and reads each one's
+// `extra_data` (`jobs.get`), nearest the mark first. On a local runtime the prompt id was chosen before sending: one read.
+
+/** The `extra_data` field that tags a submission with its run's id. */
+export const RUN_TAG = 'graphcloud_run';
+/** Clocks of two machines disagree: the search starts this long before the run was marked, and ends this long after its window. */
+const CLOCK_MARGIN_MS = 120_000;
+/** Jobs listed, at most, to find the ones created around the mark (pages of the cloud's largest size). */
+const MAX_LISTED = 50_000;
+const PAGE_SIZE = 1000;
+
+/**
+ * The prompt id of the job tagged with `runId` among the jobs created around `since` (from a
+ * clock margin before it to the end of the recovery window `windowMs` after it, plus the margin),
+ * and how many jobs were read; `promptId` is `undefined` when none carries the tag. The listing is
+ * paged newest first down to the margin before the mark; each candidate's `extra_data` is read
+ * (`jobs.get`) nearest the mark first, at most `limit` of them, so a busy account's later jobs do
+ * not push the tagged one past the bound.
+ *
+ * @example
+ * ```ts
+ * const { promptId, searched } = await findTaggedJob(cloud, 'order-1234', stage.since, 500, 45_000);
+ * ```
+ */
+export async function findTaggedJob(cloud: CloudClient, runId: string, since: number, limit: number, windowMs: number): Promise<{ promptId: string | undefined; searched: number }> {
+  const from = since - CLOCK_MARGIN_MS;
+  const to = since + windowMs + CLOCK_MARGIN_MS;
+  // Offsets shift as jobs are created while paging: a job may be listed twice, never skipped.
+  const candidates = new Map<string, number>();
+  let listed = 0;
+  for await (const job of cloud.jobs.listAll({ sortBy: 'createdAt', sortOrder: 'desc', limit: PAGE_SIZE })) {
+    if (job.createdAt !== undefined && job.createdAt < from) break;
+    if (++listed > MAX_LISTED) break;
+    if (job.createdAt !== undefined && job.createdAt > to) continue;
+    // A job without a creation time is read first: nothing places it away from the mark.
+    candidates.set(job.promptId, job.createdAt === undefined ? 0 : Math.abs(job.createdAt - since));
+  }
+  const nearestFirst = [...candidates].sort((a, b) => a[1] - b[1]).slice(0, limit);
+  let searched = 0;
+  for (const [promptId] of nearestFirst) {
+    searched += 1;
+    const detail = await cloud.jobs.get(promptId);
+    if (detail?.extraData?.[RUN_TAG] === runId) return { promptId, searched };
+  }
+  return { promptId: undefined, searched };
+}
+
+/**
+ * Whether the local runtime knows the job of a prompt id chosen before sending.
+ *
+ * @example
+ * ```ts
+ * if (await localJobExists(cloud, stage.chosenPromptId)) watch(stage.chosenPromptId);
+ * ```
+ */
+export async function localJobExists(cloud: CloudClient, promptId: string): Promise<boolean> {
+  return (await cloud.jobs.get(promptId)) !== undefined;
 }

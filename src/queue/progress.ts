@@ -1,58 +1,61 @@
-// A run's progress from its job's events: the share of nodes done (cached or executed) and the
-// running node's steps, written to the BullMQ job at most every `intervalMs`, the first one
-// `intervalMs` after the watch began (each write is a Redis command and an event every follower
+// A run's progress as its worker writes it to the BullMQ job: the watcher's own reading of the
+// job (`watcher.progress`, the one progress rule of the SDK, so `batch` and `batch --redis` show the
+// same percentage for a run) with the running node's steps, at most every `intervalMs`, the first
+// one `intervalMs` after the watch began (each write is a Redis command and an event every follower
 // reads: a run that ends sooner writes none, its end says it all).
-import type { WatchEvent } from '../cloud/watch/events.js';
+import type { JobWatcher } from '../cloud/watch/job-watcher.js';
+import type { JobProgress, WatchEvent } from '../cloud/watch/events.js';
 import type { RunProgress } from './types.js';
 
 /**
- * Turns watch events into `RunProgress` writes, bounded in rate.
+ * A run's progress from its watcher's: the job's `fraction` (nodes done or cached, plus the running
+ * node's share of its steps, over the workflow's nodes) and node, with that node's last steps (the
+ * steps of a node that is no longer running are left out).
  *
  * @example
  * ```ts
- * const meter = new ProgressMeter(Object.keys(workflow).length, 250, (p) => job.updateProgress(p));
- * watcher.onEvent((event) => meter.see(event));
- * const result = await watcher.result();
- * if (result.status === 'completed') meter.stop(); else await meter.flush();
+ * toRunProgress(watcher.progress, { node: '2', value: 3, max: 10 }); // { fraction: 0.43, node: '2', value: 3, max: 10 }
  * ```
  */
-export class ProgressMeter {
-  readonly #total: number;
+export function toRunProgress(job: JobProgress, steps: Steps | undefined): RunProgress {
+  const own = steps !== undefined && (steps.node === undefined || steps.node === job.node);
+  return { fraction: job.fraction ?? 0, node: job.node, value: own ? steps.value : undefined, max: own ? steps.max : undefined };
+}
+
+/** The last `progress` message of a job: its node (when the server names it) and steps. */
+type Steps = { node: string | undefined; value: number; max: number };
+
+/**
+ * Writes a watched run's progress, bounded in rate: `see()` after each event that may change it,
+ * the write reads `read()` when it happens.
+ *
+ * @example
+ * ```ts
+ * const writes = new ProgressWrites(250, () => toRunProgress(watcher.progress, steps), (p) => job.updateProgress(p));
+ * watcher.onEvent(() => writes.see());
+ * const result = await watcher.result();
+ * if (result.status === 'completed') writes.stop(); else await writes.flush();
+ * ```
+ */
+export class ProgressWrites {
   readonly #intervalMs: number;
+  readonly #read: () => RunProgress;
   readonly #write: (progress: RunProgress) => Promise<unknown>;
-  readonly #done = new Set<string>();
-  #node: string | undefined;
-  #value: number | undefined;
-  #max: number | undefined;
   #lastWrite: number;
   #writing: Promise<unknown> = Promise.resolve();
   #dirty = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
 
-  constructor(total: number, intervalMs: number, write: (progress: RunProgress) => Promise<unknown>) {
-    this.#total = Math.max(1, total);
+  constructor(intervalMs: number, read: () => RunProgress, write: (progress: RunProgress) => Promise<unknown>) {
     this.#intervalMs = intervalMs;
+    this.#read = read;
     this.#write = write;
     this.#lastWrite = Date.now();
   }
 
-  /** The progress now. */
-  get current(): RunProgress {
-    return { fraction: Math.min(1, this.#done.size / this.#total), node: this.#node, value: this.#value, max: this.#max };
-  }
-
-  /** Reads one event of the job. */
-  see(event: WatchEvent): void {
-    if (event.type === 'execution_cached') for (const node of event.data.nodes ?? []) this.#done.add(String(node));
-    else if (event.type === 'executing') {
-      if (this.#node !== undefined) this.#done.add(this.#node);
-      this.#node = event.data.node ?? undefined;
-      this.#value = this.#max = undefined;
-    } else if (event.type === 'progress') {
-      this.#value = event.data.value;
-      this.#max = event.data.max;
-    } else return;
+  /** The progress may have changed: it is written when the interval is up. */
+  see(): void {
     if (this.#stopped) return;
     this.#dirty = true;
     if (this.#timer !== undefined) return;
@@ -85,8 +88,29 @@ export class ProgressMeter {
     if (this.#stopped || !this.#dirty) return;
     this.#dirty = false;
     this.#lastWrite = Date.now();
-    const progress = this.current;
+    const progress = this.#read();
     // One write at a time, in order; a failed write (Redis restarting) loses one reading, no more.
     this.#writing = this.#writing.then(() => this.#write(progress)).catch(() => undefined);
   }
+}
+
+/**
+ * Writes a watcher's progress to its run: on every change of the job's progress (`job_progress`)
+ * and of the running node's steps (`progress`), bounded in rate by `ProgressWrites`.
+ *
+ * @example
+ * ```ts
+ * const writes = followProgress(watcher, 250, (p) => job.updateProgress(p));
+ * ```
+ */
+export function followProgress(watcher: JobWatcher, intervalMs: number, write: (progress: RunProgress) => Promise<unknown>): ProgressWrites {
+  let steps: Steps | undefined;
+  const writes = new ProgressWrites(intervalMs, () => toRunProgress(watcher.progress, steps), write);
+  watcher.onEvent((event: WatchEvent) => {
+    if (event.type === 'progress') steps = { node: event.data.node === undefined || event.data.node === null ? undefined : String(event.data.node), value: event.data.value, max: event.data.max };
+    else if (event.type === 'executing') steps = undefined;
+    else if (event.type !== 'job_progress') return;
+    writes.see();
+  });
+  return writes;
 }

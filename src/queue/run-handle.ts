@@ -1,14 +1,14 @@
 // A handle on one run, from any process: its result when it ends, and its events as they come.
-// Both read BullMQ's event stream and, between events, the run itself: an event missed (a
-// reconnect, a restart of Redis) delays nothing longer than one re-check.
-import { sleep, STOPPED, throwIfAborted } from '../core/index.js';
-import type { GraphcloudError } from '../core/index.js';
-import type { RunFeed } from './feed.js';
-import type { RunEvent, RunInfo, RunState } from './types.js';
+// Both read BullMQ's event stream (one QueueEvents reader per process, `RunFeed`) and, between
+// events, the run itself: an event missed (a reconnect, a restart of Redis) delays nothing longer
+// than one re-check.
+import { QueueEvents, type ConnectionOptions } from 'bullmq';
+import { sleep, STOPPED, throwIfAborted, type GraphcloudError } from '../core/index.js';
+import { STATE_EVENT } from './store.js';
+import { ENDED_STATES, type RunEvent, type RunInfo, type RunProgress, type RunState } from './types.js';
 
 /** How often a follower reads the run itself, besides the events, in ms. */
 const RECHECK_MS = 2_000;
-const ENDED: ReadonlySet<RunState> = new Set(['completed', 'failed', 'cancelled', 'unknown']);
 
 /**
  * What a handle needs from its queue: the shared event feed, the run's current record, and the
@@ -88,7 +88,7 @@ export class Run {
         const info = await this.#source.get(this.id);
         const state = info?.state ?? 'cancelled';
         if (state === 'completed') return info?.result;
-        if (ENDED.has(state)) break;
+        if (ENDED_STATES.has(state)) break;
         // Its end event may have come while it was read.
         if (!ended) await this.#pause(signal, (resolve) => (wake = resolve));
       }
@@ -130,7 +130,7 @@ export class Run {
         while (pending.length > 0) {
           const event = pending.shift() as RunEvent;
           if (event.type === 'state') {
-            if (event.state === last || ENDED.has(event.state)) continue;
+            if (event.state === last || ENDED_STATES.has(event.state)) continue;
             last = event.state;
           }
           yield event;
@@ -143,7 +143,7 @@ export class Run {
             last = state;
             yield { type: 'state', runId: this.id, state, promptId: info?.promptId, taskId: info?.taskId };
           }
-          if (ENDED.has(state)) return;
+          if (ENDED_STATES.has(state)) return;
         }
         // Events that came while the run was read or an event was yielded are taken first.
         if (pending.length > 0 || ended) continue;
@@ -164,5 +164,76 @@ export class Run {
     tick.abort(STOPPED);
     throwIfAborted(signal);
     return woken;
+  }
+}
+
+/**
+ * What a followed run hears: an end (`completed`, with its result; `failed`, `removed`), progress, or a state its worker published.
+ *
+ * @example
+ * ```ts
+ * feed.follow(runId, (signal) => console.log(signal.type));
+ * ```
+ */
+export type FeedSignal = { type: 'ended'; completed: boolean; result?: unknown } | { type: 'progress'; progress: RunProgress } | { type: 'state'; state: RunState; promptId?: string | undefined; taskId?: string | undefined };
+
+/**
+ * Routes the queue's events to the runs followed in this process; reads nothing until the first
+ * follower, and closes its connection on `close()`.
+ *
+ * @example
+ * ```ts
+ * const feed = new RunFeed('renders', { prefix: 'graphcloud', connection });
+ * const stop = feed.follow('order-1234', onSignal);
+ * ```
+ */
+export class RunFeed {
+  readonly #name: string;
+  readonly #options: { prefix: string; connection: ConnectionOptions };
+  readonly #followers = new Map<string, Set<(signal: FeedSignal) => void>>();
+  #events: QueueEvents | undefined;
+
+  constructor(name: string, options: { prefix: string; connection: ConnectionOptions }) {
+    this.#name = name;
+    this.#options = options;
+  }
+
+  /** Starts reading (if not yet) and resolves once the reader listens, so no later event is missed. */
+  async ready(): Promise<void> {
+    if (!this.#events) {
+      const events = new QueueEvents(this.#name, { ...this.#options, autorun: true });
+      // A lost connection is retried by BullMQ; an error event without a listener would throw.
+      events.on('error', () => undefined);
+      const tell = (jobId: string, signal: FeedSignal) => this.#followers.get(jobId)?.forEach((listener) => listener(signal));
+      // A completed run's event carries its result (BullMQ's `returnvalue`): no read is needed.
+      events.on('completed', ({ jobId, returnvalue }) => tell(jobId, { type: 'ended', completed: true, result: returnvalue }));
+      events.on('failed', ({ jobId }) => tell(jobId, { type: 'ended', completed: false }));
+      events.on('removed', ({ jobId }) => tell(jobId, { type: 'ended', completed: false }));
+      events.on('progress', ({ jobId, data }) => {
+        if (typeof data === 'object' && data !== null && typeof (data as RunProgress).fraction === 'number') tell(jobId, { type: 'progress', progress: data as RunProgress });
+      });
+      events.on(STATE_EVENT as 'progress', (args: unknown) => {
+        const { jobId, state, promptId, taskId } = args as Record<string, string | undefined>;
+        if (jobId !== undefined && state !== undefined) tell(jobId, { type: 'state', state: state as RunState, promptId, taskId });
+      });
+      this.#events = events;
+    }
+    await this.#events.waitUntilReady();
+  }
+
+  /** Calls `listener` with every signal of the run until the returned function is called. */
+  follow(runId: string, listener: (signal: FeedSignal) => void): () => void {
+    let set = this.#followers.get(runId);
+    if (!set) this.#followers.set(runId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.#followers.delete(runId);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#followers.clear();
+    await this.#events?.close();
   }
 }

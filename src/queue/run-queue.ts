@@ -6,22 +6,13 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Checker, ClientClosedError, type GraphcloudError } from '../core/index.js';
 import { CloudClient } from '../cloud/client.js';
-import { bullConnection, openRedis } from './connection.js';
-import { assertRunBytes, readRunData, type RunData } from './data.js';
-import { QUEUE_DEFAULTS } from './defaults.js';
-import { RunFeed } from './feed.js';
-import { checkClientOptions, checkRunId, QUEUE_RULES } from './options.js';
-import { RunFailedError } from './errors/run-failed-error.js';
-import { toRunError } from './outcome.js';
-import { checkRunSpec, prepareWork } from './prepare.js';
-import { Run } from './run-handle.js';
-import { connectedWorkers, lostHold } from './holders.js';
-import { listRuns } from './list-runs.js';
-import { tombstoneInfo, toRunInfo, type JobPlace } from './run-info.js';
-import { RunStore } from './store.js';
-import { RunBudget, type Budget } from './budget.js';
-import type { AddRunOptions, CancelRunResult, ListRunsOptions, PauseReason, QueueStatus, RunPage, RunQueueOptions } from './option-types.js';
-import type { RunInfo, RunSpec } from './types.js';
+import { assertRunBytes, checkRunSpec, listRuns, prepareWork, readRunData, tombstoneInfo, toRunInfo, type JobPlace, type RunData } from './run.js';
+import { checkClientOptions, checkRunId, QUEUE_DEFAULTS, QUEUE_RULES } from './options.js';
+import { RunFailedError, toRunError } from './errors.js';
+import { Run, RunFeed } from './run-handle.js';
+import { bullConnection, connectedWorkers, lostHold, openRedis, RunStore } from './store.js';
+import { RunBudget } from './budget.js';
+import { ENDED_STATES, type AddRunOptions, type Budget, type CancelRunResult, type ListRunsOptions, type PauseReason, type QueueStatus, type RunInfo, type RunPage, type RunQueueOptions, type RunSpec } from './types.js';
 
 /** How long one read of the connected workers serves `get()`, in ms. */
 const WORKERS_READ_MS = 1_000;
@@ -180,7 +171,7 @@ export class RunQueue {
    */
   async cancel(id: string): Promise<CancelRunResult> {
     const info = await this.get(id);
-    if (!info || ['completed', 'failed', 'cancelled', 'unknown'].includes(info.state)) return { runId: id, action: 'ended', state: info?.state };
+    if (!info || ENDED_STATES.has(info.state)) return { runId: id, action: 'ended', state: info?.state };
     const job = await this.#queue.getJob(id);
     if (info.state === 'queued' && job) {
       // Removal is atomic and refused while a worker holds the run: then the worker is asked.

@@ -8,13 +8,11 @@ import type { Redis } from 'ioredis';
 import { callSafely, ConnectionError, sleep, TimeoutError } from '../core/index.js';
 import { CloudClient } from '../cloud/client.js';
 import { ProxyClient } from '../proxy/client.js';
-import { bullConnection, openRedis } from './connection.js';
-import { QUEUE_DEFAULTS } from './defaults.js';
-import { checkClientOptions, WORKER_RULES } from './options.js';
+import { checkClientOptions, QUEUE_DEFAULTS, WORKER_RULES } from './options.js';
 import { processRun, type ProcessDeps, type RunControl } from './process-run.js';
-import { RunStore } from './store.js';
+import { bullConnection, openRedis, RunStore } from './store.js';
 import { RunBudget } from './budget.js';
-import type { CloseWorkerOptions, RunWorkerOptions } from './option-types.js';
+import type { CloseWorkerOptions, RunWorkerOptions } from './types.js';
 
 /** Failed probes in a row after which the runs in flight on a local runtime are handed back. */
 const PROBES_BEFORE_HAND_BACK = 2;
@@ -41,6 +39,7 @@ export class RunWorker {
   readonly #redis: Redis;
   readonly #cloud: CloudClient | undefined;
   readonly #proxy: ProxyClient | undefined;
+  /** The runs this worker holds, by id: where a cancel request reaches them (BullMQ aborts their signals, cancelJob()). */
   readonly #inFlight = new Map<string, RunControl>();
   readonly #closing = new AbortController();
   readonly #probeIntervalMs: number;
@@ -85,7 +84,8 @@ export class RunWorker {
       log: this.#log,
       budget: new RunBudget(this.#redis, prefix, options.name),
     };
-    this.#worker = new Worker(options.name, (job: Job, token?: string) => this.#process(deps, job, token), {
+    // Three parameters: BullMQ then gives each run a signal of its own, aborted by cancelJob().
+    this.#worker = new Worker(options.name, (job: Job, token: string | undefined, signal: AbortSignal | undefined) => this.#process(deps, job, token, signal), {
       connection,
       prefix,
       concurrency: options.concurrency ?? QUEUE_DEFAULTS.workerConcurrency,
@@ -93,7 +93,7 @@ export class RunWorker {
       stalledInterval: options.stalledIntervalMs ?? QUEUE_DEFAULTS.stalledIntervalMs,
       maxStalledCount: QUEUE_DEFAULTS.maxStalledCount,
       // A name of its own, on its Redis connections and on each run it takes: whoever reads the
-      // queue tells a run whose worker is gone (holders.ts).
+      // queue tells a run whose worker is gone (lostHold(), store.ts).
       name: `w-${globalThis.crypto.randomUUID()}`,
     });
     this.#worker.on('error', (error) => this.#log(`error: ${error.message}`));
@@ -149,7 +149,7 @@ export class RunWorker {
   async close(options?: CloseWorkerOptions): Promise<void> {
     this.#closed ??= (async () => {
       this.#closing.abort('close');
-      if (options?.finish !== true) for (const control of this.#inFlight.values()) control.handBack.abort('close');
+      if (options?.finish !== true) this.#worker.cancelAllJobs('close');
       await this.#worker.close();
       this.#cancels.disconnect();
       await Promise.allSettled([this.#queue.close(), this.#cloud?.close(), this.#proxy?.close()]);
@@ -170,12 +170,13 @@ export class RunWorker {
     await this.close();
   }
 
-  async #process(deps: ProcessDeps, job: Job, token: string | undefined): Promise<unknown> {
+  async #process(deps: ProcessDeps, job: Job, token: string | undefined, signal: AbortSignal | undefined): Promise<unknown> {
     // Until the run's watch takes over `cancel`, a request is remembered for it.
-    const control: RunControl = { handBack: new AbortController(), cancel: () => void (control.cancelRequested = true) };
+    const control: RunControl = { signal: signal ?? new AbortController().signal, cancel: () => void (control.cancelRequested = true) };
     const runId = String(job.id);
     this.#inFlight.set(runId, control);
-    if (this.#closing.signal.aborted) control.handBack.abort('close');
+    // Taken as the worker began to close: handed back at once (BullMQ tracks it by now).
+    if (this.#closing.signal.aborted) this.#worker.cancelJob(runId, 'close');
     try {
       return await processRun(deps, job, token, control);
     } finally {
@@ -212,7 +213,7 @@ export class RunWorker {
       failures = up ? 0 : failures + 1;
       if (failures >= PROBES_BEFORE_HAND_BACK) {
         this.#markDown();
-        for (const control of this.#inFlight.values()) control.handBack.abort('runtime-down');
+        this.#worker.cancelAllJobs('runtime-down');
       }
       if (up && this.#down) {
         this.#down = false;

@@ -1,14 +1,44 @@
-// The queue's own Redis keys, beside BullMQ's: the reason a worker paused the queue, cancel
-// requests (any process writes them, the worker holding the run reads them), the guard that makes
-// a cloud job's cancel happen once, and the tombstone of a queued run removed by a cancel.
-import type { Redis } from 'ioredis';
-import { MAX_EVENTS, STATE_EVENT } from './feed.js';
-import type { PauseReason } from './option-types.js';
-import type { RunState } from './types.js';
+// The queue's Redis beside BullMQ's jobs: the connections (every one waits through a Redis restart,
+// `maxRetriesPerRequest: null`: a run's stored id or result is written late, never dropped), the
+// queue's own keys (the reason a worker paused the queue, cancel requests any process writes and
+// the worker holding the run reads, the guard that makes a cloud job's cancel happen once, the
+// tombstone of a queued run removed by a cancel, state events), and who holds a run.
+import { Redis, type RedisOptions } from 'ioredis';
+import type { ConnectionOptions, Queue } from 'bullmq';
+import { QUEUE_DEFAULTS } from './options.js';
+import type { PauseReason, RedisConnection, RunState } from './types.js';
 
-// Marks a run before it is sent, in one step: nothing is written while a cancel is requested
-// (returns 2) or when the caller's token is not the job's lock (BullMQ keeps it at `<job key>:lock`;
-// returns 0); otherwise the job's data and the state event on the queue's event stream (returns 1).
+/** The name of the state events workers publish on the queue's event stream. */
+export const STATE_EVENT = 'graphcloud:state';
+/** Events kept in the stream (BullMQ's own default). */
+export const MAX_EVENTS = 10_000;
+
+/**
+ * The connection as BullMQ takes it.
+ *
+ * @example
+ * ```ts
+ * new Queue(name, { connection: bullConnection('redis://127.0.0.1:6379') });
+ * ```
+ */
+export function bullConnection(connection: RedisConnection): ConnectionOptions {
+  const base = typeof connection === 'string' ? { url: connection } : { ...connection };
+  return { ...base, maxRetriesPerRequest: null } as ConnectionOptions;
+}
+
+/**
+ * A plain ioredis client for the queue's own keys (cancel requests, pause reason, tombstones).
+ *
+ * @example
+ * ```ts
+ * const redis = openRedis({ host: '127.0.0.1', port: 6379 });
+ * ```
+ */
+export function openRedis(connection: RedisConnection): Redis {
+  const options: RedisOptions = { maxRetriesPerRequest: null, lazyConnect: false };
+  return typeof connection === 'string' ? new Redis(connection, options) : new Redis({ ...(connection as RedisOptions), ...options });
+}
+
 const MARK = `if redis.call('EXISTS', KEYS[3]) == 1 then return 2 end
 if redis.call('GET', KEYS[1]) ~= ARGV[1] or redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
 redis.call('HSET', KEYS[2], 'data', ARGV[2])
@@ -151,4 +181,63 @@ function stateFields(runId: string, state: RunState, ids: StateIds = {}): string
   if (ids.promptId !== undefined) out.push('promptId', ids.promptId);
   if (ids.taskId !== undefined) out.push('taskId', ids.taskId);
   return out;
+}
+
+// Which workers are connected to a queue, and whether the worker holding a run still is. BullMQ
+// names each worker's Redis connections after the worker (CLIENT SETNAME, read back with CLIENT
+// LIST: `queue.getWorkers()`) and writes that name on the job it takes (`processedBy`); RunWorker
+// gives each of its workers a name of its own. A run whose worker is gone waits for its lock to
+// lapse and for the next stalled check of a live worker: that is when it is taken over.
+
+/**
+ * The names of the workers connected to the queue now (`''` for one without a name), or
+ * `undefined` where Redis does not list its clients (some managed services refuse CLIENT LIST).
+ *
+ * @example
+ * ```ts
+ * const names = await connectedWorkers(queue); // Set { 'w-5d1e2c3a-…' }
+ * ```
+ */
+export async function connectedWorkers(queue: Queue): Promise<Set<string> | undefined> {
+  let clients: Record<string, string>[];
+  try {
+    clients = (await queue.getWorkers()) as Record<string, string>[];
+  } catch {
+    return undefined;
+  }
+  const names = new Set<string>();
+  for (const client of clients) {
+    // BullMQ answers one entry without `rawname` where CLIENT LIST is refused.
+    if (typeof client.rawname !== 'string') return undefined;
+    const at = client.rawname.indexOf(':w:');
+    names.add(at < 0 ? '' : client.rawname.slice(at + 3));
+  }
+  return names;
+}
+
+/**
+ * Whether the worker that holds an active run is lost, read in one transaction (the run's place
+ * in the active list, its lock's time to live, the name of the worker that took it), then the
+ * connected workers (`workers(false)` may answer a list read a moment ago; a holder missing from
+ * it is looked for again in a list read now, `workers(true)`, as it may have connected since):
+ * `takeoverWithinMs` is the most time before another worker takes it over (the rest of its lock,
+ * plus one stalled check at the default interval). `undefined` when the run is not active, or its
+ * worker still holds it.
+ *
+ * @example
+ * ```ts
+ * const lost = await lostHold(redis, queue, 'order-1234', () => connectedWorkers(queue)); // { takeoverWithinMs: 41_200 }
+ * ```
+ */
+export async function lostHold(redis: Redis, queue: Queue, id: string, workers: (fresh: boolean) => Promise<Set<string> | undefined>): Promise<{ takeoverWithinMs: number } | undefined> {
+  const answers = await redis.multi().lpos(queue.toKey('active'), id).pttl(`${queue.toKey(id)}:lock`).hget(queue.toKey(id), 'pb').exec();
+  if (!answers || answers.some(([error]) => error)) return undefined;
+  const [position, ttl, holder] = answers.map(([, value]) => value as unknown);
+  if (position === null || typeof ttl !== 'number') return undefined;
+  // -2: no lock left on an active run (its worker stopped renewing it); -1 never happens to a lock.
+  const unlocked = ttl === -2;
+  const named = typeof holder === 'string' && holder !== '';
+  const gone = !unlocked && named && (await workers(false))?.has(holder) === false && (await workers(true))?.has(holder) === false;
+  if (!unlocked && !gone) return undefined;
+  return { takeoverWithinMs: Math.max(0, ttl) + QUEUE_DEFAULTS.stalledIntervalMs };
 }

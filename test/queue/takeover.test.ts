@@ -8,8 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CloudClient, type JobResult } from '../../src/index.js';
 import type { SimulatorOptions } from '../../src/testing/index.js';
 import { QUEUE_DEFAULTS } from '../../src/queue/index.js';
-import { processRun, type ProcessDeps, type RunControl } from '../../src/queue/process-run.js';
-import { RUN_TAG } from '../../src/queue/recover.js';
+import { processRun, RUN_TAG, type ProcessDeps, type RunControl } from '../../src/queue/process-run.js';
 import { RunStore } from '../../src/queue/store.js';
 import { photoRun, reach, startWorld, type QueueWorld } from './setup.js';
 
@@ -46,7 +45,7 @@ async function setUp(recoverWindowMs: number, options: SimulatorOptions = {}) {
     recoverWindowMs,
     log: (line) => logs.push(line),
   };
-  const control = (): RunControl => ({ handBack: new AbortController(), cancel: () => undefined });
+  const control = (): RunControl => ({ signal: new AbortController().signal, cancel: () => undefined });
   const lockKey = (id: string) => `${prefix}:${name}:${id}:lock`;
   return { redis, cloud, taker, deps, control, lockKey, logs };
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { JobResult } from '../../index.js';
 import type { RunInfo } from '../../queue/index.js';
+import { ENDED_STATES } from '../../queue/types.js';
 import type { CommandContext, CommandSpec, OptionSpec } from '../base/command.js';
 import { CliError, usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
@@ -13,7 +14,6 @@ const QUEUE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   redis: { type: 'string', value: '<url>', description: 'The run queue\'s Redis (default: $GRAPHCLOUD_REDIS_URL; no password here)' },
   queue: { type: 'string', value: '<name>', description: `The queue's name (default ${DEFAULT_QUEUE})` },
 };
-const ENDED = new Set(['completed', 'failed', 'cancelled', 'unknown']);
 
 /**
  * `graphcloud batch status|cancel|results <batch id>`: a batch added with `--redis`, read from the
@@ -109,7 +109,7 @@ async function cancel(ctx: CommandContext, batchId: string, runs: readonly RunIn
   const { out } = ctx;
   const actions = { removed: 0, requested: 0, ended: 0 };
   for (const run of runs) {
-    const { action } = ENDED.has(run.state) ? { action: 'ended' as const } : await queue.cancel(run.id);
+    const { action } = ENDED_STATES.has(run.state) ? { action: 'ended' as const } : await queue.cancel(run.id);
     actions[action] += 1;
     if (action !== 'ended') out.json({ type: 'cancel', set: setOf(batchId, run), id: run.id, action });
   }

@@ -1,2 +1,0 @@
-export { RunFailedError } from './run-failed-error.js';
-export { RunUnknownError } from './run-unknown-error.js';

@@ -117,3 +117,18 @@ export function clock(ms: number): string {
   const h = Math.floor(total / 3600);
   return h > 0 ? `${h}:${two(Math.floor((total % 3600) / 60))}:${two(total % 60)}` : `${two(Math.floor(total / 60))}:${two(total % 60)}`;
 }
+
+/**
+ * `--max-cost USD`: a positive amount of dollars, such as `0.5` or `$12`.
+ *
+ * @example
+ * ```ts
+ * parseMaxCost('$2.50', 'graphcloud run --help'); // 2.5
+ * ```
+ */
+export function parseMaxCost(text: unknown, help: string): number {
+  const value = String(text).trim().replace(/^\$/, '');
+  const usd = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(usd) || usd <= 0) throw usageError(`--max-cost takes an amount of US dollars above 0, such as 0.50 or 12, received "${String(text)}".`, help);
+  return usd;
+}

@@ -6,8 +6,8 @@ import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { printFields, printTable } from '../base/table.js';
 import { parseDuration } from '../base/values.js';
 import { RunReporter } from '../live/run-reporter.js';
-import { followJob } from './follow.js';
-import { saveJobOutputs } from './save-outputs.js';
+import { followJob } from '../live/follow.js';
+import { saveJobOutputs } from '../base/save-outputs.js';
 import { formatSpent } from '../base/money.js';
 
 const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'] as const;

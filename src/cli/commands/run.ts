@@ -4,13 +4,12 @@ import type { CommandContext, CommandSpec } from '../base/command.js';
 import { usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { checkReadable, readJsonFile } from '../base/files.js';
-import { parseAssignment, parseDuration } from '../base/values.js';
+import { parseAssignment, parseDuration, parseMaxCost } from '../base/values.js';
 import { formatSpent } from '../base/money.js';
-import { parseMaxCost } from './estimate.js';
 import { RunReporter } from '../live/run-reporter.js';
-import { followJob, queuePositionOf } from './follow.js';
-import { saveJobOutputs } from './save-outputs.js';
-import { applySets, inputsOf, loadWorkflow } from './workflow-input.js';
+import { followJob, queuePositionOf } from '../live/follow.js';
+import { saveJobOutputs } from '../base/save-outputs.js';
+import { applySets, inputsOf, loadWorkflow } from '../base/workflow-input.js';
 
 /**
  * `graphcloud run <workflow.json>`: runs a saved workflow with live progress, and saves its

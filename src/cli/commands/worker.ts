@@ -2,7 +2,7 @@ import type { RunWorker } from '../../queue/index.js';
 import type { CommandContext, CommandSpec } from '../base/command.js';
 import { usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
-import { checkReachable, DEFAULT_QUEUE, loadQueue, redisUrl, shownUrl } from './batch-redis.js';
+import { checkReachable, DEFAULT_QUEUE, loadQueue, redisUrl, shownUrl } from '../base/redis.js';
 
 /**
  * `graphcloud worker`: runs the runs of a queue (added by `batch --redis` or `RunQueue.add()`) on

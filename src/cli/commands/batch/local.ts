@@ -8,13 +8,13 @@ import {
   SubscriptionInactiveError,
   type CloudClient,
   type Workflow,
-} from '../../index.js';
-import type { CommandContext } from '../base/command.js';
-import { CliError, describeError } from '../base/errors.js';
-import { EXIT } from '../base/exit-codes.js';
-import type { BatchReporter } from '../live/batch-reporter.js';
-import type { BatchSet } from './batch-sets.js';
-import { saveJobOutputs } from './save-outputs.js';
+} from '../../../index.js';
+import type { CommandContext } from '../../base/command.js';
+import { CliError, describeError } from '../../base/errors.js';
+import { EXIT } from '../../base/exit-codes.js';
+import type { BatchReporter } from '../../live/batch-reporter.js';
+import type { BatchSet } from './sets.js';
+import { saveJobOutputs } from '../../base/save-outputs.js';
 
 /**
  * How the sets of a batch run in this process.

@@ -1,15 +1,15 @@
 import { join } from 'node:path';
-import { CloudClient, type JobResult, type Workflow } from '../../index.js';
-import type { RunInfo, RunQueue } from '../../queue/index.js';
-import { createCloud } from '../base/clients.js';
-import type { CommandContext } from '../base/command.js';
-import { CliError } from '../base/errors.js';
-import { EXIT } from '../base/exit-codes.js';
-import type { BatchReporter, SetEnd } from '../live/batch-reporter.js';
-import { setFolder } from './batch-local.js';
-import { runIdOf } from './batch-redis.js';
-import type { BatchSet } from './batch-sets.js';
-import { saveJobOutputs } from './save-outputs.js';
+import { CloudClient, type JobResult, type Workflow } from '../../../index.js';
+import type { RunInfo, RunQueue } from '../../../queue/index.js';
+import { createCloud } from '../../base/clients.js';
+import type { CommandContext } from '../../base/command.js';
+import { CliError } from '../../base/errors.js';
+import { EXIT } from '../../base/exit-codes.js';
+import type { BatchReporter, SetEnd } from '../../live/batch-reporter.js';
+import { setFolder } from './local.js';
+import { runIdOf } from '../../base/redis.js';
+import type { BatchSet } from './sets.js';
+import { saveJobOutputs } from '../../base/save-outputs.js';
 
 /** Sets added to the queue at once (each may upload its files first). */
 const ADD_CONCURRENCY = 16;

@@ -1,6 +1,6 @@
 import { isUiWorkflow, setInputs, toApiWorkflow, type CloudClient, type Workflow } from '../../index.js';
-import { usageError } from '../base/errors.js';
-import { typedValue, type Assignment } from '../base/values.js';
+import { usageError } from './errors.js';
+import { typedValue, type Assignment } from './values.js';
 
 /**
  * The workflow of a file as the API format: a UI-format file (what the web UI saves) is converted

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ValidationError, type CloudClient } from '../../index.js';
-import type { CommandContext } from '../base/command.js';
+import type { CommandContext } from './command.js';
 
 /**
  * Saves a finished job's outputs into `dir` with the SDK (`cloud.files.saveOutputs`: streamed,

@@ -9,6 +9,7 @@ import type { BatchReporter, SetEnd } from '../../live/batch-reporter.js';
 import { setFolder } from './local.js';
 import { runIdOf } from '../../base/redis.js';
 import type { BatchSet } from './sets.js';
+import { eachAtMost } from '../../base/pool.js';
 import { saveJobOutputs } from '../../base/save-outputs.js';
 
 /** Sets added to the queue at once (each may upload its files first). */
@@ -57,9 +58,9 @@ export async function runQueueBatch(ctx: CommandContext, queue: RunQueue, workfl
   const ended = new Set<number>();
   let cancelling = false;
   // Cancelling a run twice does nothing more: a pass after the adding ended reaches the late ones.
-  const cancelAll = (): Promise<void> => {
+  const cancelAll = (): Promise<number> => {
     cancelling = true;
-    return pool(sets.slice(0, added).filter((set) => !ended.has(set.index)), CANCEL_CONCURRENCY, async (set) => {
+    return eachAtMost(sets.slice(0, added).filter((set) => !ended.has(set.index)), CANCEL_CONCURRENCY, async (set) => {
       await queue.cancel(runIdOf(options.batchId, set.index)).catch(() => undefined);
     });
   };
@@ -74,7 +75,7 @@ export async function runQueueBatch(ctx: CommandContext, queue: RunQueue, workfl
   }));
   try {
     reporter.preparing(`adding ${sets.length} set${sets.length === 1 ? '' : 's'} to queue ${queue.name}`);
-    await pool(sets, ADD_CONCURRENCY, async (set) => {
+    await eachAtMost(sets, ADD_CONCURRENCY, async (set) => {
       if (stop.signal.aborted) return;
       await queue.add({ workflow, inputs: set.inputs, uploads: { ...options.uploads, ...set.uploads }, partnerApiKey: options.partnerApiKey }, { id: runIdOf(options.batchId, set.index), signal: stop.signal });
       added = Math.max(added, set.index);
@@ -99,7 +100,7 @@ export async function runQueueBatch(ctx: CommandContext, queue: RunQueue, workfl
     const following = new AbortController();
     const checking = checkHolders(queue, options.batchId, sets, reporter, following.signal);
     try {
-      await pool(sets.slice(0, added), FOLLOWED, async (set) => {
+      await eachAtMost(sets.slice(0, added), FOLLOWED, async (set) => {
         const end = await follow(queue, runIdOf(options.batchId, set.index), set, reporter);
         const saved = end.status === 'done' && options.out && end.result ? await downloads.save(end.result, end.runtime, join(options.out, setFolder(set.index, sets.length))) : undefined;
         ended.add(set.index);
@@ -221,22 +222,4 @@ function sameOrigin(a: string, b: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Runs `work` over `items`, at most `limit` at once, in order; the first failure rejects once the others started end. */
-async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const lane = async (): Promise<void> => {
-    while (next < items.length && !failure) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  if (failure) throw failure.error;
 }

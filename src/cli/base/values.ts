@@ -132,3 +132,24 @@ export function parseMaxCost(text: unknown, help: string): number {
   if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(usd) || usd <= 0) throw usageError(`--max-cost takes an amount of US dollars above 0, such as 0.50 or 12, received "${String(text)}".`, help);
   return usd;
 }
+
+/**
+ * A whole-number flag such as `--concurrency 4`: digits only (no sign, point or exponent), from
+ * `min` to `max`; `fallback` when the flag is not given.
+ *
+ * @throws {CliError} anything else, naming the range.
+ * @example
+ * ```ts
+ * parseWholeNumber('8', '--concurrency', 'graphcloud batch --help', { min: 1, max: 256 }); // 8
+ * ```
+ */
+export function parseWholeNumber(value: unknown, flag: string, help: string, range: { min: number; max?: number; fallback?: number }): number {
+  if (value === undefined && range.fallback !== undefined) return range.fallback;
+  const text = String(value).trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < range.min || (range.max !== undefined && n > range.max)) {
+    const wanted = range.max === undefined ? `above ${range.min - 1}` : `from ${range.min} to ${range.max}`;
+    throw usageError(`${flag} takes a whole number ${wanted}, received "${String(value)}".`, help);
+  }
+  return n;
+}

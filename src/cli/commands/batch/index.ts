@@ -6,7 +6,7 @@ import type { CommandContext, CommandSpec } from '../../base/command.js';
 import { CliError, usageError } from '../../base/errors.js';
 import { EXIT, type ExitCode } from '../../base/exit-codes.js';
 import { checkReadable, readJsonFile } from '../../base/files.js';
-import { parseAssignment, parseDuration, parseMaxCost } from '../../base/values.js';
+import { parseAssignment, parseDuration, parseMaxCost, parseWholeNumber } from '../../base/values.js';
 import { BatchReporter } from '../../live/batch-reporter.js';
 import { workerCommand } from '../../live/batch-view.js';
 import { batchAdminCommands } from './admin.js';
@@ -83,7 +83,7 @@ async function runBatchCommand(ctx: CommandContext): Promise<ExitCode> {
   const file = ctx.positionals[0]!;
   const inputs = options.inputs;
   if (typeof inputs !== 'string' || inputs === '') throw usageError('--inputs <file> is required: a .jsonl or .csv file of input sets.', help);
-  const concurrency = parseCount(options.concurrency, '--concurrency', LOCAL_CONCURRENCY, help);
+  const concurrency = parseWholeNumber(options.concurrency, '--concurrency', help, { min: 1, max: MAX_CONCURRENCY, fallback: LOCAL_CONCURRENCY });
   const redis = redisUrl(ctx, help);
   if (redis === undefined && (options.detach || options.queue !== undefined)) throw usageError(`--${options.detach ? 'detach' : 'queue'} needs a run queue: pass --redis <url> or set GRAPHCLOUD_REDIS_URL.`, help);
   if (options.detach && options.out !== undefined) throw detachedOut(typeof options.out === 'string' ? options.out : '<dir>', typeof options.queue === 'string' ? options.queue : undefined);
@@ -182,15 +182,6 @@ function detachedOut(dir: string, queue: string | undefined): CliError {
 function newBatchId(file: string): string {
   const stem = basename(file, extname(file)).replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 40) || 'batch';
   return `${stem}-${globalThis.crypto.randomUUID().slice(0, 8)}`;
-}
-
-/** A whole number flag from 1 to 256. */
-function parseCount(value: unknown, flag: string, fallback: number, help: string): number {
-  if (value === undefined) return fallback;
-  const text = String(value).trim();
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > MAX_CONCURRENCY) throw usageError(`${flag} takes a whole number from 1 to ${MAX_CONCURRENCY}, received "${String(value)}".`, help);
-  return n;
 }
 
 /** Every file a set uploads can be read (each path checked once), before anything is sent. */

@@ -5,8 +5,7 @@ import { createCloud } from '../../base/clients.js';
 import type { CommandContext, CommandSpec } from '../../base/command.js';
 import { CliError, usageError } from '../../base/errors.js';
 import { EXIT, type ExitCode } from '../../base/exit-codes.js';
-import { checkReadable, readJsonFile } from '../../base/files.js';
-import { parseAssignment, parseDuration, parseMaxCost, parseWholeNumber } from '../../base/values.js';
+import { parseWholeNumber } from '../../base/values.js';
 import { BatchReporter } from '../../live/batch-reporter.js';
 import { workerCommand } from '../../live/batch-view.js';
 import { batchAdminCommands } from './admin.js';
@@ -15,7 +14,7 @@ import { runQueueBatch } from './queue.js';
 import { DEFAULT_QUEUE, openQueue, redisUrl, shownUrl } from '../../base/redis.js';
 import { SetsFileError } from './sets-error.js';
 import { readSets, type BatchSet } from './sets.js';
-import { applySets, loadWorkflow, locate } from '../../base/workflow-input.js';
+import { applySets, loadWorkflow, locate, readWorkflowFlags } from '../../base/workflow-input.js';
 import { checkBatchCost, estimateBatch } from './cost.js';
 
 /** Sets running at once without `--redis`: what one machine's share of an account runs well (plans run 1, 3 or 5 jobs at once; jobs beyond wait on the server). */
@@ -89,14 +88,8 @@ async function runBatchCommand(ctx: CommandContext): Promise<ExitCode> {
   if (options.detach && options.out !== undefined) throw detachedOut(typeof options.out === 'string' ? options.out : '<dir>', typeof options.queue === 'string' ? options.queue : undefined);
   if (redis !== undefined && options.concurrency !== undefined) throw usageError('--concurrency is for a batch run in this process; with --redis the workers decide (graphcloud worker --concurrency).', help);
   const queueName = typeof options.queue === 'string' ? options.queue : DEFAULT_QUEUE;
-  const sets = ((options.set as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--set', help));
-  const uploads = ((options.upload as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--upload', help));
-  const waitTimeout = typeof options.timeout === 'string' ? parseDuration(options.timeout, '--timeout', help) : undefined;
   const validate = options['skip-validation'] !== true;
-  const maxCost = options['max-cost'] === undefined ? undefined : parseMaxCost(options['max-cost'], help);
-  if (options['allow-unpriced'] && maxCost === undefined) throw usageError('--allow-unpriced goes with --max-cost.', help);
-  for (const upload of uploads) await checkReadable(upload.value, help);
-  const raw = await readJsonFile(file, help);
+  const { raw, sets, uploads, waitTimeout, maxCost } = await readWorkflowFlags(ctx, file, help);
   await using cloud = createCloud(ctx);
   const signal = ctx.interrupts.signal;
   const info = validate || isUiWorkflow(raw) ? await cloud.nodes.list({ signal }) : undefined;

@@ -7,7 +7,7 @@ import { printFields, printTable } from '../base/table.js';
 import { parseDuration, parseWholeNumber } from '../base/values.js';
 import { RunReporter } from '../live/run-reporter.js';
 import { followJob } from '../live/follow.js';
-import { saveJobOutputs } from '../base/save-outputs.js';
+import { saveJobOutputs } from '../base/outputs.js';
 import { formatSpent } from '../base/money.js';
 
 const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'] as const;

@@ -6,7 +6,7 @@ import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { formatSpent } from '../base/money.js';
 import { RunReporter } from '../live/run-reporter.js';
 import { followJob, queuePositionOf } from '../live/follow.js';
-import { saveJobOutputs } from '../base/save-outputs.js';
+import { saveJobOutputs } from '../base/outputs.js';
 import { applySets, inputsOf, loadWorkflow, readWorkflowFlags } from '../base/workflow-input.js';
 
 /**

@@ -6,7 +6,7 @@ import { CliError, usageError } from '../../base/errors.js';
 import { EXIT, type ExitCode } from '../../base/exit-codes.js';
 import { printTable } from '../../base/table.js';
 import { setFolder } from './local.js';
-import { Downloads } from './queue.js';
+import { Downloads } from '../../base/outputs.js';
 import { batchRuns, DEFAULT_QUEUE, openQueue, redisUrl } from '../../base/redis.js';
 
 const QUEUE_OPTIONS: Readonly<Record<string, OptionSpec>> = {

@@ -15,7 +15,7 @@ import { EXIT } from '../../base/exit-codes.js';
 import type { BatchReporter } from '../../live/batch-reporter.js';
 import { eachAtMost } from '../../base/pool.js';
 import type { BatchSet } from './sets.js';
-import { saveJobOutputs } from '../../base/save-outputs.js';
+import { saveJobOutputs } from '../../base/outputs.js';
 
 /**
  * How the sets of a batch run in this process.

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { CloudClient, type JobResult, type Workflow } from '../../../index.js';
+import type { JobResult, Workflow } from '../../../index.js';
 import type { RunInfo, RunQueue } from '../../../queue/index.js';
-import { createCloud } from '../../base/clients.js';
 import type { CommandContext } from '../../base/command.js';
 import { CliError } from '../../base/errors.js';
 import { EXIT } from '../../base/exit-codes.js';
@@ -10,7 +9,7 @@ import { setFolder } from './local.js';
 import { runIdOf } from '../../base/redis.js';
 import type { BatchSet } from './sets.js';
 import { eachAtMost } from '../../base/pool.js';
-import { saveJobOutputs } from '../../base/save-outputs.js';
+import { Downloads } from '../../base/outputs.js';
 
 /** Sets added to the queue at once (each may upload its files first). */
 const ADD_CONCURRENCY = 16;
@@ -172,54 +171,5 @@ async function follow(queue: RunQueue, id: string, set: BatchSet, reporter: Batc
       return { status: 'failed', ...base, error: info.error ? `${info.state === 'unknown' ? 'unknown: ' : ''}${info.error.message}` : undefined };
     default:
       return { status: 'cancelled', ...base };
-  }
-}
-
-/**
- * Saves a run's outputs from the cloud, or from the local runtime the run went to (its files stay
- * there); one client per origin, closed on dispose.
- *
- * @example
- * ```ts
- * await using downloads = new Downloads(ctx);
- * await downloads.save(result, info.runtime, './out/1');
- * ```
- */
-export class Downloads {
-  readonly #ctx: CommandContext;
-  readonly #clients = new Map<string, CloudClient>();
-
-  constructor(ctx: CommandContext) {
-    this.#ctx = ctx;
-  }
-
-  /** Saves `result`'s outputs in `dir` (never over a file, as `run --out`). */
-  async save(result: JobResult, runtime: string | undefined, dir: string): Promise<{ nodeId: string; filename: string; path: string }[]> {
-    return saveJobOutputs(this.#ctx, this.#client(runtime), result, dir);
-  }
-
-  #client(runtime: string | undefined): CloudClient {
-    const cloud = this.#ctx.config.cloud();
-    const key = runtime ?? cloud.baseUrl;
-    let client = this.#clients.get(key);
-    if (!client) {
-      // A run a local runtime made keeps its files there; the cloud's are read with the key.
-      client = runtime === undefined || sameOrigin(runtime, cloud.baseUrl) ? createCloud(this.#ctx) : new CloudClient({ baseUrl: runtime, runtime: 'local' });
-      this.#clients.set(key, client);
-    }
-    return client;
-  }
-
-  /** Closes the clients. */
-  async [Symbol.asyncDispose](): Promise<void> {
-    await Promise.allSettled([...this.#clients.values()].map((client) => client.close()));
-  }
-}
-
-function sameOrigin(a: string, b: string): boolean {
-  try {
-    return new URL(a).origin === new URL(b).origin;
-  } catch {
-    return false;
   }
 }

@@ -1,13 +1,15 @@
 // Code lines of the browser SDK (src/core, src/cloud, src/registry, src/proxy): lines that are
 // neither blank nor only a comment, and their characters other than whitespace (a second measure,
 // so that joining lines cannot pass for a smaller SDK). Reads the working tree, or a commit with
-// `--rev <commit>`; with `--base <commit>` prints both and the difference.
+// `--rev <commit>`; with `--base <commit>` prints both and the difference. The command line
+// (src/cli) is printed on its own row below the total: it is not part of the browser SDK.
 // Run: node scripts/loc.mjs [--rev <commit>] [--base <commit>] [--files]
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const AREAS = ['src/core', 'src/cloud', 'src/registry', 'src/proxy'];
+const SDK = ['src/core', 'src/cloud', 'src/registry', 'src/proxy'];
+const AREAS = [...SDK, 'src/cli'];
 const args = process.argv.slice(2);
 const flag = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 
@@ -53,7 +55,7 @@ function tally(rev) {
     area.files += 1;
     byFile.push([file, counted.lines]);
   }
-  const total = [...byArea.values()].reduce((t, a) => ({ lines: t.lines + a.lines, chars: t.chars + a.chars, files: t.files + a.files }), { lines: 0, chars: 0, files: 0 });
+  const total = SDK.map((a) => byArea.get(a)).reduce((t, a) => ({ lines: t.lines + a.lines, chars: t.chars + a.chars, files: t.files + a.files }), { lines: 0, chars: 0, files: 0 });
   return { byArea, total, byFile };
 }
 
@@ -62,6 +64,7 @@ const base = flag('--base') ? tally(flag('--base')) : undefined;
 const row = (name, a, b) => `| ${name} | ${a.files} | ${a.lines.toLocaleString('en')} | ${a.chars.toLocaleString('en')} |` + (b ? ` ${b.lines.toLocaleString('en')} | ${(a.lines - b.lines).toLocaleString('en')} | ${(a.chars - b.chars).toLocaleString('en')} |` : '');
 console.log(`| folder | files | code lines | code characters |${base ? ` lines at ${flag('--base')} | Δ lines | Δ characters |` : ''}`);
 console.log(`|---|---|---|---|${base ? '---|---|---|' : ''}`);
-for (const [area, a] of now.byArea) console.log(row(area, a, base?.byArea.get(area)));
+for (const area of SDK) console.log(row(area, now.byArea.get(area), base?.byArea.get(area)));
 console.log(row('**total**', now.total, base?.total));
+console.log(row('src/cli (not in the total)', now.byArea.get('src/cli'), base?.byArea.get('src/cli')));
 if (args.includes('--files')) for (const [file, lines] of now.byFile.sort((x, y) => y[1] - x[1])) console.log(`${String(lines).padStart(5)}  ${file}`);

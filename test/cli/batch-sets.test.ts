@@ -3,9 +3,9 @@
 // reader with a writer that quotes as RFC 4180 does.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../src/cli/commands/batch-csv.js';
-import { parseJsonl } from '../../src/cli/commands/batch-jsonl.js';
-import { SetsFileError } from '../../src/cli/commands/batch-sets-error.js';
+import { parseCsv } from '../../src/cli/commands/batch/csv.js';
+import { parseJsonl } from '../../src/cli/commands/batch/jsonl.js';
+import { SetsFileError } from '../../src/cli/commands/batch/sets-error.js';
 
 /** The error a parse throws, or undefined when it accepts the text. */
 function failure(parse: () => unknown): SetsFileError | undefined {

@@ -117,3 +117,39 @@ export function clock(ms: number): string {
   const h = Math.floor(total / 3600);
   return h > 0 ? `${h}:${two(Math.floor((total % 3600) / 60))}:${two(total % 60)}` : `${two(Math.floor(total / 60))}:${two(total % 60)}`;
 }
+
+/**
+ * `--max-cost USD`: a positive amount of dollars, such as `0.5` or `$12`.
+ *
+ * @example
+ * ```ts
+ * parseMaxCost('$2.50', 'graphcloud run --help'); // 2.5
+ * ```
+ */
+export function parseMaxCost(text: unknown, help: string): number {
+  const value = String(text).trim().replace(/^\$/, '');
+  const usd = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(usd) || usd <= 0) throw usageError(`--max-cost takes an amount of US dollars above 0, such as 0.50 or 12, received "${String(text)}".`, help);
+  return usd;
+}
+
+/**
+ * A whole-number flag such as `--concurrency 4`: digits only (no sign, point or exponent), from
+ * `min` to `max`; `fallback` when the flag is not given.
+ *
+ * @throws {CliError} anything else, naming the range.
+ * @example
+ * ```ts
+ * parseWholeNumber('8', '--concurrency', 'graphcloud batch --help', { min: 1, max: 256 }); // 8
+ * ```
+ */
+export function parseWholeNumber(value: unknown, flag: string, help: string, range: { min: number; max?: number; fallback?: number }): number {
+  if (value === undefined && range.fallback !== undefined) return range.fallback;
+  const text = String(value).trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < range.min || (range.max !== undefined && n > range.max)) {
+    const wanted = range.max === undefined ? `above ${range.min - 1}` : `from ${range.min} to ${range.max}`;
+    throw usageError(`${flag} takes a whole number ${wanted}, received "${String(value)}".`, help);
+  }
+  return n;
+}

@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../base/command.js';
-import { batchCommand } from './batch.js';
+import { batchCommand } from './batch/index.js';
 import { estimateCommand } from './estimate.js';
 import { jobsCommand } from './jobs.js';
 import { registryCommand } from './registry.js';

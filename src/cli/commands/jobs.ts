@@ -4,10 +4,10 @@ import type { CommandContext, CommandSpec } from '../base/command.js';
 import { CliError, formatMs, usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { printFields, printTable } from '../base/table.js';
-import { parseDuration } from '../base/values.js';
+import { parseDuration, parseWholeNumber } from '../base/values.js';
 import { RunReporter } from '../live/run-reporter.js';
-import { followJob } from './follow.js';
-import { saveJobOutputs } from './save-outputs.js';
+import { followJob } from '../live/follow.js';
+import { saveJobOutputs } from '../base/outputs.js';
 import { formatSpent } from '../base/money.js';
 
 const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'] as const;
@@ -30,9 +30,7 @@ async function runList(ctx: CommandContext): Promise<ExitCode> {
   const statuses = ((ctx.options.status as string[] | undefined) ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
   const unknown = statuses.filter((s) => !(STATUSES as readonly string[]).includes(s));
   if (unknown.length > 0) throw usageError(`--status takes ${STATUSES.join(', ')}; received "${unknown.join('", "')}".`, help);
-  const limitText = ctx.options.limit as string | undefined;
-  const limit = limitText === undefined ? 20 : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1) throw usageError(`--limit takes a whole number above 0, received "${limitText}".`, help);
+  const limit = parseWholeNumber(ctx.options.limit, '--limit', help, { min: 1, fallback: 20 });
   await using cloud = createCloud(ctx);
   const rows: string[][] = [];
   const params: CloudClient.ListJobsParams = { limit: Math.min(limit, 100), ...(statuses.length > 0 ? { status: statuses as CloudClient.JobStatus[] } : {}) };

@@ -6,6 +6,7 @@ import { CliError, usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { checkReadable } from '../base/files.js';
 import { printFields, printTable } from '../base/table.js';
+import { parseWholeNumber } from '../base/values.js';
 
 const search: CommandSpec = {
   name: 'search',
@@ -19,7 +20,7 @@ const search: CommandSpec = {
   },
   examples: ['graphcloud registry nodes search upscale', "graphcloud registry nodes search video --limit 100 --json | jq -r '.id'"],
   run: async (ctx) => {
-    const limit = positiveInteger(ctx, 'limit', 20);
+    const limit = parseWholeNumber(ctx.options.limit, '--limit', `${ctx.path} --help`, { min: 1, fallback: 20 });
     await using registry = createRegistry(ctx);
     const rows: string[][] = [];
     let count = 0;
@@ -165,14 +166,6 @@ export const registryCommand: CommandSpec = {
   ],
   examples: ['graphcloud registry nodes search upscale'],
 };
-
-function positiveInteger(ctx: CommandContext, flag: string, fallback: number): number {
-  const text = ctx.options[flag];
-  if (typeof text !== 'string') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw usageError(`--${flag} takes a whole number above 0, received "${text}".`, `${ctx.path} --help`);
-  return value;
-}
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();

@@ -3,14 +3,11 @@ import { createCloud } from '../base/clients.js';
 import type { CommandContext, CommandSpec } from '../base/command.js';
 import { usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
-import { checkReadable, readJsonFile } from '../base/files.js';
-import { parseAssignment, parseDuration } from '../base/values.js';
 import { formatSpent } from '../base/money.js';
-import { parseMaxCost } from './estimate.js';
 import { RunReporter } from '../live/run-reporter.js';
-import { followJob, queuePositionOf } from './follow.js';
-import { saveJobOutputs } from './save-outputs.js';
-import { applySets, inputsOf, loadWorkflow } from './workflow-input.js';
+import { followJob, queuePositionOf } from '../live/follow.js';
+import { saveJobOutputs } from '../base/outputs.js';
+import { applySets, inputsOf, loadWorkflow, readWorkflowFlags } from '../base/workflow-input.js';
 
 /**
  * `graphcloud run <workflow.json>`: runs a saved workflow with live progress, and saves its
@@ -62,13 +59,7 @@ async function runWorkflowCommand(ctx: CommandContext): Promise<ExitCode> {
   const help = `${ctx.path} --help`;
   const file = ctx.positionals[0]!;
   if (options.validate && options['skip-validation']) throw usageError('--validate and --skip-validation contradict each other.', help);
-  const sets = ((options.set as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--set', help));
-  const uploads = ((options.upload as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--upload', help));
-  const waitTimeout = typeof options.timeout === 'string' ? parseDuration(options.timeout, '--timeout', help) : undefined;
-  const maxCost = options['max-cost'] === undefined ? undefined : parseMaxCost(options['max-cost'], help);
-  if (options['allow-unpriced'] && maxCost === undefined) throw usageError('--allow-unpriced goes with --max-cost.', help);
-  for (const upload of uploads) await checkReadable(upload.value, help);
-  const raw = await readJsonFile(file, help);
+  const { raw, sets, uploads, waitTimeout, maxCost } = await readWorkflowFlags(ctx, file, help);
   await using cloud = createCloud(ctx);
   const signal = ctx.interrupts.signal;
   // The definitions are read once (they also serve the check before sending): to convert a UI

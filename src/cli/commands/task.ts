@@ -4,7 +4,7 @@ import type { CommandContext, CommandSpec, OptionSpec } from '../base/command.js
 import { usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { TaskReporter } from '../live/task-reporter.js';
-import { downloadUrls } from '../base/download.js';
+import { downloadUrls } from '../base/outputs.js';
 import { parseAssignment, parseDuration, typedValue } from '../base/values.js';
 
 type Family = 'image' | 'video';

@@ -7,6 +7,7 @@ import { Config } from '../base/config.js';
 import { CliError, usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
 import { readJsonFile } from '../base/files.js';
+import { parseWholeNumber } from '../base/values.js';
 
 // How long the version is waited for: it only names the server in the header.
 const VERSION_TIMEOUT_MS = 10_000;
@@ -61,7 +62,7 @@ async function runTypes(ctx: CommandContext): Promise<ExitCode> {
   const url = options.url as string | undefined;
   if (file !== undefined && (url !== undefined || options['cloud-url'] !== undefined)) throw usageError('--object-info reads a saved catalog: leave out --url (or --cloud-url), or --object-info.', help);
   if (url !== undefined && options['cloud-url'] !== undefined) throw usageError('--url and --cloud-url name the same server: give one.', help);
-  const maxComboOptions = options['max-combo'] === undefined ? undefined : parseCount(options['max-combo'] as string, help);
+  const maxComboOptions = options['max-combo'] === undefined ? undefined : parseWholeNumber(options['max-combo'], '--max-combo', help, { min: 0, max: 9_999_999 });
   const importFrom = options['import-from'] as string | undefined;
   if (importFrom !== undefined && importFrom.trim() === '') throw usageError('--import-from takes a module name, such as graphcloud.', help);
   const saved = options.eject as string | undefined;
@@ -148,9 +149,4 @@ async function serverVersion(baseUrl: string, apiKey: string | undefined, signal
 function publicUrl(url: string): string {
   const parsed = new URL(url);
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
-}
-
-function parseCount(text: string, help: string): number {
-  if (!/^\d{1,7}$/.test(text.trim())) throw usageError(`--max-combo takes a whole number of options, such as 200; received "${text}".`, help);
-  return Number(text.trim());
 }

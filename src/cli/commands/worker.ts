@@ -2,7 +2,8 @@ import type { RunWorker } from '../../queue/index.js';
 import type { CommandContext, CommandSpec } from '../base/command.js';
 import { usageError } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
-import { checkReachable, DEFAULT_QUEUE, loadQueue, redisUrl, shownUrl } from './batch-redis.js';
+import { parseWholeNumber } from '../base/values.js';
+import { checkReachable, DEFAULT_QUEUE, loadQueue, redisUrl, shownUrl } from '../base/redis.js';
 
 /**
  * `graphcloud worker`: runs the runs of a queue (added by `batch --redis` or `RunQueue.add()`) on
@@ -45,10 +46,7 @@ async function runWorkerCommand(ctx: CommandContext): Promise<ExitCode> {
   const url = redisUrl(ctx, help);
   if (url === undefined) throw usageError('No run queue is set: pass --redis <url> or set GRAPHCLOUD_REDIS_URL.', help);
   const name = typeof options.queue === 'string' ? options.queue : DEFAULT_QUEUE;
-  const concurrency = options.concurrency === undefined ? undefined : Number(options.concurrency);
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 256 && /^\d+$/.test(String(options.concurrency)))) {
-    throw usageError(`--concurrency takes a whole number from 1 to 256, received "${String(options.concurrency)}".`, help);
-  }
+  const concurrency = options.concurrency === undefined ? undefined : parseWholeNumber(options.concurrency, '--concurrency', help, { min: 1, max: 256 });
   const runtimes = (options.runtime as string[] | undefined) ?? [];
   for (const runtime of runtimes) if (!/^https?:\/\/\S+$/.test(runtime)) throw usageError(`--runtime takes an http(s) URL, received "${runtime}".`, help);
   const cloud = runtimes.length === 0 ? ctx.config.cloud() : undefined;

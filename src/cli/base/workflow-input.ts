@@ -1,6 +1,30 @@
 import { isUiWorkflow, setInputs, toApiWorkflow, type CloudClient, type Workflow } from '../../index.js';
-import { usageError } from '../base/errors.js';
-import { typedValue, type Assignment } from '../base/values.js';
+import type { CommandContext } from './command.js';
+import { usageError } from './errors.js';
+import { checkReadable, readJsonFile } from './files.js';
+import { parseAssignment, parseDuration, parseMaxCost, typedValue, type Assignment } from './values.js';
+
+/**
+ * The flags `run` and `batch` share, checked in this order (`--set`, `--upload`, `--timeout`,
+ * `--max-cost`, `--allow-unpriced`), every `--upload` file found readable, and the workflow file
+ * read as JSON: all before a client is made.
+ *
+ * @throws {CliError} a flag is malformed, a file cannot be read.
+ * @example
+ * ```ts
+ * const { raw, sets, uploads, waitTimeout, maxCost } = await readWorkflowFlags(ctx, 'portrait.json', help);
+ * ```
+ */
+export async function readWorkflowFlags(ctx: CommandContext, file: string, help: string): Promise<{ raw: unknown; sets: Assignment[]; uploads: Assignment[]; waitTimeout: number | false | undefined; maxCost: number | undefined }> {
+  const { options } = ctx;
+  const sets = ((options.set as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--set', help));
+  const uploads = ((options.upload as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--upload', help));
+  const waitTimeout = typeof options.timeout === 'string' ? parseDuration(options.timeout, '--timeout', help) : undefined;
+  const maxCost = options['max-cost'] === undefined ? undefined : parseMaxCost(options['max-cost'], help);
+  if (options['allow-unpriced'] && maxCost === undefined) throw usageError('--allow-unpriced goes with --max-cost.', help);
+  for (const upload of uploads) await checkReadable(upload.value, help);
+  return { raw: await readJsonFile(file, help), sets, uploads, waitTimeout, maxCost };
+}
 
 /**
  * The workflow of a file as the API format: a UI-format file (what the web UI saves) is converted

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, join } from 'node:path';
-import { WorkflowAddressError, type CloudClient, type Workflow } from '../../index.js';
-import { CliError, usageError } from '../base/errors.js';
-import { EXIT } from '../base/exit-codes.js';
-import { typedValue } from '../base/values.js';
-import { parseCsv } from './batch-csv.js';
-import { parseJsonl } from './batch-jsonl.js';
-import { SetsFileError } from './batch-sets-error.js';
-import { declaredExample, locate } from './workflow-input.js';
+import { WorkflowAddressError, type CloudClient, type Workflow } from '../../../index.js';
+import { CliError, usageError } from '../../base/errors.js';
+import { EXIT } from '../../base/exit-codes.js';
+import { typedValue } from '../../base/values.js';
+import { parseCsv } from './csv.js';
+import { parseJsonl } from './jsonl.js';
+import { SetsFileError } from './sets-error.js';
+import { declaredExample, locate } from '../../base/workflow-input.js';
 
 /**
  * One input set of a batch, resolved against the workflow: the values and the files of one run.

@@ -1,9 +1,9 @@
 import { connect } from 'node:net';
 import type { RunQueue } from '../../queue/index.js';
-import type { CommandContext } from '../base/command.js';
-import { ENV } from '../base/config.js';
-import { CliError, usageError } from '../base/errors.js';
-import { EXIT } from '../base/exit-codes.js';
+import type { CommandContext } from './command.js';
+import { ENV } from './config.js';
+import { CliError, usageError } from './errors.js';
+import { EXIT } from './exit-codes.js';
 
 /** The queue `batch --redis` and `worker` use when `--queue` names none. */
 export const DEFAULT_QUEUE = 'graphcloud';

@@ -1,4 +1,4 @@
-import { SetsFileError } from './batch-sets-error.js';
+import { SetsFileError } from './sets-error.js';
 
 /**
  * One member of a JSON Lines record: its key, its value, and where the key starts.

@@ -8,13 +8,14 @@ import {
   SubscriptionInactiveError,
   type CloudClient,
   type Workflow,
-} from '../../index.js';
-import type { CommandContext } from '../base/command.js';
-import { CliError, describeError } from '../base/errors.js';
-import { EXIT } from '../base/exit-codes.js';
-import type { BatchReporter } from '../live/batch-reporter.js';
-import type { BatchSet } from './batch-sets.js';
-import { saveJobOutputs } from './save-outputs.js';
+} from '../../../index.js';
+import type { CommandContext } from '../../base/command.js';
+import { CliError, describeError } from '../../base/errors.js';
+import { EXIT } from '../../base/exit-codes.js';
+import type { BatchReporter } from '../../live/batch-reporter.js';
+import { eachAtMost } from '../../base/pool.js';
+import type { BatchSet } from './sets.js';
+import { saveJobOutputs } from '../../base/outputs.js';
 
 /**
  * How the sets of a batch run in this process.
@@ -67,7 +68,6 @@ export async function runLocalBatch(ctx: CommandContext, cloud: CloudClient, wor
   const inflight = new Map<number, { stop: AbortController; promptId: string | undefined }>();
   let stopping = false;
   let fatal: unknown;
-  let next = 0;
 
   interrupts.takeFirstPress(() => {
     stopping = true;
@@ -131,17 +131,15 @@ export async function runLocalBatch(ctx: CommandContext, cloud: CloudClient, wor
     }
   };
 
-  const lane = async (): Promise<void> => {
-    while (!stopping && fatal === undefined && next < sets.length) await runOne(sets[next++]!);
-  };
+  let started: number;
   try {
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, sets.length) }, lane));
+    started = await eachAtMost(sets, options.concurrency, runOne, () => stopping || fatal !== undefined);
   } finally {
     interrupts.takeFirstPress(undefined);
     interrupts.setLeaveNotice(undefined);
   }
   // The sets never started were never sent.
-  for (const set of sets.slice(next)) reporter.ended(set, { status: 'cancelled' }, true);
+  for (const set of sets.slice(started)) reporter.ended(set, { status: 'cancelled' }, true);
   if (fatal !== undefined) throw fatal;
 }
 

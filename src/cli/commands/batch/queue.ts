@@ -1,15 +1,15 @@
 import { join } from 'node:path';
-import { CloudClient, type JobResult, type Workflow } from '../../index.js';
-import type { RunInfo, RunQueue } from '../../queue/index.js';
-import { createCloud } from '../base/clients.js';
-import type { CommandContext } from '../base/command.js';
-import { CliError } from '../base/errors.js';
-import { EXIT } from '../base/exit-codes.js';
-import type { BatchReporter, SetEnd } from '../live/batch-reporter.js';
-import { setFolder } from './batch-local.js';
-import { runIdOf } from './batch-redis.js';
-import type { BatchSet } from './batch-sets.js';
-import { saveJobOutputs } from './save-outputs.js';
+import type { JobResult, Workflow } from '../../../index.js';
+import type { RunInfo, RunQueue } from '../../../queue/index.js';
+import type { CommandContext } from '../../base/command.js';
+import { CliError } from '../../base/errors.js';
+import { EXIT } from '../../base/exit-codes.js';
+import type { BatchReporter, SetEnd } from '../../live/batch-reporter.js';
+import { setFolder } from './local.js';
+import { runIdOf } from '../../base/redis.js';
+import type { BatchSet } from './sets.js';
+import { eachAtMost } from '../../base/pool.js';
+import { Downloads } from '../../base/outputs.js';
 
 /** Sets added to the queue at once (each may upload its files first). */
 const ADD_CONCURRENCY = 16;
@@ -57,9 +57,9 @@ export async function runQueueBatch(ctx: CommandContext, queue: RunQueue, workfl
   const ended = new Set<number>();
   let cancelling = false;
   // Cancelling a run twice does nothing more: a pass after the adding ended reaches the late ones.
-  const cancelAll = (): Promise<void> => {
+  const cancelAll = (): Promise<number> => {
     cancelling = true;
-    return pool(sets.slice(0, added).filter((set) => !ended.has(set.index)), CANCEL_CONCURRENCY, async (set) => {
+    return eachAtMost(sets.slice(0, added).filter((set) => !ended.has(set.index)), CANCEL_CONCURRENCY, async (set) => {
       await queue.cancel(runIdOf(options.batchId, set.index)).catch(() => undefined);
     });
   };
@@ -74,7 +74,7 @@ export async function runQueueBatch(ctx: CommandContext, queue: RunQueue, workfl
   }));
   try {
     reporter.preparing(`adding ${sets.length} set${sets.length === 1 ? '' : 's'} to queue ${queue.name}`);
-    await pool(sets, ADD_CONCURRENCY, async (set) => {
+    await eachAtMost(sets, ADD_CONCURRENCY, async (set) => {
       if (stop.signal.aborted) return;
       await queue.add({ workflow, inputs: set.inputs, uploads: { ...options.uploads, ...set.uploads }, partnerApiKey: options.partnerApiKey }, { id: runIdOf(options.batchId, set.index), signal: stop.signal });
       added = Math.max(added, set.index);
@@ -99,7 +99,7 @@ export async function runQueueBatch(ctx: CommandContext, queue: RunQueue, workfl
     const following = new AbortController();
     const checking = checkHolders(queue, options.batchId, sets, reporter, following.signal);
     try {
-      await pool(sets.slice(0, added), FOLLOWED, async (set) => {
+      await eachAtMost(sets.slice(0, added), FOLLOWED, async (set) => {
         const end = await follow(queue, runIdOf(options.batchId, set.index), set, reporter);
         const saved = end.status === 'done' && options.out && end.result ? await downloads.save(end.result, end.runtime, join(options.out, setFolder(set.index, sets.length))) : undefined;
         ended.add(set.index);
@@ -172,71 +172,4 @@ async function follow(queue: RunQueue, id: string, set: BatchSet, reporter: Batc
     default:
       return { status: 'cancelled', ...base };
   }
-}
-
-/**
- * Saves a run's outputs from the cloud, or from the local runtime the run went to (its files stay
- * there); one client per origin, closed on dispose.
- *
- * @example
- * ```ts
- * await using downloads = new Downloads(ctx);
- * await downloads.save(result, info.runtime, './out/1');
- * ```
- */
-export class Downloads {
-  readonly #ctx: CommandContext;
-  readonly #clients = new Map<string, CloudClient>();
-
-  constructor(ctx: CommandContext) {
-    this.#ctx = ctx;
-  }
-
-  /** Saves `result`'s outputs in `dir` (never over a file, as `run --out`). */
-  async save(result: JobResult, runtime: string | undefined, dir: string): Promise<{ nodeId: string; filename: string; path: string }[]> {
-    return saveJobOutputs(this.#ctx, this.#client(runtime), result, dir);
-  }
-
-  #client(runtime: string | undefined): CloudClient {
-    const cloud = this.#ctx.config.cloud();
-    const key = runtime ?? cloud.baseUrl;
-    let client = this.#clients.get(key);
-    if (!client) {
-      // A run a local runtime made keeps its files there; the cloud's are read with the key.
-      client = runtime === undefined || sameOrigin(runtime, cloud.baseUrl) ? createCloud(this.#ctx) : new CloudClient({ baseUrl: runtime, runtime: 'local' });
-      this.#clients.set(key, client);
-    }
-    return client;
-  }
-
-  /** Closes the clients. */
-  async [Symbol.asyncDispose](): Promise<void> {
-    await Promise.allSettled([...this.#clients.values()].map((client) => client.close()));
-  }
-}
-
-function sameOrigin(a: string, b: string): boolean {
-  try {
-    return new URL(a).origin === new URL(b).origin;
-  } catch {
-    return false;
-  }
-}
-
-/** Runs `work` over `items`, at most `limit` at once, in order; the first failure rejects once the others started end. */
-async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const lane = async (): Promise<void> => {
-    while (next < items.length && !failure) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  if (failure) throw failure.error;
 }

@@ -1,5 +1,5 @@
-import { CliError } from '../base/errors.js';
-import { EXIT } from '../base/exit-codes.js';
+import { CliError } from '../../base/errors.js';
+import { EXIT } from '../../base/exit-codes.js';
 
 /**
  * A mistake in a file of input sets (`batch --inputs`): the message names the file, the line and

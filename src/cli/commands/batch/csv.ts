@@ -1,4 +1,4 @@
-import { SetsFileError } from './batch-sets-error.js';
+import { SetsFileError } from './sets-error.js';
 
 /**
  * One cell of a CSV file: its text, where it starts (1-based line and column), and whether it

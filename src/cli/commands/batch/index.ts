@@ -1,22 +1,21 @@
 import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { isUiWorkflow, setInputs, type CloudClient, type Workflow } from '../../index.js';
-import { createCloud } from '../base/clients.js';
-import type { CommandContext, CommandSpec } from '../base/command.js';
-import { CliError, usageError } from '../base/errors.js';
-import { EXIT, type ExitCode } from '../base/exit-codes.js';
-import { checkReadable, readJsonFile } from '../base/files.js';
-import { parseAssignment, parseDuration } from '../base/values.js';
-import { BatchReporter } from '../live/batch-reporter.js';
-import { workerCommand } from '../live/batch-view.js';
-import { batchAdminCommands } from './batch-admin.js';
-import { runLocalBatch } from './batch-local.js';
-import { runQueueBatch } from './batch-queue.js';
-import { DEFAULT_QUEUE, openQueue, redisUrl, shownUrl } from './batch-redis.js';
-import { SetsFileError } from './batch-sets-error.js';
-import { readSets, type BatchSet } from './batch-sets.js';
-import { applySets, loadWorkflow, locate } from './workflow-input.js';
-import { checkBatchCost, estimateBatch, parseMaxCost } from './estimate.js';
+import { isUiWorkflow, setInputs, type CloudClient, type Workflow } from '../../../index.js';
+import { createCloud } from '../../base/clients.js';
+import type { CommandContext, CommandSpec } from '../../base/command.js';
+import { CliError, usageError } from '../../base/errors.js';
+import { EXIT, type ExitCode } from '../../base/exit-codes.js';
+import { parseWholeNumber } from '../../base/values.js';
+import { BatchReporter } from '../../live/batch-reporter.js';
+import { workerCommand } from '../../live/batch-view.js';
+import { batchAdminCommands } from './admin.js';
+import { runLocalBatch } from './local.js';
+import { runQueueBatch } from './queue.js';
+import { DEFAULT_QUEUE, openQueue, redisUrl, shownUrl } from '../../base/redis.js';
+import { SetsFileError } from './sets-error.js';
+import { readSets, type BatchSet } from './sets.js';
+import { applySets, loadWorkflow, locate, readWorkflowFlags } from '../../base/workflow-input.js';
+import { checkBatchCost, estimateBatch } from './cost.js';
 
 /** Sets running at once without `--redis`: what one machine's share of an account runs well (plans run 1, 3 or 5 jobs at once; jobs beyond wait on the server). */
 const LOCAL_CONCURRENCY = 4;
@@ -83,20 +82,14 @@ async function runBatchCommand(ctx: CommandContext): Promise<ExitCode> {
   const file = ctx.positionals[0]!;
   const inputs = options.inputs;
   if (typeof inputs !== 'string' || inputs === '') throw usageError('--inputs <file> is required: a .jsonl or .csv file of input sets.', help);
-  const concurrency = parseCount(options.concurrency, '--concurrency', LOCAL_CONCURRENCY, help);
+  const concurrency = parseWholeNumber(options.concurrency, '--concurrency', help, { min: 1, max: MAX_CONCURRENCY, fallback: LOCAL_CONCURRENCY });
   const redis = redisUrl(ctx, help);
   if (redis === undefined && (options.detach || options.queue !== undefined)) throw usageError(`--${options.detach ? 'detach' : 'queue'} needs a run queue: pass --redis <url> or set GRAPHCLOUD_REDIS_URL.`, help);
   if (options.detach && options.out !== undefined) throw detachedOut(typeof options.out === 'string' ? options.out : '<dir>', typeof options.queue === 'string' ? options.queue : undefined);
   if (redis !== undefined && options.concurrency !== undefined) throw usageError('--concurrency is for a batch run in this process; with --redis the workers decide (graphcloud worker --concurrency).', help);
   const queueName = typeof options.queue === 'string' ? options.queue : DEFAULT_QUEUE;
-  const sets = ((options.set as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--set', help));
-  const uploads = ((options.upload as string[] | undefined) ?? []).map((text) => parseAssignment(text, '--upload', help));
-  const waitTimeout = typeof options.timeout === 'string' ? parseDuration(options.timeout, '--timeout', help) : undefined;
   const validate = options['skip-validation'] !== true;
-  const maxCost = options['max-cost'] === undefined ? undefined : parseMaxCost(options['max-cost'], help);
-  if (options['allow-unpriced'] && maxCost === undefined) throw usageError('--allow-unpriced goes with --max-cost.', help);
-  for (const upload of uploads) await checkReadable(upload.value, help);
-  const raw = await readJsonFile(file, help);
+  const { raw, sets, uploads, waitTimeout, maxCost } = await readWorkflowFlags(ctx, file, help);
   await using cloud = createCloud(ctx);
   const signal = ctx.interrupts.signal;
   const info = validate || isUiWorkflow(raw) ? await cloud.nodes.list({ signal }) : undefined;
@@ -182,15 +175,6 @@ function detachedOut(dir: string, queue: string | undefined): CliError {
 function newBatchId(file: string): string {
   const stem = basename(file, extname(file)).replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 40) || 'batch';
   return `${stem}-${globalThis.crypto.randomUUID().slice(0, 8)}`;
-}
-
-/** A whole number flag from 1 to 256. */
-function parseCount(value: unknown, flag: string, fallback: number, help: string): number {
-  if (value === undefined) return fallback;
-  const text = String(value).trim();
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > MAX_CONCURRENCY) throw usageError(`${flag} takes a whole number from 1 to ${MAX_CONCURRENCY}, received "${String(value)}".`, help);
-  return n;
 }
 
 /** Every file a set uploads can be read (each path checked once), before anything is sent. */

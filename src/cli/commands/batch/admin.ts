@@ -1,14 +1,14 @@
 import { join } from 'node:path';
-import type { JobResult } from '../../index.js';
-import type { RunInfo } from '../../queue/index.js';
-import { ENDED_STATES } from '../../queue/types.js';
-import type { CommandContext, CommandSpec, OptionSpec } from '../base/command.js';
-import { CliError, usageError } from '../base/errors.js';
-import { EXIT, type ExitCode } from '../base/exit-codes.js';
-import { printTable } from '../base/table.js';
-import { setFolder } from './batch-local.js';
-import { Downloads } from './batch-queue.js';
-import { batchRuns, DEFAULT_QUEUE, openQueue, redisUrl } from './batch-redis.js';
+import type { JobResult } from '../../../index.js';
+import type { RunInfo } from '../../../queue/index.js';
+import { ENDED_STATES } from '../../../queue/types.js';
+import type { CommandContext, CommandSpec, OptionSpec } from '../../base/command.js';
+import { CliError, usageError } from '../../base/errors.js';
+import { EXIT, type ExitCode } from '../../base/exit-codes.js';
+import { printTable } from '../../base/table.js';
+import { setFolder } from './local.js';
+import { Downloads } from '../../base/outputs.js';
+import { batchRuns, DEFAULT_QUEUE, openQueue, redisUrl } from '../../base/redis.js';
 
 const QUEUE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   redis: { type: 'string', value: '<url>', description: 'The run queue\'s Redis (default: $GRAPHCLOUD_REDIS_URL; no password here)' },

@@ -4,7 +4,7 @@ type WorkflowIssue = CloudClient.WorkflowIssue;
 import type { CommandContext } from '../base/command.js';
 import { CliError, describeError, formatMs } from '../base/errors.js';
 import { EXIT, type ExitCode } from '../base/exit-codes.js';
-import type { RunReporter } from '../live/run-reporter.js';
+import type { RunReporter } from './run-reporter.js';
 
 /**
  * What the command following a job hands to the SDK call it makes.

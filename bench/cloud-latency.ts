@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CloudClient } from '../src/cloud/index.js';
+import { CloudClient } from '../src/index.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const WARM_UP = 20;

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CloudClient } from '../src/cloud/index.js';
+import { CloudClient } from '../src/index.js';
 
 // The first (1 MiB) upload warms up fetch, FormData and the JIT; it is not compared to the target.
 const SIZES = [1024 ** 2, Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3), 256 * 1024 ** 2];

@@ -125,7 +125,7 @@ if (process.argv[2] !== '--round') {
 }
 
 // A round's own process (`--round raw|sdk`): the two servers, the client under test, one round.
-const { CloudClient } = (await import(process.env.BENCH_SDK_MODULE ?? '../src/cloud/index.js')) as typeof import('../src/cloud/index.js');
+const { CloudClient } = (await import(process.env.BENCH_SDK_MODULE ?? '../src/index.js')) as typeof import('../src/index.js');
 setFlagsFromString('--expose-gc');
 const gcOnce = runInNewContext('gc') as (options?: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 const gc = () => (GC_MODE === 'reduce' ? gcOnce({ type: 'major', execution: 'sync', flavor: 'last-resort' }) : gcOnce());

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { loadEngine } from '../src/cloud/cost/badge.js';
 import { estimateWorkflowCost } from '../src/cloud/cost/estimate.js';
-import type { Workflow } from '../src/cloud/index.js';
+import type { Workflow } from '../src/index.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const catalog = JSON.parse(readFileSync(new URL('../test/cloud/cost/fixtures/partner-nodes-0.33.0.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;

@@ -8,7 +8,7 @@
 // Used by test/chaos/chaos.test.ts (`npm test`) and scripts/chaos.mjs (`npm run chaos`).
 import { inspect } from 'node:util';
 import { ApiError, ConnectionError, GraphcloudError } from '../../src/core/index.js';
-import { CloudClient, JobFailedError, type JobResult, type Workflow } from '../../src/cloud/index.js';
+import { CloudClient, JobFailedError, type JobResult, type Workflow } from '../../src/index.js';
 import { encodePng, FAULT_HEADER, startSimulator, type Simulator } from '../../src/testing/index.js';
 import { startMonkey, type FaultCounts } from './monkey.js';
 

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { http, HttpResponse, ws } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/index.js';
-import { CloudClient, WorkflowAddressError, type UiWorkflow } from '../../src/cloud/index.js';
+import { CloudClient, WorkflowAddressError } from '../../src/index.js';
+import { type UiWorkflow } from '../../src/cloud/workflow/types.js';
 import { RegistryClient } from '../../src/registry/client.js';
 import { useMsw } from '../helpers/msw.js';
 

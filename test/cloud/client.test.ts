@@ -5,17 +5,8 @@ import { inspect } from 'node:util';
 import { http, HttpResponse, ws } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, InternalServerError, ResponseValidationError } from '../../src/core/index.js';
-import {
-  CloudClient,
-  InsufficientCreditsError,
-  InvalidWorkflowError,
-  SubscriptionInactiveError,
-  WorkflowError,
-  validateWorkflow,
-  WorkflowAddressError,
-  WorkflowValidationError,
-  type ObjectInfo,
-} from '../../src/cloud/index.js';
+import { CloudClient, InsufficientCreditsError, InvalidWorkflowError, SubscriptionInactiveError, WorkflowError, validateWorkflow, WorkflowAddressError, WorkflowValidationError } from '../../src/index.js';
+import { type ObjectInfo } from '../../src/cloud/workflow/validate.js';
 import { useMsw } from '../helpers/msw.js';
 
 const BASE = 'https://cloud.test';

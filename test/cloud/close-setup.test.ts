@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CloudClient } from '../../src/cloud/index.js';
+import { CloudClient } from '../../src/index.js';
 import { startSimulator } from '../../src/testing/index.js';
 
 // Real sockets against the simulator (no msw in this file: it would intercept them). 0.1.0 opened

@@ -1,7 +1,8 @@
 import { delay, http, HttpResponse, ws } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ClientClosedError } from '../../src/core/index.js';
-import { CloudClient, WatcherClosedError, type JobWatcher, type Workflow } from '../../src/cloud/index.js';
+import { CloudClient, WatcherClosedError, type Workflow } from '../../src/index.js';
+import { type JobWatcher } from '../../src/cloud/watch/job-watcher.js';
 import { useMsw } from '../helpers/msw.js';
 
 const BASE = 'https://cloud.test';

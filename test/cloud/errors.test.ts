@@ -2,7 +2,8 @@ import { EventEmitter } from 'eventemitter3';
 import { http, HttpResponse, ws } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, RateLimitError, ValidationError } from '../../src/core/index.js';
-import { CloudClient, InsufficientCreditsError, mapJobStatus, SubscriptionInactiveError, WorkflowValidationError, type Workflow } from '../../src/cloud/index.js';
+import { CloudClient, InsufficientCreditsError, SubscriptionInactiveError, WorkflowValidationError, type Workflow } from '../../src/index.js';
+import { mapJobStatus } from '../../src/cloud/shared/status.js';
 import { useMsw } from '../helpers/msw.js';
 
 const BASE = 'https://cloud.test';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../src/core/index.js';
-import { CloudClient, JobFailedError, WatcherClosedError, type CloudClientOptions, type WatchEvent, type Workflow } from '../../src/cloud/index.js';
+import { CloudClient, JobFailedError, WatcherClosedError, type WatchEvent, type Workflow } from '../../src/index.js';
+import { type CloudClientOptions } from '../../src/cloud/client.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/testing/index.js';
 import { png, scaleWorkflow, until } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { http, HttpResponse, passthrough, ws } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, ConnectionError, ValidationError } from '../../src/core/index.js';
-import { CloudClient, JobFailedError, SubmissionUnknownError, WorkflowError, WorkflowValidationError } from '../../src/cloud/index.js';
+import { CloudClient, JobFailedError, SubmissionUnknownError, WorkflowError, WorkflowValidationError } from '../../src/index.js';
 import { useMsw } from '../helpers/msw.js';
 
 // The cloud's promises against a hostile server and hostile input: each test failed on 0.1.0.

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import { encodePng } from '../../src/testing/index.js';
-import type { Workflow } from '../../src/cloud/index.js';
+import type { Workflow } from '../../src/index.js';
 
 export const png = (width = 16, height = 16): Uint8Array => encodePng(width, height, [10, 20, 30]);
 

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { PermissionDeniedError, ValidationError } from '../../src/core/index.js';
-import { CloudClient } from '../../src/cloud/index.js';
+import { CloudClient } from '../../src/index.js';
 import { useMsw } from '../helpers/msw.js';
 
 // The exact wire of cloud.jobs.cancel() and interruptAll(), and the jobRoutes option.

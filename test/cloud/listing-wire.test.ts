@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/index.js';
-import { CloudClient } from '../../src/cloud/index.js';
+import { CloudClient } from '../../src/index.js';
 import { useMsw } from '../helpers/msw.js';
 
 // The exact wire of cloud.jobs.list(), get(), getQueue() on each runtime: parameter names and

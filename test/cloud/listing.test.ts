@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CloudClient } from '../../src/cloud/index.js';
+import { CloudClient } from '../../src/index.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/testing/index.js';
 import { png, scaleWorkflow, until } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { http, HttpResponse, ws } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { CloudClient, InvalidWorkflowError, type Workflow } from '../../src/cloud/index.js';
+import { CloudClient, InvalidWorkflowError, type Workflow } from '../../src/index.js';
 import { useMsw } from '../helpers/msw.js';
 
 const BASE = 'https://cloud.test';

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CloudClient, type Workflow } from '../../src/cloud/index.js';
+import { CloudClient, type Workflow } from '../../src/index.js';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
 import { useMsw } from '../helpers/msw.js';
 import { png, scaleWorkflow } from './helpers.js';

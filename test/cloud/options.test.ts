@@ -1,7 +1,8 @@
 import { ws } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/index.js';
-import { CloudClient, type CloudClientOptions, type Workflow } from '../../src/cloud/index.js';
+import { CloudClient, type Workflow } from '../../src/index.js';
+import { type CloudClientOptions } from '../../src/cloud/client.js';
 import { useMsw } from '../helpers/msw.js';
 
 // Every public call checks its options (and ids) before any request or socket: a bad value is a

@@ -1,7 +1,7 @@
 import { delay, http, HttpResponse, ws } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ClientClosedError, ConnectionError, ResponseValidationError } from '../../src/core/index.js';
-import { CloudClient, OutputDownloadError, SubmissionUnknownError, WatcherClosedError } from '../../src/cloud/index.js';
+import { CloudClient, OutputDownloadError, SubmissionUnknownError, WatcherClosedError } from '../../src/index.js';
 import { useMsw } from '../helpers/msw.js';
 
 // What the caller is left with when something goes wrong around a paid submission.

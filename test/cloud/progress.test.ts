@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CloudClient, type CloudClientOptions, type JobProgress, type WatchEvent } from '../../src/cloud/index.js';
+import { CloudClient, type WatchEvent } from '../../src/index.js';
+import { type CloudClientOptions } from '../../src/cloud/client.js';
+import { type JobProgress } from '../../src/cloud/watch/events.js';
 import { ValidationError } from '../../src/core/index.js';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
 import { png, scaleWorkflow } from './helpers.js';

@@ -1,7 +1,7 @@
 import { bypass, http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CloudClient, SubmissionUnknownError } from '../../src/cloud/index.js';
+import { CloudClient, SubmissionUnknownError } from '../../src/index.js';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
 import { png, scaleWorkflow } from './helpers.js';
 

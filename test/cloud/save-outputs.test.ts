@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/index.js';
-import { CloudClient } from '../../src/cloud/index.js';
+import { CloudClient } from '../../src/index.js';
 import { useMsw } from '../helpers/msw.js';
 import { png, until } from './helpers.js';
 

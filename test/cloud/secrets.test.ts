@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { http, HttpResponse, ws } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CloudClient, JobFailedError, type JobResult } from '../../src/cloud/index.js';
+import { CloudClient, JobFailedError, type JobResult } from '../../src/index.js';
 import { useMsw } from '../helpers/msw.js';
 
 // Issue 19 item 1: every secret the client was given is scrubbed from every surface, not only the

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/index.js';
-import { CloudClient, InvalidWorkflowError, validateWorkflow, WorkflowAddressError, WorkflowConversionError, type UiWorkflow } from '../../src/cloud/index.js';
+import { CloudClient, InvalidWorkflowError, validateWorkflow, WorkflowAddressError, WorkflowConversionError } from '../../src/index.js';
+import { type UiWorkflow } from '../../src/cloud/workflow/types.js';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
 import { png, scaleWorkflow } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CloudClient } from '../../src/cloud/index.js';
+import { CloudClient } from '../../src/index.js';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
 import { png, scaleWorkflow } from './helpers.js';
 

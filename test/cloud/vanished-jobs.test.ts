@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULTS, NotFoundError } from '../../src/index.js';
-import { CloudClient, type CloudClientOptions } from '../../src/cloud/index.js';
+import { CloudClient } from '../../src/index.js';
+import { type CloudClientOptions } from '../../src/cloud/client.js';
 import { startSimulator, type Simulator } from '../../src/testing/index.js';
 import { png, scaleWorkflow, until } from './helpers.js';
 

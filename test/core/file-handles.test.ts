@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CloudClient } from '../../src/cloud/index.js';
+import { CloudClient } from '../../src/index.js';
 import { ApiError, ClientClosedError, ValidationError } from '../../src/core/index.js';
 import { ProxyClient } from '../../src/proxy/client.js';
 import { RegistryClient } from '../../src/registry/client.js';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/index.js';
-import { CloudClient } from '../../src/cloud/index.js';
+import { CloudClient } from '../../src/index.js';
 import { ProxyClient } from '../../src/proxy/client.js';
 import { RegistryClient } from '../../src/registry/client.js';
 import { useMsw } from '../helpers/msw.js';

@@ -3,7 +3,7 @@
 // its checks, and a node whose inputs cannot be read is reported as unchecked (a warning).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateWorkflow, type Workflow } from '../../src/cloud/index.js';
+import { validateWorkflow, type Workflow } from '../../src/index.js';
 import { ObjectInfoSchema } from '../../src/cloud/workflow/node-definitions.js';
 import { params } from './helpers.js';
 

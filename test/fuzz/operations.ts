@@ -1,6 +1,6 @@
 // Every public operation of the three clients, called with valid arguments, so the suites can
 // aim hostile answers (response-bodies) or hostile ids and options (ids-options) at each one.
-import { CloudClient } from '../../src/cloud/index.js';
+import { CloudClient } from '../../src/index.js';
 import { ProxyClient } from '../../src/proxy/client.js';
 import { RegistryClient } from '../../src/registry/client.js';
 import type { WebSocketLike } from '../../src/cloud/watch/socket.js';

@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ResponseValidationError, ValidationError } from '../../src/core/index.js';
-import { InvalidWorkflowError } from '../../src/cloud/index.js';
+import { InvalidWorkflowError } from '../../src/index.js';
 import { ECHO, echoed, expectBuiltinsUnchanged, expectNoSecret, expectSdkError, hostileJson, params, snapshotBuiltins, STATUS_FIELDS, toJsonText, wrongTypedBody } from './helpers.js';
 import { createClients, OPERATIONS, SECRETS, WORKFLOW } from './operations.js';
 

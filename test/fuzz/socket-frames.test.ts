@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CloudClient } from '../../src/cloud/index.js';
+import { CloudClient } from '../../src/index.js';
 import { ECHO, echoed, expectBuiltinsUnchanged, expectNoSecret, expectSdkError, hostileJson, hostileString, isObjectTree, params, renderings, snapshotBuiltins, toJsonText, type JsonTree } from './helpers.js';
 
 const KEY = 'sk-fuzz-socket-key-4e6a8c0b';

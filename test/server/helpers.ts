@@ -4,7 +4,7 @@ import { afterEach } from 'vitest';
 import { WebSocket } from 'ws';
 import { createNodeHandler, createRelay, type Relay, type RelayOptions } from '../../src/server/index.js';
 import { encodePng, type Simulator } from '../../src/testing/index.js';
-import type { Workflow } from '../../src/cloud/index.js';
+import type { Workflow } from '../../src/index.js';
 
 export const SECRET = 'a-test-secret-of-at-least-32-characters';
 export const BASE = '/api/graphcloud';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateWorkflowCost } from '../../../src/cloud/cost/estimate.js';
 import { buildContext, normalizeValue, readDependencies } from '../../../src/cloud/cost/context.js';
-import type { Workflow } from '../../../src/cloud/index.js';
+import type { Workflow } from '../../../src/index.js';
 import { partnerCatalog } from './catalog.js';
 
 const catalog = partnerCatalog();

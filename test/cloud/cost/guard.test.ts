@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BudgetExceededError, CloudClient, type CloudClientOptions, type Workflow } from '../../../src/cloud/index.js';
+import { BudgetExceededError, CloudClient, type Workflow } from '../../../src/index.js';
+import { type CloudClientOptions } from '../../../src/cloud/client.js';
 import { workflow } from '../../../src/index.js';
 import { startSimulator, type Simulator } from '../../../src/testing/index.js';
 import { CREDITS_PER_USD, PRICED_NODES } from '../../../src/testing/cloud/priced-nodes.js';

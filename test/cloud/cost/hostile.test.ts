@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateWorkflowCost } from '../../../src/cloud/cost/estimate.js';
-import type { Workflow } from '../../../src/cloud/index.js';
+import type { Workflow } from '../../../src/index.js';
 
 // A hostile or broken catalog must end each bad badge as unpriced within the bound, never hang
 // or crash the process (docs/cost.md#bounds). Small bounds keep these tests short; the defaults

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { estimateWorkflowCost } from '../../../src/cloud/cost/estimate.js';
-import type { Workflow } from '../../../src/cloud/index.js';
+import type { Workflow } from '../../../src/index.js';
 import { partnerCatalog, type PartnerDefinition } from './catalog.js';
 
 const catalog = partnerCatalog();

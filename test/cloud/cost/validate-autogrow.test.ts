@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateWorkflow, type ObjectInfo, type Workflow } from '../../../src/cloud/index.js';
+import { validateWorkflow, type Workflow } from '../../../src/index.js';
+import { type ObjectInfo } from '../../../src/cloud/workflow/validate.js';
 import { readObjectInfo } from '../../../src/cloud/workflow/node-definitions.js';
 import { partnerCatalog } from './catalog.js';
 

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CloudClient } from '../../../src/cloud/index.js';
+import { CloudClient } from '../../../src/index.js';
 import { useMsw } from '../../helpers/msw.js';
 import { step, NoSocket } from '../helpers.js';
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CloudClient, JobFailedError, type CloudClientOptions, type JobResult, type WatchEvent, type Workflow } from '../../../src/cloud/index.js';
+import { CloudClient, JobFailedError, type JobResult, type WatchEvent, type Workflow } from '../../../src/index.js';
+import { type CloudClientOptions } from '../../../src/cloud/client.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../../src/testing/index.js';
 import { NoSocket, png, scaleWorkflow } from '../helpers.js';
 

@@ -1,6 +1,7 @@
 import { http, HttpResponse, ws } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CloudClient, type CloudClientOptions } from '../../../src/cloud/index.js';
+import { CloudClient } from '../../../src/index.js';
+import { type CloudClientOptions } from '../../../src/cloud/client.js';
 import { useMsw } from '../../helpers/msw.js';
 import { step, NoSocket } from '../helpers.js';
 

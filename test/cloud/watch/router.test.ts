@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WatchEvent, WatcherStats } from '../../../src/cloud/index.js';
+import type { WatchEvent } from '../../../src/index.js';
+import type { WatcherStats } from '../../../src/cloud/watch/events.js';
 import { JobRouter, type RouterOptions, type TerminalEnd } from '../../../src/cloud/watch/router.js';
 import { encodePreview, encodePreviewWithMetadata, encodeText } from '../../../src/testing/cloud/frames.js';
 

@@ -3,7 +3,9 @@
 // unattributed (docs/cost.md#what-a-run-spent).
 import { http, HttpResponse, ws } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CloudClient, type CloudClientOptions, type WatcherStats } from '../../../src/cloud/index.js';
+import { CloudClient } from '../../../src/index.js';
+import { type CloudClientOptions } from '../../../src/cloud/client.js';
+import { type WatcherStats } from '../../../src/cloud/watch/events.js';
 import { JobRouter } from '../../../src/cloud/watch/router.js';
 import { encodeText } from '../../../src/testing/cloud/frames.js';
 import { useMsw } from '../../helpers/msw.js';

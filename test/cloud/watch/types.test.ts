@@ -1,6 +1,9 @@
 import WS from 'ws';
 import { describe, expectTypeOf, it } from 'vitest';
-import { CloudClient, type JobResult, type JobStatus, type JobWatcher, type WatchEvent, type WebSocketConstructor } from '../../../src/cloud/index.js';
+import { CloudClient, type JobResult, type WatchEvent } from '../../../src/index.js';
+import { type JobStatus } from '../../../src/cloud/shared/types.js';
+import { type JobWatcher } from '../../../src/cloud/watch/job-watcher.js';
+import { type WebSocketConstructor } from '../../../src/cloud/watch/socket.js';
 
 describe('public types', () => {
   it('accepts the global WebSocket and the ws package as the socket constructor', () => {

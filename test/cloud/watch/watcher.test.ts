@@ -2,7 +2,8 @@ import { getEventListeners } from 'node:events';
 import { http, HttpResponse, ws } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthenticationError, PermissionDeniedError, TimeoutError } from '../../../src/core/index.js';
-import { CloudClient, WatcherClosedError, type CloudClientOptions, type WatchEvent } from '../../../src/cloud/index.js';
+import { CloudClient, WatcherClosedError, type WatchEvent } from '../../../src/index.js';
+import { type CloudClientOptions } from '../../../src/cloud/client.js';
 import { useMsw } from '../../helpers/msw.js';
 import { step, NoSocket } from '../helpers.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { ValidationError } from '../../../src/core/index.js';
-import { CloudClient } from '../../../src/cloud/index.js';
+import { CloudClient } from '../../../src/index.js';
 import { setInputs, validateWorkflow, workflow, type Link, type NodeRef, type Output, type Workflow } from '../../../src/index.js';
 import { spellOutputNames } from '../../../src/cloud/workflow/builder.js';
 import type { ObjectInfo } from '../../../src/cloud/workflow/node-definitions.js';

@@ -29,7 +29,8 @@ export type Compiled = { expression: jsonata.Expression } | { error: string };
 
 // The binding that carries one evaluation's state to the hook: a name no `$variable` can spell.
 const STATE = ' graphcloud evaluation';
-// Steps between two yields to the event loop.
+// Steps between two yields to the event loop: a macrotask (not a wait, nothing to abort), so the
+// caller's timers and the time bound's own check get to run while a long expression evaluates.
 const YIELD_EVERY = 5_000;
 
 interface EvaluationState {

@@ -99,11 +99,12 @@ const PARTS = new WeakMap<CloudClient, RunParts>();
 
 /**
  * The parts a client's `runWorkflow()` runs over (its node definitions, files, submitter...), for
- * `prepareRun()` in the queue, which prepares runs as `runWorkflow()` does. Not in the main entry.
+ * `prepareRun()` and `uploadRun()` in the queue, which prepares runs as `runWorkflow()` does. Not in the main entry.
  *
  * @example
  * ```ts
- * const { workflow } = await prepareRun(runParts(cloud), spec.workflow, uploads, { validate: false }, { signal }, 'queue.add()');
+ * const prepared = await prepareRun(runParts(cloud), spec.workflow, uploads, { validate: false }, { signal }, 'queue.add()');
+ * const workflow = await uploadRun(runParts(cloud).files, prepared, { signal });
  * ```
  */
 export function runParts(cloud: CloudClient): RunParts {

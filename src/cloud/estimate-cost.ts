@@ -1,14 +1,11 @@
 // `cloud.estimateCost()`: a workflow made ready as `runWorkflow()` makes it (a builder's written,
 // a UI-format one converted, inputs placed by address, checked), then priced by its partner nodes' badges
 // (cost/estimate.ts, loaded on first use; docs/cost.md).
-import { Checker, checkOptions, isPlainObject, REQUEST_RULES, rule, type RequestOptions } from '../core/index.js';
+import { Checker, checkOptions, REQUEST_RULES, rule, type RequestOptions } from '../core/index.js';
 import type { CostEstimate } from './shared/cost-types.js';
-import type { Workflow } from './shared/types.js';
-import { checkUiAddresses, placeInputs, type RunParts } from './run-workflow.js';
+import { prepareRun, type RunParts } from './run-workflow.js';
 import { checkWorkflowArgument } from './submit.js';
-import { builderNeedsCatalog, builtWorkflow, isWorkflowBuilder } from './workflow/builder.js';
 import type { WorkflowInput } from './workflow/builder-types.js';
-import { isUiWorkflow } from './workflow/validate.js';
 
 /**
  * Options of `cloud.estimateCost()`: the run's `inputs` and `validate`, as `runWorkflow()` takes them.
@@ -44,15 +41,8 @@ export async function estimateCost(parts: RunParts, given: WorkflowInput, option
   checkWorkflowArgument(check, given);
   checkOptions(check, 'options', options, RULES);
   check.throwIfInvalid(context);
-  // As runWorkflow() does: a builder that needs no catalog is an API-format workflow from here on.
-  const input = isWorkflowBuilder(given) && !builderNeedsCatalog(given) ? builtWorkflow(given, undefined) : given;
-  const { inputs = {}, validate = true, ...request } = options ?? {};
-  if (isUiWorkflow(input)) checkUiAddresses(input, Object.keys(inputs));
-  else if (!isWorkflowBuilder(input)) placeInputs(input as Workflow, inputs, [], undefined);
-  parts.http.throwIfClosed();
-  const api = await parts.definitions.convert(input, request, context);
-  const info = validate ? await parts.definitions.current(request) : undefined;
-  const { workflow } = placeInputs(api, isPlainObject(inputs) ? inputs : {}, [], info);
-  if (validate) await parts.definitions.validate(workflow, request, context);
+  const { inputs, validate, ...request } = options ?? {};
+  // Made ready as runWorkflow() makes it (no uploads, no guard): converted, inputs placed, checked.
+  const { workflow } = await prepareRun(parts, given, [], { inputs, validate }, request, context);
   return parts.submitter.estimate(workflow, request);
 }

@@ -116,9 +116,9 @@ export interface RunResult extends JobResult {
 }
 
 /**
- * The `runWorkflow()` flow: check, convert a UI-format workflow, resolve the input addresses,
- * upload in parallel, wait for the socket (open, or failed so that polling takes over), submit
- * once, watch (cancelling the job on abort), download.
+ * The `runWorkflow()` flow, in the order a reader follows it: check the arguments; prepare the run
+ * (`prepareRun()`: convert, place the inputs, the cost guard, check); open the socket while the
+ * files upload (`uploadRun()`); submit once; watch (cancelling the job on abort); download.
  *
  * @example
  * ```ts
@@ -129,40 +129,34 @@ export async function runWorkflow(parts: RunParts, given: WorkflowInput, options
   const check = new Checker();
   checkWorkflowArgument(check, given);
   checkOptions(check, 'options', options, RUN_RULES);
-  const targets = readUploads(check, isPlainObject(options) ? options.uploads : undefined);
-  check.throwIfInvalid('cloud.runWorkflow()');
-  // A builder whose outputs are all known by index is an API-format workflow from here on; one
-  // that needs the catalog is written by the conversion below.
-  const input = isWorkflowBuilder(given) && !builderNeedsCatalog(given) ? builtWorkflow(given, undefined) : given;
-  const { inputs = {}, signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId } = options ?? {};
-  // An address naming no node fails before any request: at once for an API-format workflow, and
-  // for a UI-format one whenever its file alone can tell (untitled nodes need the definitions).
-  if (isUiWorkflow(input)) checkUiAddresses(input, [...Object.keys(inputs), ...targets.map((target) => target.address)]);
-  else if (!isWorkflowBuilder(input)) placeInputs(input as Workflow, inputs, targets, undefined);
+  const uploads = readUploads(check, isPlainObject(options) ? options.uploads : undefined);
+  check.throwIfInvalid(CONTEXT);
+  const { signal, timeout, totalTimeout, retry, headers, waitTimeout, poll, cancelOnAbort = true, download, onProgress, onEvent, onSubmitted, partnerApiKey, extraData, promptId } = options ?? {};
   const { http, files, jobs, hub, submitter } = parts;
   const request: RequestOptions = { signal, timeout, totalTimeout, retry, headers };
-  throwIfAborted(signal);
-  http.throwIfClosed();
+  const prepared = await prepareRun(parts, given, uploads, options ?? {}, request, CONTEXT);
   const release = hub.retain();
-  // Known as soon as the submission is sent when the server keeps client-chosen ids.
+  // Set once the job may exist: from the moment the submission is sent when the server keeps the
+  // id the client chose, else from its answer.
   let sent: string | undefined;
-  let ready: Promise<number> | undefined;
   try {
-    // Every address is known good once the preparation has placed them (and the budget passed):
-    // the socket opens then, while checking and uploading (it must be up before the submission),
-    // not before; an argument that fails opens nothing.
-    const onChecked = () => void (ready = hub.ready(signal)).catch(() => undefined);
-    const { workflow: prepared, info, warnings } = await prepareRun(parts, input, targets, options ?? {}, request, 'cloud.runWorkflow()', onChecked);
-    const since = await (ready as Promise<number>);
+    // The socket must be up (or known down, so that polling takes over) before the submission: it
+    // opens while the files upload, and only for arguments that passed every check.
+    const ready = hub.ready(signal);
+    ready.catch(() => undefined);
+    const workflow = await uploadRun(files, prepared, request);
+    const since = await ready;
     throwIfAborted(signal);
     http.throwIfClosed();
-    const submitted = await submitter.submit(prepared, { ...request, partnerApiKey, extraData, promptId, validate: false }, 'cloud.runWorkflow()', { warnings, onChosen: (chosen) => (sent = chosen) });
+    const chosen = submitter.choosePromptId(promptId);
+    if (chosen.kept) sent = chosen.promptId;
+    const submitted = await submitter.submit(workflow, { ...request, partnerApiKey, extraData, promptId: chosen.promptId, validate: false }, CONTEXT, prepared.warnings);
     sent = submitted.promptId;
     callSafely(onSubmitted, submitted);
     // Closed while the submission was in flight: the job runs; name it rather than lose it.
     if (http.closed.aborted) throw new WatcherClosedError(submitted.promptId, http.closed.reason);
-    const outputNodes = outputNodesOf(prepared, info);
-    const watcher = hub.watch(submitted.promptId, { signal, waitTimeout, poll, nodeErrors: submitted.nodeErrors, outputNodes, nodes: Object.keys(prepared) }, since);
+    const outputNodes = outputNodesOf(workflow, prepared.info);
+    const watcher = hub.watch(submitted.promptId, { signal, waitTimeout, poll, nodeErrors: submitted.nodeErrors, outputNodes, nodes: Object.keys(workflow) }, since);
     if (onProgress) watcher.on('progress', (progress) => onProgress(progress, watcher.progress));
     if (onEvent) watcher.onEvent(onEvent);
     release();
@@ -194,48 +188,86 @@ export async function runWorkflow(parts: RunParts, given: WorkflowInput, options
   }
 }
 
+const CONTEXT = 'cloud.runWorkflow()';
+
 /**
- * A run made ready to submit, the steps `runWorkflow()` takes before it submits and the queue takes
- * when a run is added: the workflow converted to the API format (a UI-format one, or a builder
- * whose outputs are named, with the node definitions), its `inputs` placed with the `uploads` (as
- * `readUploads()` read them), the cost guard (`maxCost`) applied before anything is uploaded, the
- * workflow checked (`validate`, default true), the files uploaded in parallel and their names
- * written into a copy. `onChecked` is called between the cost guard and the check: `runWorkflow()`
- * opens its socket there. Resolves with that workflow, the definitions it was checked against, and
- * the check's warnings.
+ * A run ready for its files: the API-format workflow with its `inputs` placed, the node
+ * definitions it was checked against (when checked), the check's warnings, and where each upload's
+ * name goes (`uploadRun()` sends them).
  *
- * @throws {@link WorkflowAddressError}, {@link InvalidWorkflowError}, the cost guard's error, or an upload's.
  * @example
  * ```ts
- * const { workflow } = await prepareRun(parts, given, readUploads(check, uploads), { inputs, validate: false }, { signal }, 'queue.add()');
+ * const prepared: PreparedRun = await prepareRun(parts, workflow, [], {}, {}, 'cloud.runWorkflow()');
+ * ```
+ */
+export interface PreparedRun {
+  workflow: Workflow;
+  info: ObjectInfo | undefined;
+  warnings: WorkflowIssue[];
+  uploads: { nodeId: string; input: string; file: FileInput; options: Pick<UploadOptions, 'filename' | 'type' | 'overwrite'> }[];
+}
+
+/**
+ * Makes a run ready to upload and submit, everything that can refuse it before anything is sent,
+ * as `runWorkflow()`, `estimateCost()` and the queue (when a run is added) need it: an address
+ * that certainly names no node is refused before any request; then the workflow is converted to
+ * the API format (a UI-format one, or a builder whose outputs are named, with the node
+ * definitions), its `inputs` and the places of its `uploads` (as `readUploads()` read them) are
+ * resolved, the cost guard (`maxCost`) applied, and the workflow checked (`validate`, default true).
+ *
+ * @throws {@link WorkflowAddressError}, {@link InvalidWorkflowError}, the cost guard's `BudgetExceededError`, the caller's abort reason, or `ClientClosedError`.
+ * @example
+ * ```ts
+ * const prepared = await prepareRun(parts, given, readUploads(check, uploads), { inputs, validate: false }, { signal }, 'queue.add()');
+ * const workflow = await uploadRun(parts.files, prepared, { signal });
  * ```
  */
 export async function prepareRun(
-  parts: Pick<RunParts, 'definitions' | 'files' | 'submitter'>,
-  input: WorkflowInput,
+  parts: Pick<RunParts, 'http' | 'definitions' | 'submitter'>,
+  given: WorkflowInput,
   uploads: ReturnType<typeof readUploads>,
   options: Pick<RunWorkflowOptions, 'inputs' | 'validate' | 'maxCost' | 'allowUnpriced'>,
   request: RequestOptions,
   context: string,
-  onChecked?: () => void,
-): Promise<{ workflow: Workflow; info: ObjectInfo | undefined; warnings: WorkflowIssue[] }> {
+): Promise<PreparedRun> {
   const { inputs = {}, validate = true } = options;
-  const { definitions, files, submitter } = parts;
+  const { http, definitions, submitter } = parts;
+  // A builder whose outputs are all known by index is an API-format workflow from here on; one
+  // that needs the catalog is written by the conversion below.
+  const input = isWorkflowBuilder(given) && !builderNeedsCatalog(given) ? builtWorkflow(given, undefined) : given;
+  // An address naming no node fails before any request: at once for an API-format workflow, and
+  // for a UI-format one whenever its file alone can tell (untitled nodes need the definitions).
+  if (isUiWorkflow(input)) checkUiAddresses(input, [...Object.keys(inputs), ...uploads.map((upload) => upload.address)]);
+  else if (!isWorkflowBuilder(input)) placeInputs(input as Workflow, inputs, uploads, undefined);
+  throwIfAborted(request.signal);
+  http.throwIfClosed();
   const api = await definitions.convert(input, request, context);
   const info = validate ? await definitions.current(request) : undefined;
   const placed = placeInputs(api, inputs, uploads, info);
   // The budget refuses before anything is uploaded or sent.
   if (options.maxCost) await submitter.estimate(placed.workflow, request, options, context);
-  onChecked?.();
   const pending = new Set(placed.uploads.map(({ nodeId, input: name }) => `${nodeId}.${name}`));
   const warnings = validate ? await definitions.validate(placed.workflow, { ...request, pending }, context) : [];
+  const places = placed.uploads.map((place, index) => ({ ...place, file: (uploads[index] as (typeof uploads)[number]).file, options: (uploads[index] as (typeof uploads)[number]).options }));
+  return { workflow: placed.workflow, info, warnings, uploads: places };
+}
+
+/**
+ * Uploads a prepared run's files in parallel and writes their names into a copy of its workflow.
+ *
+ * @example
+ * ```ts
+ * const workflow = await uploadRun(files, await prepareRun(parts, given, uploads, {}, request, context), request);
+ * ```
+ */
+export async function uploadRun(files: FilesResource, prepared: PreparedRun, request: RequestOptions): Promise<Workflow> {
   const names = await Promise.all(
-    uploads.map(async ({ file, options: upload }) => {
+    prepared.uploads.map(async ({ file, options: upload }) => {
       const uploaded = await files.upload(file, { ...upload, ...request });
       return uploaded.subfolder ? `${uploaded.subfolder}/${uploaded.name}` : uploaded.name;
     }),
   );
-  return { workflow: withUploads(placed.workflow, placed.uploads, names), info, warnings };
+  return withUploads(prepared.workflow, prepared.uploads, names);
 }
 
 /** The result, with `outputsOf()` as a method that `JSON.stringify` leaves out. */

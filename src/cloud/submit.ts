@@ -242,29 +242,33 @@ export class Submitter {
   }
 
   /**
-   * Converts, checks (`validate`) and submits once. `prepared` is `runWorkflow()`'s: the
-   * `warnings` of the check it made before (passed on in the result), and `onChosen`, told the
-   * prompt id before the submission is sent when this server keeps client-chosen ids.
+   * The prompt id a submission asks for: `given`, else a new UUID unless the server is the cloud
+   * (which assigns its own) or did not keep the last one chosen. `kept` is true when this server is
+   * known to keep the ids the client chooses: the job may then exist under that id as soon as the
+   * submission is sent, before its answer (`runWorkflow()` cancels it by that id on abort).
    */
-  async submit(
-    input: WorkflowInput,
-    options: SubmitJobOptions | undefined,
-    context: string,
-    prepared: { warnings?: WorkflowIssue[] | undefined; onChosen?: ((promptId: string) => void) | undefined } = {},
-  ): Promise<SubmitResult> {
-    const { http, clientId, reader, definitions, tokens } = this.#parts;
+  choosePromptId(given: string | undefined): { promptId: string | undefined; kept: boolean } {
+    const promptId = given ?? (this.#kept === false || this.#parts.reader.runtime === 'cloud' ? undefined : globalThis.crypto.randomUUID());
+    return { promptId, kept: this.#keeps(promptId) };
+  }
+
+  /**
+   * Converts, checks (`validate`) and submits once. `warnings` are those of a check the caller
+   * made before (`runWorkflow()`'s, with `validate: false` here), passed on in the result.
+   */
+  async submit(input: WorkflowInput, options: SubmitJobOptions | undefined, context: string, warnings: WorkflowIssue[] = []): Promise<SubmitResult> {
+    const { http, clientId, definitions, tokens } = this.#parts;
     const { validate = true, partnerApiKey, extraData, promptId, maxCost, allowUnpriced, ...request } = options ?? {};
     const url = redactUrl(`${http.baseUrl}/api/prompt`);
     const workflow = await definitions.convert(input, request, context);
-    const warnings = validate ? await definitions.validate(workflow, request, context) : (prepared.warnings ?? []);
+    const issues = validate ? await definitions.validate(workflow, request, context) : warnings;
     if (maxCost) await this.estimate(workflow, request, { maxCost, allowUnpriced }, context);
     const extra: Record<string, unknown> = { ...extraData };
     if (partnerApiKey === true) extra.api_key_platform_org = await clientKey(http, context);
     else if (typeof partnerApiKey === 'string') extra.api_key_platform_org = partnerApiKey;
     // A local runtime keeps the prompt id the client chooses, so a lost answer can be looked up; the
     // cloud assigns its own, so none is sent to it (the runtime is the reader's, or the last answer's).
-    const chosen = promptId ?? (this.#kept === false || reader.runtime === 'cloud' ? undefined : globalThis.crypto.randomUUID());
-    if (this.#keeps(chosen)) prepared.onChosen?.(chosen);
+    const chosen = this.choosePromptId(promptId).promptId;
     const json = { prompt: workflow, client_id: clientId, ...(chosen ? { prompt_id: chosen } : {}) };
     if (Object.keys(extra).length > 0) Object.assign(json, { extra_data: extra });
     // Every credential this request carries is scrubbed from whatever the server echoes.
@@ -293,7 +297,7 @@ export class Submitter {
     // Submitted through a relay (graphcloud/server): its token opens the job's routes and socket messages.
     tokens.set(answer.prompt_id, answer.relay_token);
     const relayToken = tokens.get(answer.prompt_id);
-    return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors, ...(relayToken === undefined ? {} : { relayToken }), ...(warnings.length > 0 ? { warnings } : {}) };
+    return { promptId: answer.prompt_id, number: answer.number ?? undefined, nodeErrors, ...(relayToken === undefined ? {} : { relayToken }), ...(issues.length > 0 ? { warnings: issues } : {}) };
   }
 
   /** True when an id was chosen and this server is known to keep the ids the client chooses. */

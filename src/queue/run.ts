@@ -8,7 +8,7 @@ import type { Job, Queue } from 'bullmq';
 import { Checker, isPlainObject, isRecord, ValidationError, type RequestOptions } from '../core/index.js';
 import { runParts, type CloudClient } from '../cloud/client.js';
 import type { JobResult, RunCost, Workflow } from '../cloud/shared/types.js';
-import { placeInputs, prepareRun, readUploads } from '../cloud/run-workflow.js';
+import { placeInputs, prepareRun, readUploads, uploadRun } from '../cloud/run-workflow.js';
 import { checkWorkflowArgument } from '../cloud/submit.js';
 import { isUiWorkflow } from '../cloud/workflow/validate.js';
 import { builderNeedsCatalog, builtWorkflow, isWorkflowBuilder } from '../cloud/workflow/builder.js';
@@ -110,8 +110,8 @@ function checkJson(check: Checker, path: string, value: unknown, depth = 0): voi
 
 /**
  * The run's work, ready for any worker: prepared as `cloud.runWorkflow()` prepares a run
- * (`prepareRun()`: converted, inputs placed, files uploaded through `cloud` and their names
- * written in), without the check against the node definitions, which the worker makes before it
+ * (`prepareRun()`: converted, inputs placed; `uploadRun()`: files uploaded through `cloud` and
+ * their names written in), without the check against the node definitions, which the worker makes before it
  * sends the run.
  *
  * @throws {@link ValidationError} a UI-format workflow or uploads without `cloud`.
@@ -132,7 +132,7 @@ export async function prepareWork(spec: RunSpec, cloud: CloudClient | undefined,
     throw new ValidationError([{ path: 'options.cloud', rule: 'the cloud client options of the queue: a UI-format workflow (or a builder whose outputs are named, not indexed) is converted and uploads are sent when the run is added', received: undefined }], 'queue.add()');
   }
   const prepared = cloud
-    ? (await prepareRun(runParts(cloud), workflow, targets, { inputs, validate: false }, request, 'queue.add()')).workflow
+    ? await uploadRun(runParts(cloud).files, await prepareRun(runParts(cloud), workflow, targets, { inputs, validate: false }, request, 'queue.add()'), request)
     : placeInputs(isWorkflowBuilder(workflow) ? builtWorkflow(workflow, undefined) : (workflow as Workflow), inputs, [], undefined).workflow;
   return { kind: 'workflow', workflow: prepared, ...(partnerApiKey === undefined ? {} : { partnerApiKey }) };
 }

@@ -4,13 +4,13 @@ import { initOf, WatcherClosedError } from '../shared/errors.js';
 import type { JobReader } from '../shared/job-reader.js';
 import type { RelayTokens } from '../shared/wire.js';
 import { wireMap } from '../shared/outputs.js';
-import type { JobErrorInfo, JobResult, JobStatusInfo } from '../shared/types.js';
+import type { JobErrorInfo, JobResult } from '../shared/types.js';
 import type { WatchEvent, WatcherStats } from './events.js';
-import { JobPoll, PollSchedule, ReadGate, type PollShared, type PollTarget } from './job-poll.js';
-import { control, type JobWatcher, type WatchedJob, type WatchSettings } from './job-watcher.js';
+import { JobPoll, PollSchedule, ReadGate, type PollFound, type PollShared } from './job-poll.js';
+import { JobWatcher, type WatchSettings } from './job-watcher.js';
 import { runCost } from './price-text.js';
 import { ProgressTracker } from './progress.js';
-import { JobRouter, type RouteTarget, type Seen, type TerminalEnd } from './router.js';
+import { JobRouter, type Routed, type Seen, type TerminalEnd } from './router.js';
 import { ReconnectingSocket, socketUrl, type SocketDown, type WebSocketConstructor } from './socket.js';
 
 /**
@@ -55,11 +55,39 @@ export type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'
 type State = 'idle' | 'connecting' | 'open' | 'down';
 
 /**
+ * One watched job, as the hub keeps it: a plain record the hub alone writes, apart from the two
+ * parts with an owner of their own, which the hub only reads or asks:
+ * - `seen`, what the job's messages told: the router's record, written as it routes them;
+ * - `poll`, the job's fallback poll loop: its state is its own (when the next read is due,
+ *   failures, backoff); the hub starts, asks and stops it, and the loop reports what ended it.
+ */
+interface Job {
+  readonly promptId: string;
+  readonly seen: Readonly<Seen>;
+  readonly poll: JobPoll;
+  /** How far along the job is, fed with every event of the job; every watcher reads it. */
+  readonly progress: ProgressTracker;
+  /** Replaced, never changed in place: a watcher that settles while an event is dispatched does not shift the others. */
+  watchers: readonly JobWatcher[];
+  /** The end is known and being finalised: no more messages, no more reads. */
+  settling: boolean;
+  /** The output nodes of the submitted workflow, when the watch named them. */
+  outputNodes: ReadonlySet<string> | undefined;
+  /** Given to the job's watchers: one that settles on its own (deadline, abort, close) leaves the job. */
+  readonly leave: (watcher: JobWatcher) => void;
+}
+
+/**
  * The one shared socket of a `CloudClient` and everything attached to it: the router, one poll
  * loop per watched job (on the core wait engine, sharing one `Limiter`), the watchers. It owns the
  * socket's lifecycle: opened lazily, reconnected, `ready()` for a submission, kept open while a
  * job is watched or a submission is pending (`retain()`), polled for while down, and closed after
  * `idleCloseMs` once neither is left. Closes for good with the client's transport.
+ *
+ * It owns each watched job's record (`Job`) and is the one place that acts on it: the router
+ * returns what a frame means and the hub applies it; a poll loop reports what ended it once its
+ * read has returned; a watcher is told its job's events and end, and tells the hub only when it
+ * settles on its own. Nothing it calls calls back into it while that call is under way.
  *
  * @example
  * ```ts
@@ -74,7 +102,7 @@ export class WatchHub {
   /** Where the socket's frames go; it keeps the epoch the hub moves. */
   readonly #router: JobRouter;
   readonly #polls: PollShared;
-  readonly #tracks = new Map<string, Track>();
+  readonly #jobs = new Map<string, Job>();
   /** Callers of `ready()` waiting for the socket: each is told once, then forgets its abort listener. */
   readonly #waiters = new Set<(outcome: { epoch: number } | { error: unknown }) => void>();
   #socket: ReconnectingSocket | undefined;
@@ -90,7 +118,8 @@ export class WatchHub {
     this.#options = options;
     this.#router = new JobRouter({ hold: options.policy.hold, stats: this.stats });
     const { concurrency } = options.policy.poll;
-    this.#polls = { reader: options.reader, stats: this.stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), socket: this, schedule: new PollSchedule() };
+    const report = (loop: JobPoll, found: PollFound) => this.#polled(loop, found);
+    this.#polls = { reader: options.reader, stats: this.stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), schedule: new PollSchedule(), socketState: this.#state, report };
     options.http.closed.addEventListener('abort', () => this.#close(), { once: true });
   }
 
@@ -104,18 +133,20 @@ export class WatchHub {
   watch(promptId: string, options: WatchSettings, since?: number): JobWatcher {
     this.#options.http.throwIfClosed();
     this.#ensure();
-    const track = this.#tracks.get(promptId) ?? this.#follow(promptId, options.poll);
-    if (options.outputNodes) track.outputNodes ??= new Set(options.outputNodes);
-    const watcher = control.open(promptId, options, options.waitTimeout ?? this.#options.policy.waitTimeout, track);
-    track.watchers = [...track.watchers, watcher];
-    if (options.nodes && track.setNodes(options.nodes)) track.progressChanged();
+    const job = this.#jobs.get(promptId) ?? this.#follow(promptId, options.poll);
+    if (options.outputNodes) job.outputNodes ??= new Set(options.outputNodes);
+    const watcher = JobWatcher.open(promptId, options, options.waitTimeout ?? this.#options.policy.waitTimeout, job.progress, job.leave);
+    job.watchers = [...job.watchers, watcher];
+    if (options.nodes && job.progress.setNodes(options.nodes)) this.#progressChanged(job);
     if (since === undefined || since !== this.#router.epoch || this.state !== 'open') {
       if (since !== undefined) this.#router.markGap(promptId);
-      track.poll.readWhenReady();
+      job.poll.readWhenReady();
     }
-    if (this.#refused) control.fail(watcher, withSubmitted(this.#refused(), { kind: 'job', promptId }));
+    if (this.#refused) watcher.fail(withSubmitted(this.#refused(), { kind: 'job', promptId }));
     // Held messages go out after the caller attached its listeners (same tick, before any frame).
-    queueMicrotask(() => this.#router.drain(promptId));
+    queueMicrotask(() => {
+      for (const routed of this.#router.drain(promptId)) this.#apply(routed);
+    });
     return watcher;
   }
 
@@ -124,26 +155,95 @@ export class WatchHub {
    * socket may miss its end. A cancel never settles a watch: the job's own end does.
    */
   readNow(promptId: string): void {
-    this.#tracks.get(promptId)?.poll.readNow();
+    this.#jobs.get(promptId)?.poll.readNow();
+  }
+
+  /** Applies what a frame means (`Routed`): the event to the job's watchers (every job's, without a job), then its end. */
+  #apply(routed: Routed | undefined): void {
+    if (!routed) return;
+    if (routed.promptId === undefined) {
+      for (const job of [...this.#jobs.values()]) this.#event(job, routed.event);
+      return;
+    }
+    const job = this.#jobs.get(routed.promptId);
+    if (!job || job.settling) return;
+    this.#event(job, routed.event);
+    if (routed.end) this.#ended(job, routed.end);
+  }
+
+  /** One event of the job, for every watcher; then the overall progress when it changed. */
+  #event(job: Job, event: WatchEvent): void {
+    // Updated first: listeners of the message read `watcher.progress` as of that message.
+    const changed = job.progress.update(event);
+    for (const watcher of job.watchers) watcher.deliver(event);
+    if (changed) this.#progressChanged(job);
+  }
+
+  /** The job's overall progress changed: a `job_progress` event for the watchers that take it. */
+  #progressChanged(job: Job): void {
+    let event: WatchEvent | undefined;
+    for (const watcher of job.watchers) {
+      // Built only for a watcher that takes it: most listen to `progress` and never read `job_progress`.
+      if (!watcher.wants('job_progress')) continue;
+      event ??= { type: 'job_progress', data: job.progress.progress };
+      watcher.deliver(event);
+    }
+  }
+
+  /** The socket told the end of the run. */
+  #ended(job: Job, end: TerminalEnd): void {
+    // The run is over, but how it ended is the record's to say (its end message was missed).
+    if (end.verify) return job.poll.confirm();
+    const completed = end.status === 'completed';
+    // Some servers send no `executed` for cached output nodes: their outputs are only in the record.
+    const unsent = completed && end.wholeRun ? unsentOutputs(job) : [];
+    // Without the workflow's output nodes, which cached nodes have outputs is the record's to say.
+    const required = unsent.length === 0 ? undefined : job.outputNodes ? unsent : [];
+    const fetch = (completed && !end.wholeRun) || unsent.length > 0;
+    void this.#finish(job, { status: end.status, error: end.error, via: 'socket', outputsComplete: end.wholeRun }, fetch, required);
+  }
+
+  /** A poll loop found what ends it: the job's end, or a failure of its read. */
+  #polled(loop: JobPoll, found: PollFound): void {
+    const job = this.#jobs.get(loop.promptId);
+    if (!job || job.poll !== loop) return;
+    if ('error' in found) {
+      const { error } = found;
+      if (!(error instanceof AuthenticationError)) return this.#fail(job, () => error);
+      // The key was refused: every job of this client fails, each naming its own job.
+      return this.#failAll((each) => (each === job ? error : new AuthenticationError(initOf(error))));
+    }
+    const info = found.status;
+    const status = info.status === 'completed' ? 'completed' : info.status === 'cancelled' ? 'cancelled' : 'failed';
+    const error: JobErrorInfo | undefined = status === 'completed' ? undefined : { message: info.errorMessage ?? `Job ${status} (server status ${info.raw})` };
+    // Fetch outputs whatever the end: a failed run keeps the outputs of the nodes that did run.
+    void this.#finish(job, { status, error, via: 'poll', outputsComplete: false }, true);
+  }
+
+  /** A watcher settled on its own: it no longer follows the job; the job goes with its last watcher. */
+  #leave(job: Job, watcher: JobWatcher): void {
+    job.watchers = job.watchers.filter((each) => each !== watcher);
+    if (job.watchers.length === 0 && !job.settling) this.#retire(job);
+    this.#maybeIdle();
   }
 
   /**
-   * Settles every watcher of the job (its `Track` calls it with the end it learned). With `fetch`,
-   * the outputs come from the job record. With `required` (nodes the record must hold, maybe
-   * none), it is read again a few times while it lacks them or answers nothing.
+   * Settles every watcher of the job with the end it learned. With `fetch`, the outputs come from
+   * the job record. With `required` (nodes the record must hold, maybe none), it is read again a
+   * few times while it lacks them or answers nothing.
    */
-  async finish(track: Track, end: End, fetch: boolean, required?: readonly string[]): Promise<void> {
-    if (track.settling) return;
-    this.retire(track);
-    let outputs = wireMap(track.seen.outputs);
+  async #finish(job: Job, end: End, fetch: boolean, required?: readonly string[]): Promise<void> {
+    if (job.settling) return;
+    this.#retire(job);
+    let outputs = wireMap(job.seen.outputs);
     let outputsComplete = end.outputsComplete;
     if (fetch) {
       const signal = this.#options.http.closed;
       try {
         for (let read = 1; ; read++) {
-          const fetched = await this.#options.reader.outputs(track.promptId, { signal });
+          const fetched = await this.#options.reader.outputs(job.promptId, { signal });
           // The server's record is authoritative; outputs seen on the socket fill in what it lacks.
-          outputs = wireMap(track.seen.outputs, fetched.outputs);
+          outputs = wireMap(job.seen.outputs, fetched.outputs);
           outputsComplete = fetched.complete && (required ?? []).every((id) => Object.hasOwn(outputs, id));
           if (outputsComplete || required === undefined || read >= RECORD_READS) break;
           await sleep(RECORD_PAUSE_MS, signal);
@@ -152,33 +252,35 @@ export class WatchHub {
         outputsComplete = false;
       }
     }
-    if (end.status === 'completed' && track.complete()) track.progressChanged();
-    const result: Omit<JobResult, 'nodeErrors'> = { promptId: track.promptId, ...end, outputs, outputsComplete, cost: runCost(track.seen.spent, this.#options.creditsPerUsd) };
+    if (end.status === 'completed' && job.progress.complete()) this.#progressChanged(job);
+    // Read only when a node was priced: a run of free nodes runs no price code.
+    const cost = job.seen.spent && runCost(job.seen.spent, this.#options.creditsPerUsd);
+    const result: Omit<JobResult, 'nodeErrors'> = { promptId: job.promptId, ...end, outputs, outputsComplete, cost };
     // The job ended as it did (`status`), whatever the cancel answered; the result says it was asked.
-    if (this.#options.reader.cancelRequested(track.promptId)) result.cancelRequested = true;
-    for (const watcher of track.watchers) control.finish(watcher, result);
-    this.maybeIdle();
+    if (this.#options.reader.cancelRequested(job.promptId)) result.cancelRequested = true;
+    for (const watcher of job.watchers) watcher.finish(result);
+    this.#maybeIdle();
   }
 
   /** Fails every watcher of the job with `error()`, naming the job, unless it is settling already. */
-  fail(track: Track, error: () => unknown): void {
-    if (track.settling) return;
-    this.retire(track);
-    for (const watcher of track.watchers) control.fail(watcher, withSubmitted(error(), { kind: 'job', promptId: track.promptId }));
-    this.maybeIdle();
+  #fail(job: Job, error: () => unknown): void {
+    if (job.settling) return;
+    this.#retire(job);
+    for (const watcher of job.watchers) watcher.fail(withSubmitted(error(), { kind: 'job', promptId: job.promptId }));
+    this.#maybeIdle();
   }
 
   /** Fails every watched job, each with its own error. */
-  failAll(error: (track: Track) => unknown): void {
-    for (const track of [...this.#tracks.values()]) this.fail(track, () => error(track));
+  #failAll(error: (job: Job) => unknown): void {
+    for (const job of [...this.#jobs.values()]) this.#fail(job, () => error(job));
   }
 
   /** The end is known, or nobody watches any more: no more messages, no more reads. */
-  retire(track: Track): void {
-    track.settling = true;
-    track.poll.stop();
-    this.#router.unfollow(track.promptId);
-    if (this.#tracks.get(track.promptId) === track) this.#tracks.delete(track.promptId);
+  #retire(job: Job): void {
+    job.settling = true;
+    job.poll.stop();
+    this.#router.unfollow(job.promptId);
+    if (this.#jobs.get(job.promptId) === job) this.#jobs.delete(job.promptId);
   }
 
   /** The socket state: `open`, `down` (polling while reconnecting), `connecting` or `idle`. */
@@ -207,7 +309,7 @@ export class WatchHub {
       };
       const forget = onAbort(signal, () => {
         waiter({ error: signal?.reason });
-        this.maybeIdle();
+        this.#maybeIdle();
       });
       this.#waiters.add(waiter);
     });
@@ -219,13 +321,13 @@ export class WatchHub {
     this.#leases.add(lease);
     this.#cancelIdle();
     return () => {
-      if (this.#leases.delete(lease)) this.maybeIdle();
+      if (this.#leases.delete(lease)) this.#maybeIdle();
     };
   }
 
   /** Closes the socket after `idleCloseMs` once no job is watched and nothing waits for it. */
-  maybeIdle(): void {
-    if (this.#idle || this.#state === 'idle' || this.#tracks.size > 0 || this.#leases.size > 0 || this.#waiters.size > 0) return;
+  #maybeIdle(): void {
+    if (this.#idle || this.#state === 'idle' || this.#jobs.size > 0 || this.#leases.size > 0 || this.#waiters.size > 0) return;
     // A delay nobody awaits, cancelled by the next watch: a timer (no promise to settle).
     this.#idle = setTimer(() => {
       this.#idle = undefined;
@@ -242,7 +344,7 @@ export class WatchHub {
     const WebSocket = this.#options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     // No WebSocket in this runtime: poll only.
     if (!WebSocket) return this.#setState('down');
-    this.#state = 'connecting';
+    this.#state = this.#polls.socketState = 'connecting';
     const { http, clientId, policy } = this.#options;
     this.#socket = new ReconnectingSocket({
       url: async () => {
@@ -257,8 +359,8 @@ export class WatchHub {
         onOpen: () => this.#onOpen(),
         // Every secret the client was given (the key in the socket URL, a partner key a submission
         // carried) is scrubbed from the frames, should the server echo one (a traceback, `extra_data`).
-        onText: (text) => this.#router.handleText(http.scrub(text)),
-        onBinary: (bytes) => this.#router.handleBinary(bytes, (text) => http.scrub(text)),
+        onText: (text) => this.#apply(this.#router.handleText(http.scrub(text))),
+        onBinary: (bytes) => this.#apply(this.#router.handleBinary(bytes, (text) => http.scrub(text))),
         onDown: () => this.#onDown(),
         onRefused: (down) => this.#onRefused(down),
       },
@@ -268,7 +370,7 @@ export class WatchHub {
 
   /** The socket is open, or down (jobs are polled): the callers of `ready()` go on. */
   #setState(state: 'open' | 'down'): void {
-    this.#state = state;
+    this.#state = this.#polls.socketState = state;
     for (const waiter of [...this.#waiters]) waiter({ epoch: this.#router.epoch });
   }
 
@@ -276,12 +378,12 @@ export class WatchHub {
     const reconnected = this.#state === 'down';
     this.#setState('open');
     this.stats.connections++;
-    for (const track of this.#tracks.values()) {
+    for (const job of this.#jobs.values()) {
       // A relay forgets a browser's subscriptions with its socket: ask again on every connection.
-      this.#subscribe(track.promptId);
+      this.#subscribe(job.promptId);
       // A completion sent while the socket was down is lost (no replay): read every job's state.
-      if (reconnected || track.seen.gap) track.poll.readNow();
-      else track.poll.replan();
+      if (reconnected || job.seen.gap) job.poll.readNow();
+      else job.poll.replan();
     }
   }
 
@@ -290,7 +392,7 @@ export class WatchHub {
     if (this.#state === 'down') return;
     if (this.#state === 'open') this.#router.disconnected();
     this.#setState('down');
-    for (const track of this.#tracks.values()) track.poll.readNow();
+    for (const job of this.#jobs.values()) job.poll.readNow();
   }
 
   #onRefused(down: SocketDown): void {
@@ -300,9 +402,9 @@ export class WatchHub {
     const refused = () => new AuthenticationError({ status: 401, method: 'GET', url, body: { message } });
     this.#refused = refused;
     this.#socket = undefined;
-    this.#state = 'idle';
+    this.#state = this.#polls.socketState = 'idle';
     for (const waiter of [...this.#waiters]) waiter({ error: refused() });
-    this.failAll(refused);
+    this.#failAll(refused);
   }
 
   #cancelIdle(): void {
@@ -317,17 +419,27 @@ export class WatchHub {
       // Messages sent while closed are lost: runs that straddle this are not "whole".
       this.#router.disconnected();
     }
-    this.#state = 'idle';
+    this.#state = this.#polls.socketState = 'idle';
   }
 
-  #follow(promptId: string, backoff: Partial<Backoff> | undefined): Track {
+  #follow(promptId: string, backoff: Partial<Backoff> | undefined): Job {
     // Shared by every job watched without a backoff of its own.
     const policy: PollPolicy = backoff ? { ...this.#options.policy.poll, ...defined(backoff) } : this.#options.policy.poll;
-    const track = new Track(this, promptId, this.#router, this.#polls, policy);
-    this.#tracks.set(promptId, track);
-    track.poll.replan(); // the loop's first plan
+    const seen = this.#router.follow(promptId);
+    const job: Job = {
+      promptId,
+      seen,
+      poll: new JobPoll(this.#polls, policy, promptId, seen),
+      progress: new ProgressTracker(promptId),
+      watchers: [],
+      settling: false,
+      outputNodes: undefined,
+      leave: (watcher) => this.#leave(job, watcher),
+    };
+    this.#jobs.set(promptId, job);
+    job.poll.replan(); // the loop's first plan
     this.#subscribe(promptId);
-    return track;
+    return job;
   }
 
   /** A relay passes a job's messages once asked with its token (docs/browser.md); the cloud has no such step. */
@@ -343,109 +455,15 @@ export class WatchHub {
     this.#shutdown();
     for (const waiter of [...this.#waiters]) waiter({ error: reason });
     this.#router.clear();
-    this.failAll((track) => new WatcherClosedError(track.promptId, reason));
+    this.#failAll((job) => new WatcherClosedError(job.promptId, reason));
   }
 }
 
 /**
- * One watched job, as the hub follows it; the router delivers its messages here, its poll loop
- * its reads, and its watchers are released here; it tells its hub how the job ended. Each piece of
- * state has one writer:
- * - `seen` (outputs, start seen, gap, last activity): the router, from messages;
- * - the poll state (when the next status read is due, failures, backoff): the job's own
- *   `JobPoll` loop, inside the core wait engine;
- * - the lifecycle (`watchers`, `settling`, when the loop starts and stops): the hub;
- * - the job's overall progress: the track itself, a `ProgressTracker` fed by every event of the job.
- *
- * @example
- * ```ts
- * const track = new Track(hub, promptId, router, polls, policy);
- * track.poll.replan();
- * ```
+ * Cached nodes that sent no `executed`: the output nodes of the workflow among them or, when the
+ * watch did not name them, every such node (the record then decides).
  */
-export class Track extends ProgressTracker implements RouteTarget, PollTarget, WatchedJob {
-  /** What the messages told (the router's record of this job). */
-  readonly seen: Readonly<Seen>;
-  /** The job's poll loop. */
-  readonly poll: JobPoll;
-  /**
-   * The watchers of this job (written by the hub). Replaced, never changed in place: a watcher
-   * that settles while an event is dispatched does not shift the others.
-   */
-  watchers: readonly JobWatcher[] = [];
-  /** The end is known and being finalised (written by the hub). */
-  settling = false;
-  /** The output nodes of the submitted workflow, when the watch named them (written by the hub). */
-  outputNodes: ReadonlySet<string> | undefined;
-  readonly #hub: WatchHub;
-
-  constructor(hub: WatchHub, promptId: string, router: JobRouter, polls: PollShared, policy: PollPolicy) {
-    super(promptId);
-    this.#hub = hub;
-    this.seen = router.follow(promptId, this);
-    this.poll = new JobPoll(polls, policy, this);
-  }
-
-  /** One message of this job, for every watcher; then the overall progress when it changed. */
-  event(event: WatchEvent): void {
-    // Updated first: listeners of the message read `watcher.progress` as of that message.
-    const changed = this.update(event);
-    for (const watcher of this.watchers) control.deliver(watcher, event);
-    if (changed) this.progressChanged();
-  }
-
-  /** The socket told the end of the run. */
-  end(end: TerminalEnd): void {
-    // The run is over, but how it ended is the record's to say (its end message was missed).
-    if (end.verify) return this.poll.confirm();
-    const completed = end.status === 'completed';
-    // Some servers send no `executed` for cached output nodes: their outputs are only in the record.
-    const unsent = completed && end.wholeRun ? this.#unsentOutputs() : [];
-    // Without the workflow's output nodes, which cached nodes have outputs is the record's to say.
-    const required = unsent.length === 0 ? undefined : this.outputNodes ? unsent : [];
-    const fetch = (completed && !end.wholeRun) || unsent.length > 0;
-    void this.#hub.finish(this, { status: end.status, error: end.error, via: 'socket', outputsComplete: end.wholeRun }, fetch, required);
-  }
-
-  /** A status read found the job's end. */
-  polled(info: JobStatusInfo): void {
-    const status = info.status === 'completed' ? 'completed' : info.status === 'cancelled' ? 'cancelled' : 'failed';
-    const error: JobErrorInfo | undefined = status === 'completed' ? undefined : { message: info.errorMessage ?? `Job ${status} (server status ${info.raw})` };
-    // Fetch outputs whatever the end: a failed run keeps the outputs of the nodes that did run.
-    void this.#hub.finish(this, { status, error, via: 'poll', outputsComplete: false }, true);
-  }
-
-  /** A status read failed for good. */
-  pollFailed(error: unknown): void {
-    if (!(error instanceof AuthenticationError)) return this.#hub.fail(this, () => error);
-    // The key was refused: every job of this client fails, each naming its own job.
-    this.#hub.failAll((each) => (each === this ? error : new AuthenticationError(initOf(error))));
-  }
-
-  /** A watcher settled: it no longer follows the job. */
-  release(watcher: JobWatcher): void {
-    this.watchers = this.watchers.filter((each) => each !== watcher);
-    if (this.watchers.length === 0 && !this.settling) this.#hub.retire(this);
-    this.#hub.maybeIdle();
-  }
-
-  /** The job's overall progress changed: a `job_progress` event for the watchers that take it. */
-  progressChanged(): void {
-    let event: WatchEvent | undefined;
-    for (const watcher of this.watchers) {
-      // Built only for a watcher that takes it: most listen to `progress` and never read `job_progress`.
-      if (!control.wants(watcher, 'job_progress')) continue;
-      event ??= { type: 'job_progress', data: this.progress };
-      control.deliver(watcher, event);
-    }
-  }
-
-  /**
-   * Cached nodes that sent no `executed`: the output nodes of the workflow among them or, when the
-   * watch did not name them, every such node (the record then decides).
-   */
-  #unsentOutputs(): string[] {
-    const { cached, outputs } = this.seen;
-    return [...(cached ?? [])].filter((id) => !(outputs && Object.hasOwn(outputs, id)) && (this.outputNodes?.has(id) ?? true));
-  }
+function unsentOutputs(job: Job): string[] {
+  const { cached, outputs } = job.seen;
+  return [...(cached ?? [])].filter((id) => !(outputs && Object.hasOwn(outputs, id)) && (job.outputNodes?.has(id) ?? true));
 }

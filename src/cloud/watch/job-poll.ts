@@ -6,12 +6,24 @@ import type { WatcherStats } from './events.js';
 import type { Seen } from './router.js';
 
 /**
- * What the poll loops of one client share: its job reader, socket, counters, the bound on reads
- * in flight and the one timer of the loops that wait.
+ * What a poll loop found that ends it: the job's end (a terminal status), or a failure of its
+ * read (the wait engine's retries spent, or not retryable).
  *
  * @example
  * ```ts
- * const shared: PollShared = { reader, stats, limiter: new Limiter(8), socket, schedule: new PollSchedule() };
+ * const found: PollFound = { status: await reader.watchStatus(promptId) };
+ * ```
+ */
+export type PollFound = { status: JobStatusInfo } | { error: unknown };
+
+/**
+ * What the poll loops of one client share: its job reader, counters, the bound on reads in flight,
+ * the one timer of the loops that wait, the socket's state as its owner last set it, and where a
+ * loop reports what ended it.
+ *
+ * @example
+ * ```ts
+ * const shared: PollShared = { reader, stats, limiter: new Limiter(8), gate: new ReadGate(8), schedule: new PollSchedule(), socketState: 'connecting', report: (loop, found) => settle(loop.promptId, found) };
  * ```
  */
 export interface PollShared {
@@ -20,27 +32,18 @@ export interface PollShared {
   stats: WatcherStats;
   /** Bounds the reads in flight: one slow answer holds one slot. */
   limiter: Limiter;
-  /** The client's socket (the hub): its state decides when a read is due. */
-  socket: { readonly state: string };
   schedule: PollSchedule;
   gate: ReadGate;
-}
-
-/**
- * The job a poll loop reads (the hub's `Track`): its id, what its messages told, and where the loop
- * reports what a read found: the job's end, or a failure that ends the loop. Told either, the
- * target stops the loop (`stop()`) before it returns.
- *
- * @example
- * ```ts
- * const target: PollTarget = { promptId, seen, polled: (status) => settle(status), pollFailed: (error) => fail(error) };
- * ```
- */
-export interface PollTarget {
-  readonly promptId: string;
-  readonly seen: Readonly<Seen>;
-  polled(status: JobStatusInfo): void;
-  pollFailed(error: unknown): void;
+  /**
+   * The client's socket state (written by the socket's owner, read by the loops): open, a read
+   * after a silence; down, reads on a backoff; anything else (connecting), no read yet.
+   */
+  socketState: string;
+  /**
+   * Told once per loop what ended it, after the read that found it has returned: the loop has
+   * stopped by then, and nothing of it is on the stack.
+   */
+  report(loop: JobPoll, found: PollFound): void;
 }
 
 
@@ -50,21 +53,26 @@ export interface PollTarget {
  * confirmed, at once when asked (a reconnect, an outage, a cancel, an end to confirm). A read
  * runs on the core wait engine (`poll()`), which
  * retries a transient failure on its backoff, never before a server's `Retry-After`; any other
- * failure ends the loop. Between reads the loop holds no timer, promise or controller of its own:
+ * failure ends the loop. What ends the loop (the job's end, or that failure) is reported to
+ * `shared.report` once its read has returned; the loop reads nothing of its owner but what the
+ * job's messages told (`seen`, the router's) and the socket state it was given. Between reads the loop holds no timer, promise or controller of its own:
  * it waits in the client's `PollSchedule` (thousands of jobs may be watched at once, and most of
  * them only wait for a silence that never comes). It owns its poll state; nobody else writes it.
  *
  * @example
  * ```ts
- * const loop = new JobPoll(shared, policy, track);
+ * const loop = new JobPoll(shared, policy, promptId, router.follow(promptId));
  * loop.replan();
  * socket.on('reconnect', () => loop.readNow());
  * ```
  */
 export class JobPoll {
+  /** The job it reads. */
+  readonly promptId: string;
   readonly #shared: PollShared;
   readonly #policy: PollPolicy;
-  readonly #target: PollTarget;
+  /** What the job's messages told (its last activity restarts the silence). */
+  readonly #seen: Readonly<Seen>;
   /** When the watch began: a `404` before the first successful read is lag until `notFoundGraceMs` after it. */
   readonly #startedAt = Date.now();
   /** The reads in a row that found the job nowhere (`JobReader.watchStatus`). */
@@ -86,10 +94,11 @@ export class JobPoll {
   #reading: { stop: AbortController; waker: Waker } | undefined;
   #stopped = false;
 
-  constructor(shared: PollShared, policy: PollPolicy, target: PollTarget) {
+  constructor(shared: PollShared, policy: PollPolicy, promptId: string, seen: Readonly<Seen>) {
+    this.promptId = promptId;
     this.#shared = shared;
     this.#policy = policy;
-    this.#target = target;
+    this.#seen = seen;
   }
 
   /** Reads as soon as the socket state allows (a job watched without its submission, after a gap). */
@@ -116,8 +125,8 @@ export class JobPoll {
   }
 
   /**
-   * Plans the loop's next read: its first (the loop then reports a terminal status or a failure to
-   * its target, once), or again (the socket state changed).
+   * Plans the loop's next read: its first (the loop then reports a terminal status or a failure,
+   * once), or again (the socket state changed).
    */
   replan(): void {
     if (this.#reading) this.#reading.waker.wake();
@@ -136,13 +145,13 @@ export class JobPoll {
   dueAt(now: number): number {
     if (this.#urgent) return now;
     // While the socket connects, no read yet; open, a read after a silence; down, reads on a backoff.
-    const state = this.#shared.socket.state;
+    const state = this.#shared.socketState;
     if (state !== 'open' && state !== 'down') return Infinity;
     if (this.#wanted) return now;
     const policy = this.#policy;
     if (state === 'open' && !this.#confirming) {
       this.#backoffSince = undefined;
-      return Math.max(this.#target.seen.lastActivity, this.#lastReadAt) + policy.silenceMs;
+      return Math.max(this.#seen.lastActivity, this.#lastReadAt) + policy.silenceMs;
     }
     this.#backoffSince ??= this.#reads;
     const step = this.#reads - this.#backoffSince + 1;
@@ -159,13 +168,21 @@ export class JobPoll {
     const due = this.dueAt(now);
     if (due === Infinity) this.#shared.schedule.remove(this);
     else if (due > now) this.#shared.schedule.park(this, due);
-    else if (this.#shared.gate.enter(this)) void this.#read();
+    else if (this.#shared.gate.enter(this)) {
+      void this.#read().then((found) => {
+        // Reported once the read has returned (its loop stopped), to an owner that may now stop it.
+        if (found) this.#shared.report(this, found);
+      });
+    }
   }
 
-  /** One read on the core wait engine, with its retries, until a successful reading or the end. */
-  async #read(): Promise<void> {
+  /**
+   * One read on the core wait engine, with its retries, until a successful reading or the end:
+   * what ends the loop is returned (it stops first), `undefined` otherwise.
+   */
+  async #read(): Promise<PollFound | undefined> {
     const { reader, stats, limiter, schedule, gate } = this.#shared;
-    const { promptId } = this.#target;
+    const { promptId } = this;
     schedule.remove(this);
     this.#urgent = false;
     const reading = { stop: new AbortController(), waker: new Waker() };
@@ -192,16 +209,18 @@ export class JobPoll {
     } catch (error) {
       gate.leave(this);
       this.#reading = undefined;
-      if (!reading.stop.signal.aborted) this.#target.pollFailed(error);
-      return;
+      if (reading.stop.signal.aborted) return undefined;
+      this.stop();
+      return { error };
     }
     gate.leave(this);
     this.#reading = undefined;
-    if (this.#stopped || !found) return;
+    if (this.#stopped || !found) return undefined;
     this.#reads++;
     this.#lastReadAt = Date.now();
-    if (found.terminal) return this.#target.polled(found.value);
-    this.#plan();
+    if (!found.terminal) return void this.#plan();
+    this.stop();
+    return { status: found.value };
   }
 }
 

@@ -3,6 +3,7 @@ import { callSafely, onAbort, setTimer, TimeoutError, ValidationError, withSubmi
 import { JobFailedError, WatcherClosedError } from '../shared/errors.js';
 import type { JobResult, NodeErrors } from '../shared/types.js';
 import type { JobProgress, WatchEvent, WatcherListeners } from './events.js';
+import type { ProgressTracker } from './progress.js';
 
 type Listener = (...args: never[]) => unknown;
 type Event = EventEmitter.EventNames<WatcherListeners>;
@@ -54,45 +55,6 @@ export interface WatchSettings extends WaitOptions {
   nodes?: readonly string[] | undefined;
 }
 
-/**
- * The job a watcher belongs to (the hub's `Track`): what every watcher of a job shares. One
- * object per job rather than closures per watcher: thousands of jobs may be watched at once.
- *
- * @example
- * ```ts
- * const job: WatchedJob = { progress: tracker.snapshot, release: (watcher) => watchers.delete(watcher) };
- * ```
- */
-export interface WatchedJob {
-  /** The job's overall progress now. */
-  readonly progress: JobProgress;
-  /** Called once when a watcher settles: it no longer follows the job. */
-  release(watcher: JobWatcher): void;
-}
-
-
-/**
- * The hub's way in to its watchers, which the watcher's public type does not show: `open` makes a
- * watcher of `job` (`job.release(watcher)` is called once when it settles), `wants` says whether an
- * event of this type would reach anyone (a listener of it, `onEvent` or an iterator), `deliver`
- * gives it one event of its job, `finish` settles it with the job's end, `fail` with a failure of
- * the wait (timeout, close, auth refusal...). Set by `JobWatcher`'s static block.
- *
- * @example
- * ```ts
- * const watcher = control.open('p1', {}, false, track);
- * if (control.wants(watcher, 'job_progress')) control.deliver(watcher, { type: 'job_progress', data: track.progress });
- * control.finish(watcher, { promptId: 'p1', status: 'completed', outputs, outputsComplete: true, via: 'socket' });
- * ```
- */
-export let control!: {
-  open(promptId: string, settings: WatchSettings, waitTimeout: number | false, job: WatchedJob): JobWatcher;
-  wants(watcher: JobWatcher, type: WatchEvent['type']): boolean;
-  deliver(watcher: JobWatcher, event: WatchEvent): void;
-  finish(watcher: JobWatcher, result: Omit<JobResult, 'nodeErrors'>): void;
-  fail(watcher: JobWatcher, error: unknown): void;
-};
-
 interface Queue {
   push(event: WatchEvent): void;
   end(error?: unknown): void;
@@ -117,7 +79,10 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
   readonly promptId: string;
   // What a watcher holds is made when it is needed: thousands may wait at once, most of them
   // only for `result()` and one listener (no promise before `result()`, no queue before `for await`).
-  readonly #job: WatchedJob;
+  /** The job's overall progress, shared by every watcher of the job. */
+  readonly #progress: ProgressTracker;
+  /** Tells the watcher's owner that it settled on its own (timeout, abort, close): one function per job. */
+  readonly #leave: (watcher: JobWatcher) => void;
   readonly #nodeErrors: Record<string, NodeErrors> | undefined;
   #result: Promise<JobResult> | undefined;
   #resolve: ((result: JobResult) => void) | undefined;
@@ -128,32 +93,34 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
   #timer: ReturnType<typeof setTimeout> | undefined;
   #unlisten: (() => void) | undefined;
 
-  static {
-    control = {
-      open: (promptId, settings, waitTimeout, job) => new JobWatcher(promptId, settings, waitTimeout, job),
-      wants: (watcher, type) => watcher.#outcome === undefined && (watcher.#onEvent !== undefined || (watcher.#queues?.size ?? 0) > 0 || watcher.listenerCount(type) > 0),
-      deliver: (watcher, event) => watcher.#deliver(event),
-      finish: (watcher, result) => watcher.#finish(result),
-      fail: (watcher, error) => watcher.#fail(error),
-    };
+  /**
+   * Makes the watcher of a job, for the hub that follows it. `leave` is called once if the watcher
+   * settles on its own (its deadline, the caller's abort, `close()`), never when the hub settles it
+   * (`finish()`, `fail()`): the hub then already knows.
+   *
+   * @internal
+   */
+  static open(promptId: string, settings: WatchSettings, waitTimeout: number | false, progress: ProgressTracker, leave: (watcher: JobWatcher) => void): JobWatcher {
+    return new JobWatcher(promptId, settings, waitTimeout, progress, leave);
   }
 
-  private constructor(promptId: string, settings: WatchSettings, waitTimeout: number | false, job: WatchedJob) {
+  private constructor(promptId: string, settings: WatchSettings, waitTimeout: number | false, progress: ProgressTracker, leave: (watcher: JobWatcher) => void) {
     super();
     this.promptId = promptId;
     this.#nodeErrors = settings.nodeErrors;
-    this.#job = job;
+    this.#progress = progress;
+    this.#leave = leave;
     const { signal } = settings;
     if (signal) {
       // An abort rejects with the caller's own reason, unchanged.
-      const fail = () => this.#fail(signal.reason);
+      const fail = () => this.#fail(signal.reason, true);
       if (signal.aborted) queueMicrotask(fail);
       else this.#unlisten = onAbort(signal, fail);
     }
     if (waitTimeout !== false) {
       // A plain timer, cleared when the watcher settles: nobody awaits this deadline, so the
       // abortable sleep (a controller, a promise and a listener per watcher) would buy nothing.
-      this.#timer = setTimer(() => this.#fail(withSubmitted(new TimeoutError(`waiting for job ${promptId}`, waitTimeout), { kind: 'job', promptId })), waitTimeout);
+      this.#timer = setTimer(() => this.#fail(withSubmitted(new TimeoutError(`waiting for job ${promptId}`, waitTimeout), { kind: 'job', promptId }), true), waitTimeout);
     }
   }
 
@@ -244,7 +211,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
    * ```
    */
   get progress(): JobProgress {
-    return this.#job.progress;
+    return this.#progress.progress;
   }
 
   /**
@@ -276,7 +243,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
    * ```
    */
   close(): void {
-    this.#fail(new WatcherClosedError(this.promptId));
+    this.#fail(new WatcherClosedError(this.promptId), true);
   }
 
   /**
@@ -294,34 +261,65 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
     return this;
   }
 
-  #deliver(event: WatchEvent): void {
+  /**
+   * Whether an event of this type would reach anyone: a listener of it, `onEvent` or an iterator.
+   *
+   * @internal
+   */
+  wants(type: WatchEvent['type']): boolean {
+    return this.#outcome === undefined && (this.#onEvent !== undefined || (this.#queues?.size ?? 0) > 0 || this.listenerCount(type) > 0);
+  }
+
+  /**
+   * Gives the watcher one event of its job (the hub's call).
+   *
+   * @internal
+   */
+  deliver(event: WatchEvent): void {
     if (this.#outcome) return;
     this.emit(event.type, event.data as never);
     if (this.#onEvent) for (const listener of this.#onEvent) callSafely(listener, event);
     if (this.#queues) for (const queue of this.#queues) queue.push(event);
   }
 
-  #finish(result: Omit<JobResult, 'nodeErrors'>): void {
+  /**
+   * Settles the watcher with how its job ended (the hub's call).
+   *
+   * @internal
+   */
+  finish(result: Omit<JobResult, 'nodeErrors'>): void {
     if (this.#outcome) return;
     const full: JobResult = { ...result, nodeErrors: this.#nodeErrors ?? {} };
-    this.#settle({ result: full });
+    this.#settle({ result: full }, false);
     this.emit('result', full);
     if (full.status !== 'completed') this.emit('error', new JobFailedError(full as JobResult & { status: 'failed' | 'cancelled' }));
   }
 
-  #fail(error: unknown): void {
+  /**
+   * Settles the watcher with a failure of the wait: a refused credential, the client closed... (the hub's call).
+   *
+   * @internal
+   */
+  fail(error: unknown): void {
+    this.#fail(error, false);
+  }
+
+  #fail(error: unknown, own: boolean): void {
     if (this.#outcome) return;
-    this.#settle({ error });
+    this.#settle({ error }, own);
     this.emit('error', error instanceof Error ? error : new Error(String(error)));
   }
 
-  /** Settles once: the deadline and the abort listener go, the job is released, `result()` and the iterations settle. */
-  #settle(outcome: { result: JobResult } | { error: unknown }): void {
+  /**
+   * Settles once: the deadline and the abort listener go, `result()` and the iterations settle.
+   * Settled on its `own` (deadline, abort, close), it tells its owner it left the job.
+   */
+  #settle(outcome: { result: JobResult } | { error: unknown }, own: boolean): void {
     this.#outcome = outcome;
     clearTimeout(this.#timer);
     this.#unlisten?.();
     this.#unlisten = undefined;
-    this.#job.release(this);
+    if (own) this.#leave(this);
     if ('result' in outcome) this.#resolve?.(outcome.result);
     else this.#reject?.(outcome.error);
     this.#resolve = this.#reject = undefined;

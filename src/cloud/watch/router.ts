@@ -12,7 +12,7 @@ import { HoldBuffer, isRecord } from '../../core/index.js';
  *
  * @example
  * ```ts
- * const seen: Readonly<Seen> = router.follow(promptId, target);
+ * const seen: Readonly<Seen> = router.follow(promptId);
  * if (seen.sawStart && !seen.gap) console.log('whole run seen so far');
  * ```
  */
@@ -54,21 +54,20 @@ export interface TerminalEnd {
 }
 
 /**
- * Where the router sends what it learns about one followed job.
+ * What one message means, as the router returns it: an event of the job `promptId` (or, without
+ * one, of every followed job: `status` and `notification`), and the end of the run when the
+ * message tells it. The caller applies it; the router calls nobody.
  *
  * @example
  * ```ts
- * const target: RouteTarget = { event: (e) => console.log(e.type), end: (end) => console.log(end.status) };
+ * const routed: Routed = { promptId: 'p', event: { type: 'execution_success', data: { prompt_id: 'p' } }, end: { status: 'completed', wholeRun: true, verify: false } };
  * ```
  */
-export interface RouteTarget {
-  event(event: WatchEvent): void;
-  end(end: TerminalEnd): void;
-}
-
-/** A followed prompt: what its messages told, and where they go (one object per job). */
-interface Followed extends Seen {
-  target: RouteTarget;
+export interface Routed {
+  /** The followed job the message belongs to; `undefined` for a message of every followed job. */
+  promptId: string | undefined;
+  event: WatchEvent;
+  end?: TerminalEnd | undefined;
 }
 
 /**
@@ -95,17 +94,19 @@ const PRICE = 'graphcloud:price';
  * docs/wire-protocol.md#cloud-websocket-messages-and-their-order). Messages of a prompt nobody
  * follows yet are held, bounded in bytes and age, because a run can finish before the submit
  * response names its id; previews are held apart, in their own byte bound. It is the only writer of what messages tell (`Seen`), and of the epoch.
+ * It calls nobody: each frame returns what it means (`Routed`), for its owner to apply.
  * Never throws on bad input: it counts it.
  *
  * @example
  * ```ts
  * const router = new JobRouter({ hold: CLOUD_DEFAULTS.hold, stats });
- * const seen = router.follow('p', { event: (e) => console.log(e.type), end: (end) => console.log(end.status) });
- * router.handleText('{"type":"execution_success","data":{"prompt_id":"p"}}');
+ * const seen = router.follow('p');
+ * const routed = router.handleText('{"type":"execution_success","data":{"prompt_id":"p"}}');
+ * if (routed?.end) console.log(routed.end.status, seen.sawStart);
  * ```
  */
 export class JobRouter {
-  readonly #followed = new Map<string, Followed>();
+  readonly #followed = new Map<string, Seen>();
   readonly #held: HoldBuffer<[type: string, data: Record<string, unknown>]>;
   readonly #recent = new Set<string>();
   readonly #options: RouterOptions;
@@ -136,15 +137,15 @@ export class JobRouter {
   }
 
   /**
-   * Follows a prompt: its messages go to `target`, and what they tell is recorded in the returned
-   * (read-only) `Seen`. Call `drain()` once the target is ready for held messages.
+   * Follows a prompt: its messages are routed (`Routed`) rather than held, and what they tell is
+   * recorded in the returned (read-only) `Seen`. Call `drain()` for the messages held before.
    */
-  follow(promptId: string, target: RouteTarget): Readonly<Seen> {
+  follow(promptId: string): Readonly<Seen> {
     const existing = this.#followed.get(promptId);
     if (existing) return existing;
     // Outputs and cached nodes are made at their first message: most jobs watched are waiting.
     const lastActivity = Date.now();
-    const followed: Followed = { target, outputs: undefined, cached: undefined, sawStart: false, startEpoch: -1, gap: false, lastActivity, spent: undefined };
+    const followed: Seen = { outputs: undefined, cached: undefined, sawStart: false, startEpoch: -1, gap: false, lastActivity, spent: undefined };
     this.#followed.set(promptId, followed);
     this.#recent.delete(promptId);
     return followed;
@@ -172,34 +173,40 @@ export class JobRouter {
   }
 
   /**
-   * Delivers the messages held for a prompt, previews among them, in arrival order. A preview
-   * dropped by its bound is no gap: the run's outputs are whole without it.
+   * What the messages held for a followed prompt mean, previews among them, in arrival order, up to
+   * the first that ends the run. A preview dropped by its bound is no gap: the run's outputs are
+   * whole without it.
    */
-  drain(promptId: string): void {
-    const held = this.#held.take(promptId);
+  drain(promptId: string): Routed[] {
     const followed = this.#followed.get(promptId);
-    if (!held || !followed) return;
+    const held = followed && this.#held.take(promptId);
+    if (!held || !followed) return [];
     if (held.gap) followed.gap = true;
+    const routed: Routed[] = [];
     for (const [type, data] of held.items) {
-      // The end was reported: the owner stopped following the prompt.
-      if (this.#followed.get(promptId) !== followed) break;
-      this.#apply(followed, type, data, held.epoch);
+      // Previews and texts too: they change nothing but the last activity.
+      const each = this.#apply(promptId, followed, type, data, held.epoch);
+      if (!each) continue;
+      routed.push(each);
+      if (each.end) break;
     }
+    return routed;
   }
 
-  /** Routes one text frame. */
-  handleText(text: string): void {
+  /** Routes one text frame: what it means for a followed job, or `undefined` (held, ignored, not followed). */
+  handleText(text: string): Routed | undefined {
     this.#options.stats.received++;
     const { type, data }: Record<string, unknown> = parseRecord(text) ?? {};
     if (typeof type !== 'string' || !isRecord(data)) return this.#ignore();
-    if (type === 'status' || type === 'notification') return this.#broadcast({ type, data } as WatchEvent);
+    if (type === 'status' || type === 'notification') return this.#followed.size > 0 ? { promptId: undefined, event: { type, data } as WatchEvent } : undefined;
     if (!PROMPT_MESSAGE_TYPES.has(type) || typeof data.prompt_id !== 'string' || !readable(type, data)) return this.#ignore();
     const promptId = data.prompt_id;
     if (type === 'execution_start' || type === 'progress' || (type === 'executing' && data.node !== null)) this.#current = promptId;
     this.#trackRunning(type, promptId, data);
     const followed = this.#followed.get(promptId);
-    if (followed) this.#apply(followed, type, data, this.#epoch);
-    else if (!this.#recent.has(promptId)) this.#held.add(promptId, [type, data], text.length, { epoch: this.#epoch });
+    if (followed) return this.#apply(promptId, followed, type, data, this.#epoch);
+    if (!this.#recent.has(promptId)) this.#held.add(promptId, [type, data], text.length, { epoch: this.#epoch });
+    return undefined;
   }
 
   /**
@@ -207,7 +214,7 @@ export class JobRouter {
    * own byte bound (`hold.maxPreviewBytes`). `scrub` cleans the frame's texts (a type 3 text, the
    * metadata of a preview) of the key, as the text frames are cleaned before they reach the router.
    */
-  handleBinary(bytes: Uint8Array<ArrayBuffer>, scrub: (text: string) => string = (text) => text): void {
+  handleBinary(bytes: Uint8Array<ArrayBuffer>, scrub: (text: string) => string = (text) => text): Routed | undefined {
     this.#options.stats.received++;
     const frame = decodeBinaryFrame(bytes);
     if (!frame) return this.#ignore();
@@ -215,15 +222,21 @@ export class JobRouter {
     const owner = frame.kind === 'text' ? this.#runnerOf(frame.data.nodeId) : undefined;
     if (frame.kind === 'text') this.#price(frame.data, owner);
     const promptId = frame.data.promptId ?? owner ?? this.#current;
-    if (promptId === undefined) return;
+    if (promptId === undefined) return undefined;
     const followed = this.#followed.get(promptId);
-    if (!followed && this.#recent.has(promptId)) return;
+    if (!followed && this.#recent.has(promptId)) return undefined;
     const texts = frame.data as unknown as Record<string, unknown>;
     for (const [key, value] of Object.entries(texts)) if (typeof value === 'string') texts[key] = scrub(value);
     frame.data.promptId = promptId;
-    if (!followed) return this.#held.add(promptId, [frame.kind, texts], bytes.byteLength, { preview: true, epoch: this.#epoch });
-    followed.lastActivity = Date.now();
-    followed.target.event({ type: frame.kind, data: frame.data } as WatchEvent);
+    if (followed) return this.#live(promptId, followed, { type: frame.kind, data: frame.data } as WatchEvent);
+    this.#held.add(promptId, [frame.kind, texts], bytes.byteLength, { preview: true, epoch: this.#epoch });
+    return undefined;
+  }
+
+  /** A preview or a node's text of a followed job: an event, and activity (no end, no record). */
+  #live(promptId: string, seen: Seen, event: WatchEvent): Routed {
+    seen.lastActivity = Date.now();
+    return { promptId, event };
   }
 
   /** The one prompt running `nodeId` now (by its last `executing`), or `undefined` for none or several. */
@@ -270,10 +283,11 @@ export class JobRouter {
     }
   }
 
-  #apply(seen: Followed, type: string, data: Record<string, unknown>, epoch: number): void {
+  /** Records what a message of a followed job tells, and returns what it means. */
+  #apply(promptId: string, seen: Seen, type: string, data: Record<string, unknown>, epoch: number): Routed | undefined {
     if (type === PRICE) {
       (seen.spent ??= wireMap<number>())[data.nodeId as string] = data.credits as number;
-      return;
+      return undefined;
     }
     seen.lastActivity = Date.now();
     if (type === 'execution_start') {
@@ -286,18 +300,15 @@ export class JobRouter {
     }
     // A blocked branch is reported as an error without a timestamp; the run goes on.
     const blocked = type === 'execution_error' && data.exception_type === 'ExecutionBlocked' && data.timestamp === undefined;
-    seen.target.event({ type: blocked ? 'execution_blocked' : type, data } as WatchEvent);
+    const event = { type: blocked ? 'execution_blocked' : type, data } as WatchEvent;
     // The whole run was seen: its start, in this epoch, without a gap.
     const end = blocked ? undefined : endOf(type, data, seen.sawStart && !seen.gap && seen.startEpoch === epoch);
-    if (end) seen.target.end(end);
+    return end ? { promptId, event, end } : { promptId, event };
   }
 
-  #broadcast(event: WatchEvent): void {
-    for (const { target } of this.#followed.values()) target.event(event);
-  }
-
-  #ignore(): void {
+  #ignore(): undefined {
     this.#options.stats.ignored++;
+    return undefined;
   }
 }
 

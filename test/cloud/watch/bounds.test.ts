@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../../src/index.js';
-import { JobRouter } from '../../../src/cloud/watch/router.js';
+import { RouterFeed } from '../../helpers/router-feed.js';
 import type { WatcherStats } from '../../../src/cloud/watch/events.js';
 
 // The router's costs against a hostile or merely busy server: linear, and bounded in bytes.
@@ -12,7 +12,7 @@ describe('the hold buffer of unclaimed prompt ids', () => {
     gc?.();
     const before = process.memoryUsage().heapUsed;
     const s = stats();
-    const router = new JobRouter({ hold: DEFAULTS.cloud.hold, stats: s });
+    const router = new RouterFeed({ hold: DEFAULTS.cloud.hold, stats: s });
     const blob = 'x'.repeat(100 * 1024);
     for (let i = 0; i < 5_000; i++) router.handleText(JSON.stringify({ type: 'executed', data: { prompt_id: `p${i % 50}`, node: '1', output: { text: [blob, i] } } }));
     gc?.();
@@ -32,7 +32,7 @@ describe('the hold buffer of unclaimed prompt ids', () => {
 
 describe('merging executed outputs', () => {
   it('keeps every item of 20,000 executed messages on one node, in order, in linear time (0.1.0 took 107 s)', () => {
-    const router = new JobRouter({ hold: DEFAULTS.cloud.hold, stats: stats() });
+    const router = new RouterFeed({ hold: DEFAULTS.cloud.hold, stats: stats() });
     const seen = router.follow('p', { event: () => undefined, end: () => undefined });
     for (let i = 0; i < 20_000; i++) {
       router.handleText(JSON.stringify({ type: 'executed', data: { prompt_id: 'p', node: '9', output: { images: [{ filename: `f${i}.png`, subfolder: '', type: 'output' }] } } }));

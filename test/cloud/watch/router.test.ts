@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WatchEvent } from '../../../src/index.js';
 import type { WatcherStats } from '../../../src/cloud/watch/events.js';
-import { JobRouter, type RouterOptions, type TerminalEnd } from '../../../src/cloud/watch/router.js';
+import type { RouterOptions, TerminalEnd } from '../../../src/cloud/watch/router.js';
+import { RouterFeed } from '../../helpers/router-feed.js';
 import { encodePreview, encodePreviewWithMetadata, encodeText } from '../../../src/testing/cloud/frames.js';
 
 const stats = (): WatcherStats => ({ received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0, unattributedPrices: 0 });
@@ -13,7 +14,7 @@ function setup(bounds: Partial<RouterOptions['hold']> = {}) {
   const hold = { maxBytes: 100 * FRAME, maxPreviewBytes: 1_000, maxAgeMs: 1_000, ...bounds };
   const ends: [string, TerminalEnd][] = [];
   const counters = stats();
-  const router = new JobRouter({ hold, stats: counters });
+  const router = new RouterFeed({ hold, stats: counters });
   const watch = (id: string) => {
     const events: WatchEvent[] = [];
     const seen = router.follow(id, { event: (e) => events.push(e), end: (end) => ends.push([id, end]) });

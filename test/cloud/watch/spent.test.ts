@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CloudClient } from '../../../src/index.js';
 import { type CloudClientOptions } from '../../../src/cloud/client.js';
 import { type WatcherStats } from '../../../src/cloud/watch/events.js';
-import { JobRouter } from '../../../src/cloud/watch/router.js';
+import { RouterFeed } from '../../helpers/router-feed.js';
 import { encodeText } from '../../../src/testing/cloud/frames.js';
 import { useMsw } from '../../helpers/msw.js';
 
@@ -17,7 +17,7 @@ const HOLD = { maxBytes: 100_000, maxPreviewBytes: 100_000, maxAgeMs: 60_000 };
 
 function setup() {
   const counters = stats();
-  const router = new JobRouter({ hold: HOLD, stats: counters });
+  const router = new RouterFeed({ hold: HOLD, stats: counters });
   const watch = (id: string) => {
     const seen = router.follow(id, { event: () => undefined, end: () => undefined });
     router.drain(id);
@@ -96,7 +96,7 @@ describe('JobRouter: prices of partner nodes', () => {
 
   it('gives a node text to the run running its node, not to the run that last reported activity', () => {
     const counters = stats();
-    const router = new JobRouter({ hold: HOLD, stats: counters });
+    const router = new RouterFeed({ hold: HOLD, stats: counters });
     const texts: Record<string, string[]> = { a: [], b: [] };
     for (const id of ['a', 'b'] as const) router.follow(id, { event: (e) => (e.type === 'text' ? texts[id]?.push(e.data.data) : undefined), end: () => undefined });
     router.handleText(msg('executing', { prompt_id: 'a', node: '4' }));

@@ -76,7 +76,7 @@ if (process.argv[2] !== '--round') {
   const dir = mkdtempSync(path.join(tmpdir(), 'graphcloud-bench-'));
   const sdkModule = path.join(dir, 'cloud.mjs');
   // As tsup compiles the package (tsup.config.ts), bundled here so the file runs from a temporary folder.
-  await build({ entryPoints: [fileURLToPath(new URL('../src/cloud/index.ts', import.meta.url))], outfile: sdkModule, bundle: true, format: 'esm', platform: 'node', target: 'es2023', logLevel: 'error' });
+  await build({ entryPoints: [fileURLToPath(new URL('../src/index.ts', import.meta.url))], outfile: sdkModule, bundle: true, format: 'esm', platform: 'node', target: 'es2023', logLevel: 'error' });
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   const runRound = (kind: 'raw' | 'sdk'): Run => {
     const env = { ...process.env, BENCH_SDK_MODULE: sdkModule };

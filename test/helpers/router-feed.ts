@@ -11,16 +11,16 @@ export interface FeedTarget {
 
 /** A `JobRouter` whose routed frames go to the target each job was followed with. */
 export class RouterFeed {
-  readonly router: JobRouter;
-  readonly #targets = new Map<string, FeedTarget>();
+  readonly router: JobRouter<FeedTarget>;
+  readonly #targets = new Set<FeedTarget>();
 
   constructor(options: RouterOptions) {
     this.router = new JobRouter(options);
   }
 
   follow(promptId: string, target: FeedTarget): Readonly<Seen> {
-    this.#targets.set(promptId, target);
-    return this.router.follow(promptId);
+    this.#targets.add(target);
+    return this.router.follow(promptId, target);
   }
 
   drain(promptId: string): void {
@@ -36,7 +36,6 @@ export class RouterFeed {
   }
 
   unfollow(promptId: string): void {
-    this.#targets.delete(promptId);
     this.router.unfollow(promptId);
   }
 
@@ -60,12 +59,11 @@ export class RouterFeed {
     return this.router.heldBytes;
   }
 
-  #deliver(routed: Routed | undefined): void {
+  #deliver(routed: Routed<FeedTarget> | undefined): void {
     if (!routed) return;
-    const targets = routed.promptId === undefined ? [...this.#targets.values()] : [this.#targets.get(routed.promptId)];
-    for (const target of targets) {
-      target?.event(routed.event);
-      if (routed.end) target?.end(routed.end);
+    for (const target of routed.job ? [routed.job] : this.#targets) {
+      target.event(routed.event);
+      if (routed.end) target.end(routed.end);
     }
   }
 }

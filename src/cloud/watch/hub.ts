@@ -63,8 +63,10 @@ type State = 'idle' | 'connecting' | 'open' | 'down';
  */
 interface Job {
   readonly promptId: string;
-  readonly seen: Readonly<Seen>;
-  readonly poll: JobPoll;
+  /** Set once, as the job is followed. */
+  seen: Readonly<Seen>;
+  /** Set once, as the job is followed. */
+  poll: JobPoll;
   /** How far along the job is, fed with every event of the job; every watcher reads it. */
   readonly progress: ProgressTracker;
   /** Replaced, never changed in place: a watcher that settles while an event is dispatched does not shift the others. */
@@ -100,7 +102,7 @@ export class WatchHub {
   readonly stats: WatcherStats = { received: 0, ignored: 0, held: 0, dropped: 0, heldBytes: 0, connections: 0, polls: 0, unattributedPrices: 0 };
   readonly #options: WatchHubOptions;
   /** Where the socket's frames go; it keeps the epoch the hub moves. */
-  readonly #router: JobRouter;
+  readonly #router: JobRouter<Job>;
   readonly #polls: PollShared;
   readonly #jobs = new Map<string, Job>();
   /** Callers of `ready()` waiting for the socket: each is told once, then forgets its abort listener. */
@@ -159,14 +161,14 @@ export class WatchHub {
   }
 
   /** Applies what a frame means (`Routed`): the event to the job's watchers (every job's, without a job), then its end. */
-  #apply(routed: Routed | undefined): void {
+  #apply(routed: Routed<Job> | undefined): void {
     if (!routed) return;
-    if (routed.promptId === undefined) {
-      for (const job of [...this.#jobs.values()]) this.#event(job, routed.event);
+    const { job } = routed;
+    if (job === undefined) {
+      for (const each of [...this.#jobs.values()]) this.#event(each, routed.event);
       return;
     }
-    const job = this.#jobs.get(routed.promptId);
-    if (!job || job.settling) return;
+    if (job.settling) return;
     this.#event(job, routed.event);
     if (routed.end) this.#ended(job, routed.end);
   }
@@ -425,17 +427,10 @@ export class WatchHub {
   #follow(promptId: string, backoff: Partial<Backoff> | undefined): Job {
     // Shared by every job watched without a backoff of its own.
     const policy: PollPolicy = backoff ? { ...this.#options.policy.poll, ...defined(backoff) } : this.#options.policy.poll;
-    const seen = this.#router.follow(promptId);
-    const job: Job = {
-      promptId,
-      seen,
-      poll: new JobPoll(this.#polls, policy, promptId, seen),
-      progress: new ProgressTracker(promptId),
-      watchers: [],
-      settling: false,
-      outputNodes: undefined,
-      leave: (watcher) => this.#leave(job, watcher),
-    };
+    const job = { promptId, progress: new ProgressTracker(promptId), watchers: [], settling: false, outputNodes: undefined, leave: (watcher) => this.#leave(job, watcher) } as Omit<Job, 'seen' | 'poll'> as Job;
+    // The router routes the job's messages with the record itself (no second lookup per message).
+    job.seen = this.#router.follow(promptId, job);
+    job.poll = new JobPoll(this.#polls, policy, promptId, job.seen);
     this.#jobs.set(promptId, job);
     job.poll.replan(); // the loop's first plan
     this.#subscribe(promptId);

@@ -54,20 +54,26 @@ export interface TerminalEnd {
 }
 
 /**
- * What one message means, as the router returns it: an event of the job `promptId` (or, without
- * one, of every followed job: `status` and `notification`), and the end of the run when the
- * message tells it. The caller applies it; the router calls nobody.
+ * What one message means, as the router returns it: an event of the followed job `job` (the
+ * value it was followed with; `undefined` for a message of every followed job: `status` and
+ * `notification`), and the end of the run when the message tells it. The caller applies it; the
+ * router calls nobody.
  *
  * @example
  * ```ts
- * const routed: Routed = { promptId: 'p', event: { type: 'execution_success', data: { prompt_id: 'p' } }, end: { status: 'completed', wholeRun: true, verify: false } };
+ * const routed: Routed<string> = { job: 'p', event: { type: 'execution_success', data: { prompt_id: 'p' } }, end: { status: 'completed', wholeRun: true, verify: false } };
  * ```
  */
-export interface Routed {
-  /** The followed job the message belongs to; `undefined` for a message of every followed job. */
-  promptId: string | undefined;
+export interface Routed<J> {
+  /** The followed job the message belongs to, as given to `follow()`; `undefined` for a message of every followed job. */
+  job: J | undefined;
   event: WatchEvent;
   end?: TerminalEnd | undefined;
+}
+
+/** A followed prompt: what its messages told, and the value it was followed with. */
+interface Followed<J> extends Seen {
+  readonly job: J;
 }
 
 /**
@@ -99,14 +105,14 @@ const PRICE = 'graphcloud:price';
  *
  * @example
  * ```ts
- * const router = new JobRouter({ hold: CLOUD_DEFAULTS.hold, stats });
- * const seen = router.follow('p');
+ * const router = new JobRouter<string>({ hold: CLOUD_DEFAULTS.hold, stats });
+ * const seen = router.follow('p', 'job p');
  * const routed = router.handleText('{"type":"execution_success","data":{"prompt_id":"p"}}');
- * if (routed?.end) console.log(routed.end.status, seen.sawStart);
+ * if (routed?.end) console.log(routed.job, routed.end.status, seen.sawStart);
  * ```
  */
-export class JobRouter {
-  readonly #followed = new Map<string, Seen>();
+export class JobRouter<J> {
+  readonly #followed = new Map<string, Followed<J>>();
   readonly #held: HoldBuffer<[type: string, data: Record<string, unknown>]>;
   readonly #recent = new Set<string>();
   readonly #options: RouterOptions;
@@ -137,15 +143,16 @@ export class JobRouter {
   }
 
   /**
-   * Follows a prompt: its messages are routed (`Routed`) rather than held, and what they tell is
-   * recorded in the returned (read-only) `Seen`. Call `drain()` for the messages held before.
+   * Follows a prompt: its messages are routed (`Routed`, carrying `job`) rather than held, and what
+   * they tell is recorded in the returned (read-only) `Seen`. Call `drain()` for the messages held
+   * before. Following a followed prompt again changes nothing.
    */
-  follow(promptId: string): Readonly<Seen> {
+  follow(promptId: string, job: J): Readonly<Seen> {
     const existing = this.#followed.get(promptId);
     if (existing) return existing;
     // Outputs and cached nodes are made at their first message: most jobs watched are waiting.
     const lastActivity = Date.now();
-    const followed: Seen = { outputs: undefined, cached: undefined, sawStart: false, startEpoch: -1, gap: false, lastActivity, spent: undefined };
+    const followed: Followed<J> = { job, outputs: undefined, cached: undefined, sawStart: false, startEpoch: -1, gap: false, lastActivity, spent: undefined };
     this.#followed.set(promptId, followed);
     this.#recent.delete(promptId);
     return followed;
@@ -177,15 +184,15 @@ export class JobRouter {
    * the first that ends the run. A preview dropped by its bound is no gap: the run's outputs are
    * whole without it.
    */
-  drain(promptId: string): Routed[] {
+  drain(promptId: string): Routed<J>[] {
     const followed = this.#followed.get(promptId);
     const held = followed && this.#held.take(promptId);
     if (!held || !followed) return [];
     if (held.gap) followed.gap = true;
-    const routed: Routed[] = [];
+    const routed: Routed<J>[] = [];
     for (const [type, data] of held.items) {
       // Previews and texts too: they change nothing but the last activity.
-      const each = this.#apply(promptId, followed, type, data, held.epoch);
+      const each = this.#apply(followed, type, data, held.epoch);
       if (!each) continue;
       routed.push(each);
       if (each.end) break;
@@ -194,17 +201,17 @@ export class JobRouter {
   }
 
   /** Routes one text frame: what it means for a followed job, or `undefined` (held, ignored, not followed). */
-  handleText(text: string): Routed | undefined {
+  handleText(text: string): Routed<J> | undefined {
     this.#options.stats.received++;
     const { type, data }: Record<string, unknown> = parseRecord(text) ?? {};
     if (typeof type !== 'string' || !isRecord(data)) return this.#ignore();
-    if (type === 'status' || type === 'notification') return this.#followed.size > 0 ? { promptId: undefined, event: { type, data } as WatchEvent } : undefined;
+    if (type === 'status' || type === 'notification') return this.#followed.size > 0 ? { job: undefined, event: { type, data } as WatchEvent } : undefined;
     if (!PROMPT_MESSAGE_TYPES.has(type) || typeof data.prompt_id !== 'string' || !readable(type, data)) return this.#ignore();
     const promptId = data.prompt_id;
     if (type === 'execution_start' || type === 'progress' || (type === 'executing' && data.node !== null)) this.#current = promptId;
     this.#trackRunning(type, promptId, data);
     const followed = this.#followed.get(promptId);
-    if (followed) return this.#apply(promptId, followed, type, data, this.#epoch);
+    if (followed) return this.#apply(followed, type, data, this.#epoch);
     if (!this.#recent.has(promptId)) this.#held.add(promptId, [type, data], text.length, { epoch: this.#epoch });
     return undefined;
   }
@@ -214,7 +221,7 @@ export class JobRouter {
    * own byte bound (`hold.maxPreviewBytes`). `scrub` cleans the frame's texts (a type 3 text, the
    * metadata of a preview) of the key, as the text frames are cleaned before they reach the router.
    */
-  handleBinary(bytes: Uint8Array<ArrayBuffer>, scrub: (text: string) => string = (text) => text): Routed | undefined {
+  handleBinary(bytes: Uint8Array<ArrayBuffer>, scrub: (text: string) => string = (text) => text): Routed<J> | undefined {
     this.#options.stats.received++;
     const frame = decodeBinaryFrame(bytes);
     if (!frame) return this.#ignore();
@@ -228,16 +235,14 @@ export class JobRouter {
     const texts = frame.data as unknown as Record<string, unknown>;
     for (const [key, value] of Object.entries(texts)) if (typeof value === 'string') texts[key] = scrub(value);
     frame.data.promptId = promptId;
-    if (followed) return this.#live(promptId, followed, { type: frame.kind, data: frame.data } as WatchEvent);
+    if (followed) {
+      followed.lastActivity = Date.now();
+      return { job: followed.job, event: { type: frame.kind, data: frame.data } as WatchEvent };
+    }
     this.#held.add(promptId, [frame.kind, texts], bytes.byteLength, { preview: true, epoch: this.#epoch });
     return undefined;
   }
 
-  /** A preview or a node's text of a followed job: an event, and activity (no end, no record). */
-  #live(promptId: string, seen: Seen, event: WatchEvent): Routed {
-    seen.lastActivity = Date.now();
-    return { promptId, event };
-  }
 
   /** The one prompt running `nodeId` now (by its last `executing`), or `undefined` for none or several. */
   #runnerOf(nodeId: string | undefined): string | undefined {
@@ -284,7 +289,7 @@ export class JobRouter {
   }
 
   /** Records what a message of a followed job tells, and returns what it means. */
-  #apply(promptId: string, seen: Seen, type: string, data: Record<string, unknown>, epoch: number): Routed | undefined {
+  #apply(seen: Followed<J>, type: string, data: Record<string, unknown>, epoch: number): Routed<J> | undefined {
     if (type === PRICE) {
       (seen.spent ??= wireMap<number>())[data.nodeId as string] = data.credits as number;
       return undefined;
@@ -303,7 +308,7 @@ export class JobRouter {
     const event = { type: blocked ? 'execution_blocked' : type, data } as WatchEvent;
     // The whole run was seen: its start, in this epoch, without a gap.
     const end = blocked ? undefined : endOf(type, data, seen.sawStart && !seen.gap && seen.startEpoch === epoch);
-    return end ? { promptId, event, end } : { promptId, event };
+    return end ? { job: seen.job, event, end } : { job: seen.job, event };
   }
 
   #ignore(): undefined {

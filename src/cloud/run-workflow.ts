@@ -248,8 +248,8 @@ export async function prepareRun(
   if (options.maxCost) await submitter.estimate(placed.workflow, request, options, context);
   const pending = new Set(placed.uploads.map(({ nodeId, input: name }) => `${nodeId}.${name}`));
   const warnings = validate ? await definitions.validate(placed.workflow, { ...request, pending }, context) : [];
-  const places = placed.uploads.map((place, index) => ({ ...place, file: (uploads[index] as (typeof uploads)[number]).file, options: (uploads[index] as (typeof uploads)[number]).options }));
-  return { workflow: placed.workflow, info, warnings, uploads: places };
+  // `placed.uploads` is in the order of `uploads`: each place gets its file.
+  return { workflow: placed.workflow, info, warnings, uploads: placed.uploads.map((place, index) => ({ ...uploads[index]!, ...place })) };
 }
 
 /**

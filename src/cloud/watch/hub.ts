@@ -52,7 +52,7 @@ const RECORD_PAUSE_MS = 250;
  */
 export type End = Pick<JobResult, 'status' | 'error' | 'via' | 'outputsComplete'>;
 
-type State = 'idle' | 'connecting' | 'open' | 'down';
+type State = PollShared['socketState'];
 
 /**
  * One watched job, as the hub keeps it: a plain record the hub alone writes, apart from the two
@@ -108,7 +108,6 @@ export class WatchHub {
   /** Callers of `ready()` waiting for the socket: each is told once, then forgets its abort listener. */
   readonly #waiters = new Set<(outcome: { epoch: number } | { error: unknown }) => void>();
   #socket: ReconnectingSocket | undefined;
-  #state: State = 'idle';
   #redactedUrl = '';
   /** Set once the server refused the credential, until the next attempt: one new error per call (each names its own job). */
   #refused: (() => AuthenticationError) | undefined;
@@ -121,7 +120,7 @@ export class WatchHub {
     this.#router = new JobRouter({ hold: options.policy.hold, stats: this.stats });
     const { concurrency } = options.policy.poll;
     const report = (loop: JobPoll, found: PollFound) => this.#polled(loop, found);
-    this.#polls = { reader: options.reader, stats: this.stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), schedule: new PollSchedule(), socketState: this.#state, report };
+    this.#polls = { reader: options.reader, stats: this.stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), schedule: new PollSchedule(), socketState: 'idle', report };
     options.http.closed.addEventListener('abort', () => this.#close(), { once: true });
   }
 
@@ -290,6 +289,15 @@ export class WatchHub {
     return this.#state;
   }
 
+  // Kept in the poll loops' shared context, its one place: they plan their reads by it.
+  get #state(): State {
+    return this.#polls.socketState;
+  }
+
+  set #state(state: State) {
+    this.#polls.socketState = state;
+  }
+
   /**
    * Opens the socket if needed and resolves once it is open, or has failed (jobs are then
    * polled), with the router's epoch. Rejects when the server refused the credential, or with
@@ -346,7 +354,7 @@ export class WatchHub {
     const WebSocket = this.#options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     // No WebSocket in this runtime: poll only.
     if (!WebSocket) return this.#setState('down');
-    this.#state = this.#polls.socketState = 'connecting';
+    this.#state = 'connecting';
     const { http, clientId, policy } = this.#options;
     this.#socket = new ReconnectingSocket({
       url: async () => {
@@ -372,7 +380,7 @@ export class WatchHub {
 
   /** The socket is open, or down (jobs are polled): the callers of `ready()` go on. */
   #setState(state: 'open' | 'down'): void {
-    this.#state = this.#polls.socketState = state;
+    this.#state = state;
     for (const waiter of [...this.#waiters]) waiter({ epoch: this.#router.epoch });
   }
 
@@ -404,7 +412,7 @@ export class WatchHub {
     const refused = () => new AuthenticationError({ status: 401, method: 'GET', url, body: { message } });
     this.#refused = refused;
     this.#socket = undefined;
-    this.#state = this.#polls.socketState = 'idle';
+    this.#state = 'idle';
     for (const waiter of [...this.#waiters]) waiter({ error: refused() });
     this.#failAll(refused);
   }
@@ -421,7 +429,7 @@ export class WatchHub {
       // Messages sent while closed are lost: runs that straddle this are not "whole".
       this.#router.disconnected();
     }
-    this.#state = this.#polls.socketState = 'idle';
+    this.#state = 'idle';
   }
 
   #follow(promptId: string, backoff: Partial<Backoff> | undefined): Job {

@@ -36,9 +36,9 @@ export interface PollShared {
   gate: ReadGate;
   /**
    * The client's socket state (written by the socket's owner, read by the loops): open, a read
-   * after a silence; down, reads on a backoff; anything else (connecting), no read yet.
+   * after a silence; down, reads on a backoff; connecting or idle, no read yet.
    */
-  socketState: string;
+  socketState: 'idle' | 'connecting' | 'open' | 'down';
   /**
    * Told once per loop what ended it, after the read that found it has returned: the loop has
    * stopped by then, and nothing of it is on the stack.

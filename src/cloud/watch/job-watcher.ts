@@ -113,14 +113,14 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
     const { signal } = settings;
     if (signal) {
       // An abort rejects with the caller's own reason, unchanged.
-      const fail = () => this.#fail(signal.reason, true);
+      const fail = () => this.fail(signal.reason, true);
       if (signal.aborted) queueMicrotask(fail);
       else this.#unlisten = onAbort(signal, fail);
     }
     if (waitTimeout !== false) {
       // A plain timer, cleared when the watcher settles: nobody awaits this deadline, so the
       // abortable sleep (a controller, a promise and a listener per watcher) would buy nothing.
-      this.#timer = setTimer(() => this.#fail(withSubmitted(new TimeoutError(`waiting for job ${promptId}`, waitTimeout), { kind: 'job', promptId }), true), waitTimeout);
+      this.#timer = setTimer(() => this.fail(withSubmitted(new TimeoutError(`waiting for job ${promptId}`, waitTimeout), { kind: 'job', promptId }), true), waitTimeout);
     }
   }
 
@@ -243,7 +243,7 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
    * ```
    */
   close(): void {
-    this.#fail(new WatcherClosedError(this.promptId), true);
+    this.fail(new WatcherClosedError(this.promptId), true);
   }
 
   /**
@@ -296,15 +296,12 @@ export class JobWatcher extends EventEmitter<WatcherListeners> implements AsyncI
   }
 
   /**
-   * Settles the watcher with a failure of the wait: a refused credential, the client closed... (the hub's call).
+   * Settles the watcher with a failure of the wait: a refused credential, the client closed... (the
+   * hub's call), or on its `own` (its deadline, the caller's abort, `close()`).
    *
    * @internal
    */
-  fail(error: unknown): void {
-    this.#fail(error, false);
-  }
-
-  #fail(error: unknown, own: boolean): void {
+  fail(error: unknown, own = false): void {
     if (this.#outcome) return;
     this.#settle({ error }, own);
     this.emit('error', error instanceof Error ? error : new Error(String(error)));

@@ -10,7 +10,7 @@ import { relative } from 'node:path';
 import { CloudClient, type Workflow } from '../src/index.js';
 import { encodePng, startSimulator } from '../src/testing/index.js';
 
-const TARGET = 24;
+const TARGET = 20; // issue 33; docs/architecture.md says why 25 stay
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sim = await startSimulator({ stepDelayMs: 1, progressSteps: 2 });
 const cloud = new CloudClient({ baseUrl: sim.cloudUrl, apiKey: sim.apiKey });

@@ -119,7 +119,7 @@ export class WatchHub {
     this.#options = options;
     this.#router = new JobRouter({ hold: options.policy.hold, stats: this.stats });
     const { concurrency } = options.policy.poll;
-    const report = (loop: JobPoll, found: PollFound) => this.#polled(loop, found);
+    const report = (loop: JobPoll, found: PollFound | undefined) => this.#polled(loop, found);
     this.#polls = { reader: options.reader, stats: this.stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), schedule: new PollSchedule(), socketState: 'idle', report };
     options.http.closed.addEventListener('abort', () => this.#close(), { once: true });
   }
@@ -205,9 +205,9 @@ export class WatchHub {
   }
 
   /** A poll loop found what ends it: the job's end, or a failure of its read. */
-  #polled(loop: JobPoll, found: PollFound): void {
-    const job = this.#jobs.get(loop.promptId);
-    if (!job || job.poll !== loop) return;
+  #polled(loop: JobPoll, found: PollFound | undefined): void {
+    const job = found && this.#jobs.get(loop.promptId);
+    if (!found || !job || job.poll !== loop) return;
     if ('error' in found) {
       const { error } = found;
       if (!(error instanceof AuthenticationError)) return this.#fail(job, () => error);

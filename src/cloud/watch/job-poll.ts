@@ -40,10 +40,11 @@ export interface PollShared {
    */
   socketState: 'idle' | 'connecting' | 'open' | 'down';
   /**
-   * Told once per loop what ended it, after the read that found it has returned: the loop has
-   * stopped by then, and nothing of it is on the stack.
+   * Told after each read what it found that ends the loop (`undefined`: nothing, the loop goes on),
+   * once the read has returned: a loop that found its end has stopped by then, and nothing of it is
+   * on the stack.
    */
-  report(loop: JobPoll, found: PollFound): void;
+  report(loop: JobPoll, found: PollFound | undefined): void;
 }
 
 
@@ -168,12 +169,9 @@ export class JobPoll {
     const due = this.dueAt(now);
     if (due === Infinity) this.#shared.schedule.remove(this);
     else if (due > now) this.#shared.schedule.park(this, due);
-    else if (this.#shared.gate.enter(this)) {
-      void this.#read().then((found) => {
-        // Reported once the read has returned (its loop stopped), to an owner that may now stop it.
-        if (found) this.#shared.report(this, found);
-      });
-    }
+    // Reported once the read has returned, as the continuation of its promise: nothing of the loop
+    // is on the stack when its owner acts on what it found (and stops it).
+    else if (this.#shared.gate.enter(this)) void this.#read().then(this.#shared.report.bind(undefined, this));
   }
 
   /**

@@ -6,7 +6,7 @@ import type { RelayTokens } from '../shared/wire.js';
 import { wireMap } from '../shared/outputs.js';
 import type { JobErrorInfo, JobResult } from '../shared/types.js';
 import type { WatchEvent, WatcherStats } from './events.js';
-import { JobPoll, PollSchedule, ReadGate, type PollFound, type PollShared } from './job-poll.js';
+import { JobPoll, PollScheduler, type PollFound, type PollShared } from './job-poll.js';
 import { JobWatcher, type WatchSettings } from './job-watcher.js';
 import { runCost } from './price-text.js';
 import { ProgressTracker } from './progress.js';
@@ -120,7 +120,7 @@ export class WatchHub {
     this.#router = new JobRouter({ hold: options.policy.hold, stats: this.stats });
     const { concurrency } = options.policy.poll;
     const report = (loop: JobPoll, found: PollFound | undefined) => this.#polled(loop, found);
-    this.#polls = { reader: options.reader, stats: this.stats, limiter: new Limiter(concurrency), gate: new ReadGate(concurrency), schedule: new PollSchedule(), socketState: 'idle', report };
+    this.#polls = { reader: options.reader, stats: this.stats, limiter: new Limiter(concurrency), scheduler: new PollScheduler(concurrency), socketState: 'idle', report };
     options.http.closed.addEventListener('abort', () => this.#close(), { once: true });
   }
 

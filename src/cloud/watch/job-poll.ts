@@ -18,12 +18,12 @@ export type PollFound = { status: JobStatusInfo } | { error: unknown };
 
 /**
  * What the poll loops of one client share: its job reader, counters, the bound on reads in flight,
- * the one timer of the loops that wait, the socket's state as its owner last set it, and where a
- * loop reports what ended it.
+ * the scheduler that says when each loop reads, the socket's state as its owner last set it, and
+ * where a loop reports what ended it.
  *
  * @example
  * ```ts
- * const shared: PollShared = { reader, stats, limiter: new Limiter(8), gate: new ReadGate(8), schedule: new PollSchedule(), socketState: 'connecting', report: (loop, found) => settle(loop.promptId, found) };
+ * const shared: PollShared = { reader, stats, limiter: new Limiter(8), scheduler: new PollScheduler(8), socketState: 'connecting', report: (loop, found) => settle(loop.promptId, found) };
  * ```
  */
 export interface PollShared {
@@ -32,8 +32,7 @@ export interface PollShared {
   stats: WatcherStats;
   /** Bounds the reads in flight: one slow answer holds one slot. */
   limiter: Limiter;
-  schedule: PollSchedule;
-  gate: ReadGate;
+  scheduler: PollScheduler;
   /**
    * The client's socket state (written by the socket's owner, read by the loops): open, a read
    * after a silence; down, reads on a backoff; connecting or idle, no read yet.
@@ -57,8 +56,9 @@ export interface PollShared {
  * failure ends the loop. What ends the loop (the job's end, or that failure) is reported to
  * `shared.report` once its read has returned; the loop reads nothing of its owner but what the
  * job's messages told (`seen`, the router's) and the socket state it was given. Between reads the loop holds no timer, promise or controller of its own:
- * it waits in the client's `PollSchedule` (thousands of jobs may be watched at once, and most of
- * them only wait for a silence that never comes). It owns its poll state; nobody else writes it.
+ * it waits in the client's `PollScheduler` (thousands of jobs may be watched at once, and most of
+ * them only wait for a silence that never comes), which starts its read (`start()`) once it is due
+ * and a place is free. It owns its poll state; nobody else writes it.
  *
  * @example
  * ```ts
@@ -137,9 +137,21 @@ export class JobPoll {
   /** Stops the loop and aborts its read in flight. */
   stop(): void {
     this.#stopped = true;
-    this.#shared.schedule.remove(this);
-    this.#shared.gate.forget(this);
+    this.#shared.scheduler.forget(this);
     this.#reading?.stop.abort(STOPPED);
+  }
+
+  /**
+   * Starts the read the scheduler gave a place to (it was due); false when the loop no longer
+   * reads (stopped, or reading already), and the place stays free. Calls nothing of the scheduler
+   * before it returns.
+   */
+  start(): boolean {
+    if (this.#stopped || this.#reading) return false;
+    // Reported once the read has returned, as the continuation of its promise: nothing of the loop
+    // is on the stack when its owner acts on what it found (and stops it).
+    void this.#read().then(this.#shared.report.bind(undefined, this));
+    return true;
   }
 
   /** When the next read is due (`Date.now()` time; `Infinity` while the socket is connecting). */
@@ -162,16 +174,11 @@ export class JobPoll {
     return this.#lastReadAt + this.#drawn.delay;
   }
 
-  /** Reads now when a read is due, else waits in the schedule (or for a socket state change). */
+  /** Reads now when a read is due and a place is free, else waits in the scheduler (or for a socket state change). */
   #plan(): void {
     if (this.#stopped || this.#reading) return;
     const now = Date.now();
-    const due = this.dueAt(now);
-    if (due === Infinity) this.#shared.schedule.remove(this);
-    else if (due > now) this.#shared.schedule.park(this, due);
-    // Reported once the read has returned, as the continuation of its promise: nothing of the loop
-    // is on the stack when its owner acts on what it found (and stops it).
-    else if (this.#shared.gate.enter(this)) void this.#read().then(this.#shared.report.bind(undefined, this));
+    if (this.#shared.scheduler.plan(this, this.dueAt(now), now)) this.start();
   }
 
   /**
@@ -179,9 +186,8 @@ export class JobPoll {
    * what ends the loop is returned (it stops first), `undefined` otherwise.
    */
   async #read(): Promise<PollFound | undefined> {
-    const { reader, stats, limiter, schedule, gate } = this.#shared;
+    const { reader, stats, limiter, scheduler } = this.#shared;
     const { promptId } = this;
-    schedule.remove(this);
     this.#urgent = false;
     const reading = { stop: new AbortController(), waker: new Waker() };
     this.#reading = reading;
@@ -193,7 +199,7 @@ export class JobPoll {
         const status = await reader.watchStatus(promptId, { signal, retry: false }, absence);
         return { value: status, terminal: status.terminal };
       } finally {
-        gate.leave(this);
+        scheduler.done(this);
       }
     };
     const grace = this.#reads === 0 ? Math.max(0, this.#policy.notFoundGraceMs - (Date.now() - this.#startedAt)) : 0;
@@ -205,13 +211,13 @@ export class JobPoll {
         break;
       }
     } catch (error) {
-      gate.leave(this);
+      scheduler.done(this);
       this.#reading = undefined;
       if (reading.stop.signal.aborted) return undefined;
       this.stop();
       return { error };
     }
-    gate.leave(this);
+    scheduler.done(this);
     this.#reading = undefined;
     if (this.#stopped || !found) return undefined;
     this.#reads++;
@@ -223,31 +229,103 @@ export class JobPoll {
 }
 
 /**
- * The one timer of a client's waiting poll loops: each parked loop says when its next read is
- * due, and the timer fires at the earliest. A loop's due time only moves later on its own (a
- * message of its job restarts its silence), so on firing the schedule asks each loop again and
- * starts those that are due; anything else that changes a loop's plan goes through the loop.
+ * When each poll loop of a client reads: one timer for the loops that wait for their due time
+ * (`parked`), and at most `max` reads at their first attempt, the loops due behind them waiting in
+ * line (`waiting`): the engine's `Limiter` bounds each attempt, this bounds how many engines run at
+ * once (a thousand jobs watched at once make a thousand reads due together, and each engine,
+ * started at once, would hold its timers, controllers and promises until its turn).
+ *
+ * A loop tells it where it stands (`plan()`: its next due time) and learns whether it may read at
+ * once; the scheduler starts the others (`start()`) when their time comes and a place is free, and
+ * asks them nothing but when they are due (`dueAt()`): no call goes back into it from there. A
+ * loop's due time only moves later on its own (a message of its job restarts its silence), so when
+ * the timer fires each parked loop is asked again.
  *
  * @example
  * ```ts
- * const schedule = new PollSchedule();
- * schedule.park(loop, Date.now() + 20_000);
- * schedule.remove(loop);
+ * const scheduler = new PollScheduler(8);
+ * if (scheduler.plan(loop, loop.dueAt(Date.now()), Date.now())) loop.start(); // later: scheduler.done(loop)
  * ```
  */
-export class PollSchedule {
+export class PollScheduler {
+  readonly #max: number;
   readonly #parked = new Set<JobPoll>();
+  readonly #waiting = new Set<JobPoll>();
+  /** The loops at their first attempt. */
+  readonly #open = new Set<JobPoll>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #at = Infinity;
+  /** A place was freed and is being handed on (in a microtask). */
+  #handing = false;
 
-  /** Waits `loop` until `due` (or until it is asked again, when the timer fires). */
-  park(loop: JobPoll, due: number): void {
+  constructor(max: number) {
+    this.#max = Math.max(1, Math.floor(max));
+  }
+
+  /**
+   * Places `loop`, whose next read is `due` (`Infinity`: none until the socket state changes):
+   * true when it may read now, and then holds a place until `done(loop)`.
+   */
+  plan(loop: JobPoll, due: number, now: number): boolean {
+    if (due > now) {
+      this.#waiting.delete(loop);
+      if (due === Infinity) this.#unpark(loop);
+      else this.#park(loop, due);
+      return false;
+    }
+    this.#unpark(loop);
+    if (this.#open.size >= this.#max) {
+      this.#waiting.add(loop);
+      return false;
+    }
+    this.#waiting.delete(loop);
+    this.#open.add(loop);
+    return true;
+  }
+
+  /**
+   * The first attempt of `loop`'s read ended (said again, nothing changes): its place goes to the
+   * loops waiting in line, in turn, each asked again whether it is still due (a message may have
+   * restarted its silence: it then waits for its time, and the place passes on).
+   */
+  done(loop: JobPoll): void {
+    if (!this.#open.delete(loop) || this.#handing) return;
+    // Handed on once the read that held it has returned: the next loop's read does not start
+    // inside the last one's.
+    this.#handing = true;
+    queueMicrotask(() => {
+      this.#handing = false;
+      this.#admit(Date.now());
+    });
+  }
+
+  /** Forgets a loop that stopped (its read's end frees its place, if it held one). */
+  forget(loop: JobPoll): void {
+    this.#unpark(loop);
+    this.#waiting.delete(loop);
+  }
+
+  #admit(now: number): void {
+    for (const next of this.#waiting) {
+      if (this.#open.size >= this.#max) return;
+      this.#waiting.delete(next);
+      const due = next.dueAt(now);
+      if (due > now) {
+        if (due < Infinity) this.#park(next, due);
+        continue;
+      }
+      this.#open.add(next);
+      if (!next.start()) this.#open.delete(next);
+    }
+  }
+
+  #park(loop: JobPoll, due: number): void {
     this.#parked.add(loop);
     if (due < this.#at) this.#arm(due);
   }
 
-  /** Forgets `loop` (it reads, stopped, or waits for the socket); no timer is left once none waits. */
-  remove(loop: JobPoll): void {
+  /** No timer is left once no loop waits for its time. */
+  #unpark(loop: JobPoll): void {
     if (!this.#parked.delete(loop) || this.#parked.size > 0) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -264,69 +342,18 @@ export class PollSchedule {
     this.#timer = undefined;
     this.#at = Infinity;
     const now = Date.now();
-    const due: JobPoll[] = [];
     let next = Infinity;
     for (const loop of this.#parked) {
       const at = loop.dueAt(now);
-      if (at <= now) due.push(loop);
-      else if (at < next) next = at;
+      if (at > now) {
+        if (at < next) next = at;
+        continue;
+      }
+      // Due: in line for a place, behind the loops already waiting.
+      this.#parked.delete(loop);
+      this.#waiting.add(loop);
     }
     if (next < Infinity) this.#arm(next);
-    for (const loop of due) loop.replan();
-  }
-}
-
-/**
- * Starts the reads that are due a few at a time: a job whose read is due waits here, as one entry,
- * until fewer than `max` reads are at their first attempt (the engine's `Limiter` bounds each
- * attempt; this bounds how many engines run at once). A thousand jobs watched at once make a
- * thousand reads due together: each engine, started at once, would hold its timers, controllers
- * and promises until its turn.
- *
- * @example
- * ```ts
- * const gate = new ReadGate(8);
- * if (gate.enter(loop)) startRead(); // later, after its first attempt: gate.leave(loop)
- * ```
- */
-export class ReadGate {
-  readonly #max: number;
-  readonly #waiting = new Set<JobPoll>();
-  /** The loops at their first attempt. */
-  readonly #open = new Set<JobPoll>();
-
-  constructor(max: number) {
-    this.#max = Math.max(1, Math.floor(max));
-  }
-
-  /** True when `loop` may start its read now; otherwise it is asked again (`replan()`) in turn. */
-  enter(loop: JobPoll): boolean {
-    if (this.#open.size >= this.#max) {
-      this.#waiting.add(loop);
-      return false;
-    }
-    this.#waiting.delete(loop);
-    this.#open.add(loop);
-    return true;
-  }
-
-  /**
-   * The first attempt of `loop`'s read ended (said again, nothing changes): the loops waiting
-   * are asked again in turn until one takes the free place. A loop asked may no longer need its read (a message restarted its silence) and
-   * go back to the schedule; the place then passes on, or a loop due behind it would wait for a
-   * read nobody starts.
-   */
-  leave(loop: JobPoll): void {
-    if (!this.#open.delete(loop)) return;
-    for (const next of this.#waiting) {
-      if (this.#open.size >= this.#max) return;
-      this.#waiting.delete(next);
-      next.replan();
-    }
-  }
-
-  /** Forgets a loop that stopped. */
-  forget(loop: JobPoll): void {
-    this.#waiting.delete(loop);
+    this.#admit(now);
   }
 }

@@ -332,11 +332,14 @@ export class JobsResource {
    * The server took the cancel. It only asks: the job may still end otherwise (a runtime stops a
    * run between nodes, so one in its last node completes; a local runtime's queue may have run it
    * between two reads), so no watcher settles here (docs/wire-protocol.md#cloud-job-control-listing-and-queue).
-   * The job is noted (a watch that then finds it nowhere reads it as cancelled) and read now, in
-   * case the socket misses its end.
+   * A job taken out of a queue is noted (a watch that then finds it nowhere reads it as cancelled),
+   * an interrupted one is not; either is read now, in case the socket misses its end.
    */
   #cancelled(promptId: string, via: NonNullable<CancelResult['via']>): CancelResult {
-    this.#deps.reader.noteCancelled(promptId);
+    // A job taken out of a queue never runs and leaves no record: found nowhere, it was cancelled.
+    // An interrupted job was running: it reaches the history however it ended (in its last node,
+    // completed), so its absence there is lag, never a cancel.
+    if (via !== 'interrupt') this.#deps.reader.noteCancelled(promptId);
     this.#deps.hub.readNow(promptId);
     return { cancelled: true, via, reason: undefined };
   }

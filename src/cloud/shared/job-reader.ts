@@ -118,12 +118,22 @@ export class JobReader {
    * finished job reaches the history just after its last message.
    */
   async watchStatus(promptId: string, options: RequestOptions, absence: Absence): Promise<JobStatusInfo> {
-    const info = await this.status(promptId, options).catch((error: unknown) => {
-      if (error instanceof NotFoundError && this.#cancelled.has(promptId)) return cancelledHere(promptId);
-      throw error;
-    });
+    const read = () =>
+      this.status(promptId, options).catch((error: unknown) => {
+        if (error instanceof NotFoundError && this.#cancelled.has(promptId)) return cancelledHere(promptId);
+        throw error;
+      });
+    let info = await read();
     // Found, or cancelled by this client (terminal): not absent.
     if (info.raw !== ABSENT || (await this.#queued(promptId, options)) !== false) {
+      absence.reads = 0;
+      return info;
+    }
+    // Absent from the history when it was read, gone from the queue when that was read after: the
+    // job may have ended in between (it leaves the queue as it enters the history), so the history,
+    // the one that moves last, is read again before anything is concluded.
+    info = await read();
+    if (info.raw !== ABSENT) {
       absence.reads = 0;
       return info;
     }

@@ -178,3 +178,33 @@ describe('cloud.runWorkflow() of a run whose end message never arrives (the sock
     expect(recordReads(s)).toBe(before);
   });
 });
+
+describe('cloud.jobs.cancel() of a job running on a local runtime, read across its end', () => {
+  it('ends completed from its record when a read finds it in neither the history nor the queue: it ended between the two reads', async () => {
+    const id = '5f0c1c55-6d1e-4c53-9a1e-0e4f5f0b6a01';
+    const entry = { prompt: [1, id, {}, {}, ['2']], outputs: { '2': SAVED }, status: { status_str: 'success', completed: true, messages: [] } };
+    let running = true;
+    let historyReads = 0;
+    const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    // A local runtime: the interrupt lands in the job's last node, which it finishes. The watch's
+    // first history read is answered as it was just before the end, the queue read just after.
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const request = new Request(input, init);
+      const { pathname } = new URL(request.url);
+      if (pathname.endsWith(`/jobs/${id}/cancel`)) return json({ error: 'not found' }, 404);
+      if (pathname.endsWith('/interrupt')) return json({});
+      if (pathname.endsWith('/queue')) {
+        const queue = { queue_running: running ? [[1, id, {}, {}, ['2']]] : [], queue_pending: [] };
+        running = false; // the queue read that found it running was the interrupt's; it ends now
+        return json(queue);
+      }
+      if (pathname.endsWith(`/history/${id}`)) return json(++historyReads === 1 ? {} : { [id]: entry });
+      return json({ error: `unexpected ${request.method} ${pathname}` }, 500);
+    };
+    const cloud = new CloudClient({ baseUrl: 'http://runtime.test', runtime: 'local', WebSocket: NoSocket as never, fetch, watcher: FAST });
+    clients.push(cloud);
+    expect(await cloud.jobs.cancel(id)).toEqual({ cancelled: true, via: 'interrupt', reason: undefined });
+    const result = await cloud.jobs.watch(id).result();
+    expect(result).toMatchObject({ status: 'completed', cancelRequested: true, outputs: { '2': SAVED } });
+  });
+});

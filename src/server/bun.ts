@@ -1,5 +1,5 @@
 import type { Relay } from './relay.js';
-import type { RelayPeer, RelaySocket } from './socket-session.js';
+import type { RelayPeer, RelaySocket } from './socket-relay.js';
 
 /**
  * The data the Bun adapter keeps on each socket (`ws.data`): set by the adapter on upgrade, never

@@ -1,5 +1,5 @@
 import type { Relay } from './relay.js';
-import type { RelaySocket } from './socket-session.js';
+import type { RelaySocket } from './socket-relay.js';
 
 /** The part of `Deno.upgradeWebSocket` the adapter uses. */
 interface DenoUpgrade {

@@ -1,7 +1,7 @@
 import type { FailureRule, FailureRuleHandle, FaultControl, FaultSettings } from '../types/public.js';
 import { parseFaultHeader } from './header.js';
-import { RequestFaults, type FaultState } from './request-faults.js';
-import { FailureRules } from './rules.js';
+import { FaultState } from './fault-state.js';
+import { RequestFaults } from './request-faults.js';
 
 /**
  * Switches with nothing injected.
@@ -49,30 +49,11 @@ const RESTART_DOWN_MS = 200;
  */
 export class FaultController implements FaultControl {
   #settings: FaultSettings = { ...NO_FAULTS };
-  #refuseUntil = 0;
-  #socketHolds = 0;
   #hooks: SocketFaultHooks = { dropSockets: () => 0, sendGarbageFrames: () => 0, restart: async () => undefined };
-  readonly #rules: FailureRules;
-  /** Counted rules of `dropEndMessages()`: each run submitted asks them once. */
-  readonly #endDrops: FailureRules;
   readonly #state: FaultState;
 
   constructor(random: () => number) {
-    this.#rules = new FailureRules(random);
-    this.#endDrops = new FailureRules(random);
-    this.#state = {
-      rules: this.#rules,
-      dropsEnd: () => this.#endDrops.match('cloud', 'POST', '/api/prompt') !== undefined,
-      refusingSockets: () => this.#socketHolds > 0 || performance.now() < this.#refuseUntil,
-      holdSockets: () => {
-        this.#socketHolds += 1;
-        let released = false;
-        return () => {
-          if (!released) this.#socketHolds -= 1;
-          released = true;
-        };
-      },
-    };
+    this.#state = new FaultState(random);
   }
 
   /** Connects the socket and restart operations once the hub and the servers exist. */
@@ -95,17 +76,15 @@ export class FaultController implements FaultControl {
 
   reset(): void {
     this.#settings = { ...NO_FAULTS };
-    this.#rules.clear();
-    this.#endDrops.clear();
-    this.#refuseUntil = 0;
+    this.#state.clear();
   }
 
   failRequests(rule: FailureRule): FailureRuleHandle {
-    return this.#rules.install(rule);
+    return this.#state.rules.install(rule);
   }
 
   dropEndMessages(rule: { times?: number; rate?: number }): FailureRuleHandle {
-    return this.#endDrops.install({ times: rule.times, rate: rule.rate });
+    return this.#state.endDrops.install({ times: rule.times, rate: rule.rate });
   }
 
   dropSockets(options: { refuseMs?: number; code?: number } = {}): number {
@@ -114,7 +93,7 @@ export class FaultController implements FaultControl {
   }
 
   refuseSockets(ms: number): void {
-    this.#refuseUntil = Math.max(this.#refuseUntil, performance.now() + ms);
+    this.#state.refuseSockets(ms);
   }
 
   sendGarbageFrames(): number {

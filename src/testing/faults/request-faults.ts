@@ -1,24 +1,9 @@
 import type { FaultSettings, SimulatorArea } from '../types/public.js';
 import type { HeaderFaults } from './header.js';
-import { faultAnswer, type FailureRules, type FaultAnswer, type FiredFault } from './rules.js';
+import type { FaultState } from './fault-state.js';
+import { faultAnswer, type FaultAnswer, type FiredFault } from './rules.js';
 import { RunFaults } from './run-faults.js';
 import { TaskFaults } from './task-faults.js';
-
-/**
- * What the faults of one request read from the simulator's fault state.
- *
- * @example
- * const state: FaultState = { rules, refusingSockets: () => false, holdSockets: () => () => undefined, dropsEnd: () => false };
- */
-export interface FaultState {
-  rules: FailureRules;
-  /** True while socket upgrades must be refused (`refuseSockets`, `dropSockets({refuseMs})`, a run's `dropSocketsMidRun`). */
-  refusingSockets(): boolean;
-  /** Refuses socket upgrades until the returned function is called. */
-  holdSockets(): () => void;
-  /** True when the run being submitted must lose its end messages (a `dropEndMessages()` rule took it). */
-  dropsEnd(): boolean;
-}
 
 /**
  * Which request a fault is decided for.

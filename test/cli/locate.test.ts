@@ -63,7 +63,7 @@ const nodeText = fc
   });
 const workflowText = fc.array(fc.tuple(name, nodeText), { minLength: 1, maxLength: 6 }).map(objectText);
 
-/** `/api/object_info` as the server sends it, read as the CLI reads it (cloud.nodes.list()); some definitions are unreadable. */
+/** One definition of `/api/object_info` as the server sends it; some are unreadable (their inputs go unchecked). */
 const definitionText = fc.oneof(
   {
     weight: 4,
@@ -74,6 +74,8 @@ const definitionText = fc.oneof(
   },
   { weight: 1, arbitrary: fc.constantFrom('{"input":{"required":{"seed":7}}}', '{"input":"none"}', '{}', '[]') },
 );
+
+/** `/api/object_info` (or none), mostly for the workflow's class types, read below as `cloud.nodes.list()` reads it. */
 function infoTextFor(workflow: Workflow): fc.Arbitrary<string | undefined> {
   const classType = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...Object.values(workflow).map((node) => node.class_type)) }, { weight: 1, arbitrary: name });
   return fc.option(fc.array(fc.tuple(classType, definitionText), { maxLength: 5 }).map(objectText), { freq: 2, nil: undefined });

@@ -19,7 +19,7 @@ export { DEFAULTS } from './defaults.js';
 export { PROXY_ENUMS } from './proxy/enums.js';
 export { validateWorkflow } from './cloud/workflow/validate.js';
 export { listOutputFiles } from './cloud/shared/outputs.js';
-export { isUiWorkflow, setInputs } from './cloud/workflow/index.js';
+export { isUiWorkflow, resolveAddress, setInputs } from './cloud/workflow/index.js';
 export { workflow } from './cloud/workflow/builder.js';
 export type { Link, NodeHandle, NodeOptions, NodeRef, NodeShape, Output, WorkflowBuilder, WorkflowBuilderBase, WorkflowBuilderOptions, WorkflowInput } from './cloud/workflow/builder-types.js';
 // The converter loads on first use, in this entry as in CloudClient (9.9 KB gzip kept out of a page's first load).

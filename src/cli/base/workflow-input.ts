@@ -1,4 +1,4 @@
-import { isUiWorkflow, setInputs, toApiWorkflow, type CloudClient, type Workflow } from '../../index.js';
+import { isUiWorkflow, resolveAddress, setInputs, toApiWorkflow, type CloudClient, type Workflow } from '../../index.js';
 import type { CommandContext } from './command.js';
 import { usageError } from './errors.js';
 import { checkReadable, readJsonFile } from './files.js';
@@ -88,7 +88,7 @@ export function inputsOf(workflow: Workflow, addresses: readonly string[], info:
 }
 
 /**
- * Where an address points, found through the SDK's own resolution (a marker value set by `setInputs`).
+ * Where an address points: the SDK's `resolveAddress()`, without the node.
  *
  * @throws {WorkflowAddressError} an address naming no node, several, or no input of the node.
  * @example
@@ -97,13 +97,8 @@ export function inputsOf(workflow: Workflow, addresses: readonly string[], info:
  * ```
  */
 export function locate(workflow: Workflow, address: string, info: CloudClient.ObjectInfo | undefined): { nodeId: string; input: string } {
-  const marker = {};
-  const probe = setInputs(workflow, { [address]: marker }, info);
-  for (const [nodeId, node] of Object.entries(probe)) {
-    for (const [input, value] of Object.entries(node.inputs)) if (value === marker) return { nodeId, input };
-  }
-  /* c8 ignore next */
-  throw new Error(`input address "${address}" was not placed`);
+  const { nodeId, input } = resolveAddress(workflow, address, info);
+  return { nodeId, input };
 }
 
 /**

@@ -22,8 +22,8 @@ import { gzipSync } from 'node:zlib';
  * without a budget is measured only.
  */
 const BUNDLES = [
-  { name: 'whole main entry', budget: 64.1, lazyBudget: 13.2, target: 46, code: "export * from './dist/index.js';" },
-  { name: 'CloudClient alone', budget: 51.2, lazyBudget: 13.2, target: 34, code: "import { CloudClient } from './dist/index.js'; globalThis.c = new CloudClient({ baseUrl: 'https://x.test', apiKey: 'k' });" },
+  { name: 'whole main entry', budget: 64.2, lazyBudget: 13.2, target: 46, code: "export * from './dist/index.js';" },
+  { name: 'CloudClient alone', budget: 51.3, lazyBudget: 13.2, target: 34, code: "import { CloudClient } from './dist/index.js'; globalThis.c = new CloudClient({ baseUrl: 'https://x.test', apiKey: 'k' });" },
   { name: 'RegistryClient alone', budget: 27.1, target: 19, code: "import { RegistryClient } from './dist/index.js'; globalThis.r = new RegistryClient({ baseUrl: 'https://x.test' });" },
   { name: 'ProxyClient alone', budget: 31.3, target: 22, code: "import { ProxyClient } from './dist/index.js'; globalThis.p = new ProxyClient({ baseUrl: 'https://x.test', token: 't' });" },
   // graphcloud/codegen runs in a browser too (a build tool's page): measured, and checked for

@@ -109,8 +109,6 @@ export class WatchHub {
   readonly #waiters = new Set<(outcome: { epoch: number } | { error: unknown }) => void>();
   #socket: ReconnectingSocket | undefined;
   #redactedUrl = '';
-  /** Set once the server refused the credential, until the next attempt: one new error per call (each names its own job). */
-  #refused: (() => AuthenticationError) | undefined;
   /** Submissions in flight (`retain()`): each keeps the socket open until released, once. */
   readonly #leases = new Set<symbol>();
   #idle: ReturnType<typeof setTimeout> | undefined;
@@ -143,7 +141,6 @@ export class WatchHub {
       if (since !== undefined) this.#router.markGap(promptId);
       job.poll.readWhenReady();
     }
-    if (this.#refused) watcher.fail(withSubmitted(this.#refused(), { kind: 'job', promptId }));
     // Held messages go out after the caller attached its listeners (same tick, before any frame).
     queueMicrotask(() => {
       for (const routed of this.#router.drain(promptId)) this.#apply(routed);
@@ -308,7 +305,6 @@ export class WatchHub {
     if (closed.aborted) return Promise.reject(closed.reason);
     if (signal?.aborted) return Promise.reject(signal.reason);
     this.#ensure();
-    if (this.#refused) return Promise.reject(this.#refused());
     if (this.#state === 'open' || this.#state === 'down') return Promise.resolve(this.#router.epoch);
     return new Promise<number>((resolve, reject) => {
       const waiter = (outcome: { epoch: number } | { error: unknown }) => {
@@ -350,7 +346,6 @@ export class WatchHub {
     this.#cancelIdle();
     // Only an idle hub has no socket: `idle` is set where the socket goes, `connecting` where it comes.
     if (this.#state !== 'idle' || this.#options.http.closed.aborted) return;
-    this.#refused = undefined;
     const WebSocket = this.#options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     // No WebSocket in this runtime: poll only.
     if (!WebSocket) return this.#setState('down');
@@ -410,7 +405,6 @@ export class WatchHub {
     const url = this.#redactedUrl;
     const message = `The WebSocket refused the credential (close code ${down.code}${reason ? `: ${reason}` : ''})`;
     const refused = () => new AuthenticationError({ status: 401, method: 'GET', url, body: { message } });
-    this.#refused = refused;
     this.#socket = undefined;
     this.#state = 'idle';
     for (const waiter of [...this.#waiters]) waiter({ error: refused() });

@@ -3,6 +3,7 @@
 // then prints the table the README shows. Exits 1 unless every job got its own outputs with no
 // hang, no duplicate submission, no unhandled rejection and no credential found.
 // Options: --jobs N (default 1000), --concurrency N (default 100), --seed N (default 1),
+// --runtime cloud|local (default cloud: the simulator plays a local runtime instead),
 // --profile classic|intense (default classic). The intense profile adds
 // runs that lose their end messages while the socket stays up, runs that fail and runs cancelled
 // while running or before they are watched; every result must be the status the simulator
@@ -18,7 +19,7 @@ import { ensureNode } from './node-floor.mjs';
 ensureNode('npm run chaos', ['node', 'scripts/chaos.mjs', ...process.argv.slice(2)]);
 
 const { values, positionals } = parseArgs({
-  options: { jobs: { type: 'string' }, concurrency: { type: 'string', default: '100' }, seed: { type: 'string', default: '1' }, profile: { type: 'string', default: 'classic' } },
+  options: { jobs: { type: 'string' }, concurrency: { type: 'string', default: '100' }, seed: { type: 'string', default: '1' }, profile: { type: 'string', default: 'classic' }, runtime: { type: 'string', default: 'cloud' } },
   allowPositionals: true,
 });
 if (positionals.length > 1 || (positionals.length === 1 && positionals[0] !== 'queue')) {
@@ -41,6 +42,10 @@ if (values.profile !== 'classic' && values.profile !== 'intense') {
   console.error(`--profile must be classic or intense, received ${JSON.stringify(values.profile)}`);
   process.exit(2);
 }
+if (values.runtime !== 'cloud' && values.runtime !== 'local') {
+  console.error(`--runtime must be cloud or local, received ${JSON.stringify(values.runtime)}`);
+  process.exit(2);
+}
 values.jobs ??= '1000';
 const jobs = Number(values.jobs);
 const concurrency = Number(values.concurrency);
@@ -53,7 +58,7 @@ for (const [name, value] of Object.entries({ jobs, concurrency, seed })) {
 }
 
 const { runChaos, formatTable } = await tsImport('../test/chaos/run-chaos.ts', import.meta.url);
-const report = await runChaos({ jobs, concurrency, seed, profile: values.profile });
+const report = await runChaos({ jobs, concurrency, seed, profile: values.profile, runtime: values.runtime });
 console.log(formatTable(report));
 const perfect =
   report.correct === jobs && report.hangs === 0 && report.duplicateSubmissions === 0 && report.unhandledRejections === 0 && report.credentialsFound === 0 && report.foreignErrors === 0;

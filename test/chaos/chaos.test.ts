@@ -1,5 +1,5 @@
 // About 200 concurrent runs against a simulator that drops and refuses sockets, stalls status
-// bodies, answers 5xx and restarts, in each profile; `npm run chaos` runs 1,000 (scripts/chaos.mjs).
+// bodies, answers 5xx and restarts, in each profile (the intense one also on a local runtime); `npm run chaos` runs 1,000 (scripts/chaos.mjs).
 // GRAPHCLOUD_CHAOS_JOBS changes the count here.
 import { describe, expect, it } from 'vitest';
 import { formatTable, runChaos } from './run-chaos.js';
@@ -23,6 +23,14 @@ describe('cloud.runWorkflow() under chaos', () => {
     expect(report).toMatchObject({ correct: JOBS, wrong: 0, hangs: 0, duplicateSubmissions: 0, unhandledRejections: 0, credentialsFound: 0, foreignErrors: 0 });
     expect(report.endsDropped).toBeGreaterThan(0);
     expect(report.failing).toBeGreaterThan(0);
+    expect(report.cancelsAccepted).toBeGreaterThan(0);
+  }, 180_000);
+
+  it(`resolves ${JOBS} runs of the intense profile on a local runtime each with the status it recorded: cancels are queue deletes and interrupts, a status is read from the history, then the queue`, async () => {
+    const report = await runChaos({ jobs: JOBS, concurrency: 50, seed: 2, hangMs: 90_000, profile: 'intense', runtime: 'local' });
+    console.log(formatTable(report));
+    expect(report).toMatchObject({ runtime: 'local', correct: JOBS, wrong: 0, hangs: 0, duplicateSubmissions: 0, unhandledRejections: 0, credentialsFound: 0, foreignErrors: 0 });
+    expect(report.endsDropped).toBeGreaterThan(0);
     expect(report.cancelsAccepted).toBeGreaterThan(0);
   }, 180_000);
 });

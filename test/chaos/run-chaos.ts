@@ -23,6 +23,11 @@ export interface ChaosOptions {
   hangMs?: number;
   /** `intense`: lost end messages, failing and cancelled runs beside the classic faults. @default 'classic' */
   profile?: ChaosProfile;
+  /**
+   * The runtime the simulator plays: the cloud, or a local runtime (no cancel route: a cancel is a
+   * queue delete or an interrupt; a job's status is its history, then its queue). @default 'cloud'
+   */
+  runtime?: 'cloud' | 'local';
 }
 
 /** The chaos profiles: `classic` (every run completes) and `intense` (see the top of this file). */
@@ -60,6 +65,7 @@ export interface ChaosReport {
   concurrency: number;
   seed: number;
   profile: ChaosProfile;
+  runtime: 'cloud' | 'local';
   /** Runs whose result is the job's status (as the simulator recorded it) and, completed, its own outputs. */
   correct: number;
   /** Runs that resolved with a status the job did not end with, or with someone else's outputs, or none. */
@@ -140,19 +146,19 @@ function renderings(value: unknown): string {
 
 /** Runs the chaos and returns what it measured; closes everything it opened. */
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
-  const { jobs, concurrency = 50, seed = 1, hangMs = 120_000, profile = 'classic' } = options;
+  const { jobs, concurrency = 50, seed = 1, hangMs = 120_000, profile = 'classic', runtime = 'cloud' } = options;
   const started = performance.now();
   let unhandledRejections = 0;
   const onUnhandled = (): void => void unhandledRejections++;
   process.on('unhandledRejection', onUnhandled);
   // The intense profile's runs take a little time, eight at once, so that a cancel can land in one.
   const pace = profile === 'intense' ? { stepDelayMs: 10, progressSteps: 2, accountConcurrency: 8 } : { stepDelayMs: 0, progressSteps: 1 };
-  const sim: Simulator = await startSimulator({ ...pace, seed });
+  const sim: Simulator = await startSimulator({ ...pace, seed, runtime, cancelRoutes: runtime === 'cloud' });
   const produced: unknown[] = [];
   const hooks = { onRequest: (event: unknown) => void produced.push(event), onResponse: (event: unknown) => void produced.push(event) };
   const cloud = new CloudClient({ baseUrl: sim.cloudUrl, apiKey: sim.apiKey, timeout: ATTEMPT_TIMEOUT_MS, retry: FAST_RETRY, watcher: FAST_WATCHER, ...hooks });
   const report: ChaosReport = {
-    jobs, concurrency, seed, profile, correct: 0, wrong: 0, wrongSamples: [], failed: 0, failures: {}, hangs: 0, duplicateSubmissions: 0, unhandledRejections: 0,
+    jobs, concurrency, seed, profile, runtime, correct: 0, wrong: 0, wrongSamples: [], failed: 0, failures: {}, hangs: 0, duplicateSubmissions: 0, unhandledRejections: 0,
     credentialsFound: 0, foreignErrors: 0, resubmitted: 0, viaSocket: 0, viaPoll: 0, endsDropped: 0, failing: 0, cancelsAccepted: 0, completedAfterCancel: 0,
     faults: {} as FaultCounts, durationMs: 0,
   };
@@ -328,7 +334,7 @@ export function formatTable(report: ChaosReport): string {
     ['status bodies stalled / 5xx answers', `${f.stalledBodies} / ${f.serverErrors}`],
     ['time', `${(report.durationMs / 1000).toFixed(1)} s`],
   ];
-  const head = `chaos (${report.profile}): ${report.jobs} jobs, ${report.concurrency} at a time, seed ${report.seed}`;
+  const head = `chaos (${report.profile}, ${report.runtime} runtime): ${report.jobs} jobs, ${report.concurrency} at a time, seed ${report.seed}`;
   const width = Math.max(...rows.map(([name]) => name.length));
   const lines = rows.map(([name, value]) => `| ${name.padEnd(width)} | ${value} |`);
   const failures = [...Object.entries(report.failures).map(([key, count]) => `  ${count} × ${key}`), ...report.wrongSamples.map((line) => `  ${line}`)];

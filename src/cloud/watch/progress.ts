@@ -2,8 +2,9 @@ import type { JobProgress, WatchEvent } from './events.js';
 
 /**
  * Follows how far along a whole job is from its events: nodes done (run, or served from cache),
- * the node running and its share, over the nodes of the workflow when they are known. The hub's
- * `Track` of each watched job is one; every watcher of the job reads the same snapshots.
+ * the node running and its share, over the nodes of the workflow when they are known. The hub
+ * keeps one per watched job (its record's `progress`); every watcher of the job reads the same
+ * snapshots.
  *
  * @example
  * ```ts

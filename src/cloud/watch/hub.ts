@@ -203,8 +203,9 @@ export class WatchHub {
 
   /** A poll loop found what ends it: the job's end, or a failure of its read. */
   #polled(loop: JobPoll, found: PollFound | undefined): void {
-    const job = found && this.#jobs.get(loop.promptId);
-    if (!found || !job || job.poll !== loop) return;
+    if (!found) return;
+    const job = this.#jobs.get(loop.promptId);
+    if (!job || job.poll !== loop) return;
     if ('error' in found) {
       const { error } = found;
       if (!(error instanceof AuthenticationError)) return this.#fail(job, () => error);

@@ -47,6 +47,16 @@ const SAVED = { images: [{ filename: 'last_00001_.png', subfolder: '', type: 'ou
 const LAST_NODE = { stepDelayMs: 300, progressSteps: 4 };
 const inLastNode = (event: WatchEvent): event is Extract<WatchEvent, { type: 'executing' }> => event.type === 'executing' && event.data.node === '2';
 
+/** Runs `workflow`, cancelling its job once `when(event)`: what the run gave (its result, or what it threw), the job's id and the cancel's answer. */
+async function runCancelling(cloud: CloudClient, workflow: Workflow, when: (event: WatchEvent) => boolean): Promise<{ outcome: unknown; promptId: string; answer: unknown }> {
+  let promptId = '';
+  let cancelling: Promise<unknown> | undefined;
+  const outcome = await cloud
+    .runWorkflow(workflow, { onSubmitted: (job) => (promptId = job.promptId), onEvent: (event) => void (when(event) && (cancelling ??= cloud.jobs.cancel(promptId))) })
+    .catch((e: unknown) => e);
+  return { outcome, promptId, answer: await cancelling };
+}
+
 describe.each([
   ['the cancel route (cloud)', { runtime: 'cloud', cancelRoutes: true }, 'cancel'],
   ['an interrupt of that job (local runtime)', { runtime: 'local', cancelRoutes: false }, 'interrupt'],
@@ -54,11 +64,9 @@ describe.each([
   it('a watch attached before the job started ends completed with its outputs, saying a cancel was requested', async () => {
     const s = await setup({ ...runtime, ...LAST_NODE });
     const cloud = client(s);
-    let cancelling: Promise<unknown> | undefined;
-    let promptId = '';
-    const result = await cloud.runWorkflow(SHORT, { onSubmitted: (job) => (promptId = job.promptId), onEvent: (event) => void (inLastNode(event) && (cancelling ??= cloud.jobs.cancel(promptId))) });
+    const { outcome: result, promptId, answer } = await runCancelling(cloud, SHORT, inLastNode);
     // The runtime took the cancel, and still finished the node it was running: the job completed.
-    expect(await cancelling).toEqual({ cancelled: true, via, reason: undefined });
+    expect(answer).toEqual({ cancelled: true, via, reason: undefined });
     expect(result).toMatchObject({ status: 'completed', cancelRequested: true, outputs: { '2': SAVED } });
     expect(status(s, promptId)).toBe('completed');
   });
@@ -94,11 +102,9 @@ describe('cloud.jobs.cancel() of a job that ends first', () => {
     // The cancel is held on its way until the job has completed.
     s.faults.failRequests({ method: 'POST', path: /\/cancel$/, delayMs: 1_000 });
     const cloud = client(s);
-    let cancelling: Promise<unknown> | undefined;
-    let promptId = '';
-    const result = await cloud.runWorkflow(SHORT, { onSubmitted: (job) => (promptId = job.promptId), onEvent: (event) => void (inLastNode(event) && (cancelling ??= cloud.jobs.cancel(promptId))) });
+    const { outcome: result, answer } = await runCancelling(cloud, SHORT, inLastNode);
     expect(result).toMatchObject({ status: 'completed', cancelRequested: true, outputs: { '2': SAVED } });
-    expect(await cancelling).toEqual({ cancelled: false, via: undefined, reason: 'ended_or_unknown' });
+    expect(answer).toEqual({ cancelled: false, via: undefined, reason: 'ended_or_unknown' });
   });
 });
 
@@ -122,13 +128,7 @@ describe('cloud.jobs.cancel() of a job that stops', () => {
   it('a running job interrupted between nodes ends cancelled with its own execution_interrupted', async () => {
     const s = await setup({ stepDelayMs: 150 });
     const cloud = client(s);
-    let promptId = '';
-    let cancelling: Promise<unknown> | undefined;
-    const error = await cloud.runWorkflow(scaleWorkflow('cat.png'), {
-      onSubmitted: (job) => (promptId = job.promptId),
-      onEvent: (event) => void (event.type === 'execution_start' && (cancelling ??= cloud.jobs.cancel(promptId))),
-    }).catch((e: unknown) => e);
-    await cancelling;
+    const { outcome: error, promptId } = await runCancelling(cloud, scaleWorkflow('cat.png'), (event) => event.type === 'execution_start');
     expect(error).toBeInstanceOf(JobFailedError);
     expect((error as JobFailedError).result).toMatchObject({ status: 'cancelled', via: 'socket', cancelRequested: true, error: { message: 'Execution was interrupted' } });
     expect(status(s, promptId)).toBe('cancelled');
@@ -160,13 +160,7 @@ describe('cloud.runWorkflow() of a run whose end message never arrives (the sock
     const s = await setup({ stepDelayMs: 150 });
     s.faults.dropEndMessages({ times: 1 });
     const cloud = client(s);
-    let promptId = '';
-    let cancelling: Promise<unknown> | undefined;
-    const error = await cloud.runWorkflow(scaleWorkflow('cat.png'), {
-      onSubmitted: (job) => (promptId = job.promptId),
-      onEvent: (event) => void (event.type === 'execution_start' && (cancelling ??= cloud.jobs.cancel(promptId))),
-    }).catch((e: unknown) => e);
-    await cancelling;
+    const { outcome: error } = await runCancelling(cloud, scaleWorkflow('cat.png'), (event) => event.type === 'execution_start');
     expect((error as JobFailedError).result).toMatchObject({ status: 'cancelled', via: 'poll', cancelRequested: true });
   });
 
